@@ -1,0 +1,146 @@
+"""Shared drawing primitives: fonts, palette, canvas, grid, PNG encoding.
+
+Every game renderer is ``render/<module>.py`` exposing ``render(view) -> bytes``
+(PNG). Renderers only ever receive a *view* (``Game.view(state, seat)``), never
+a state, so they cannot draw hidden information.
+
+Boards are drawn for a phone: at most ~1200 px wide, text >= 16 px, high
+contrast, colour never the only carrier of meaning (a letter or icon too).
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from typing import Iterable
+
+from PIL import Image, ImageDraw, ImageFont
+
+# Colour-blind-safe-ish palette (Okabe-Ito based) plus neutrals.
+PALETTE: dict[str, tuple[int, int, int]] = {
+    "bg": (30, 30, 36),
+    "panel": (46, 46, 56),
+    "panel2": (60, 60, 74),
+    "line": (110, 110, 130),
+    "text": (240, 240, 240),
+    "muted": (170, 170, 185),
+    "accent": (255, 200, 60),
+    "good": (90, 200, 120),
+    "bad": (230, 90, 80),
+    "black": (0, 0, 0),
+    "white": (255, 255, 255),
+    "red": (213, 94, 0),
+    "orange": (230, 159, 0),
+    "yellow": (240, 228, 66),
+    "green": (0, 158, 115),
+    "blue": (0, 114, 178),
+    "sky": (86, 180, 233),
+    "purple": (204, 121, 167),
+    "grey": (150, 150, 150),
+    "brown": (140, 90, 50),
+}
+
+# One colour per seat, in seat order, with a letter so colour is not the only cue.
+SEAT_COLOURS: list[tuple[int, int, int]] = [
+    (230, 159, 0),
+    (86, 180, 233),
+    (0, 158, 115),
+    (204, 121, 167),
+    (240, 228, 66),
+    (213, 94, 0),
+]
+
+
+def seat_colour(seat: int) -> tuple[int, int, int]:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+@lru_cache(maxsize=64)
+def font(size: int = 18) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled scalable font (no font file to ship)."""
+    return ImageFont.load_default(size=size)
+
+
+def canvas(width: int, height: int, colour: str = "bg") -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    img = Image.new("RGB", (width, height), PALETTE[colour])
+    return img, ImageDraw.Draw(img)
+
+
+def text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    size: int = 18,
+    fill: str | tuple[int, int, int] = "text",
+    anchor: str = "la",
+) -> None:
+    colour = PALETTE[fill] if isinstance(fill, str) else fill
+    draw.text(xy, s, font=font(size), fill=colour, anchor=anchor)
+
+
+def text_width(s: str, size: int = 18) -> float:
+    return float(font(size).getlength(s))
+
+
+def box(
+    draw: ImageDraw.ImageDraw,
+    rect: tuple[float, float, float, float],
+    fill: str | tuple[int, int, int] = "panel",
+    outline: str | tuple[int, int, int] | None = "line",
+    width: int = 2,
+    radius: int = 8,
+) -> None:
+    f = PALETTE[fill] if isinstance(fill, str) else fill
+    o = PALETTE[outline] if isinstance(outline, str) else outline
+    draw.rounded_rectangle(rect, radius=radius, fill=f, outline=o, width=width)
+
+
+def column_label(i: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA (spreadsheet style)."""
+    s = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(65 + r) + s
+    return s
+
+
+def grid(
+    draw: ImageDraw.ImageDraw,
+    origin: tuple[int, int],
+    cols: int,
+    rows: int,
+    cell: int,
+    col_labels: Iterable[str] | None = None,
+    row_labels: Iterable[str] | None = None,
+    size: int = 16,
+) -> None:
+    """Grid lines plus coordinate labels above and left of the grid (letters for
+    columns, numbers from 1 for rows unless labels are given)."""
+    x0, y0 = origin
+    line = PALETTE["line"]
+    for c in range(cols + 1):
+        draw.line([(x0 + c * cell, y0), (x0 + c * cell, y0 + rows * cell)], fill=line, width=1)
+    for r in range(rows + 1):
+        draw.line([(x0, y0 + r * cell), (x0 + cols * cell, y0 + r * cell)], fill=line, width=1)
+    cl = list(col_labels) if col_labels is not None else [column_label(c) for c in range(cols)]
+    rl = list(row_labels) if row_labels is not None else [str(r + 1) for r in range(rows)]
+    for c, lab in enumerate(cl):
+        text(draw, (x0 + c * cell + cell / 2, y0 - 4), lab, size, "muted", "md")
+    for r, lab in enumerate(rl):
+        text(draw, (x0 - 6, y0 + r * cell + cell / 2), lab, size, "muted", "rm")
+
+
+def to_png(img: Image.Image) -> bytes:
+    """Encode as PNG. One place, so the benchmark compares against the same settings."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
+
+
+def header(draw: ImageDraw.ImageDraw, width: int, title: str, status: str) -> int:
+    """Title bar with the status line (whose turn). Returns the y below it."""
+    draw.rectangle([0, 0, width, 64], fill=PALETTE["panel"])
+    text(draw, (16, 8), title, 24, "accent")
+    text(draw, (16, 38), status, 18, "text")
+    return 76

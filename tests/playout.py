@@ -1,0 +1,63 @@
+"""Shared helpers for engine tests: random legal playouts and replays."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from engine.core import Game, State
+
+MAX_STEPS = 20_000
+
+
+def random_playout(
+    game: Game,
+    players: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    pick: random.Random | None = None,
+    check: Any = None,
+) -> tuple[State, list[tuple[int, str]]]:
+    """Play random legal moves until the game ends. Returns the final state and
+    the log of (seat, notation). ``check(state)`` runs after every move."""
+    pick = pick or random.Random(seed)
+    state = game.new(players, options, seed)
+    log: list[tuple[int, str]] = []
+    for _ in range(MAX_STEPS):
+        if game.is_over(state):
+            return state, log
+        seats = sorted(game.to_act(state))
+        assert seats, "nobody may act but the game is not over"
+        seat = pick.choice(seats)
+        actions = game.legal_actions(state, seat)
+        assert actions, f"seat {seat} must act but has no legal action"
+        action = pick.choice(actions)
+        text = game.format(action)
+        assert game.parse(text) == action, f"notation does not round-trip: {text!r}"
+        state, _events = game.apply(state, seat, action)
+        log.append((seat, text))
+        if check is not None:
+            check(state)
+    raise AssertionError(f"game did not end within {MAX_STEPS} moves")
+
+
+def ai_playout(game: Game, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
+    state = game.new(players, options, seed)
+    for _ in range(MAX_STEPS):
+        if game.is_over(state):
+            return state
+        seat = min(game.to_act(state))
+        state, _ = game.apply(state, seat, game.ai_action(state, seat))
+    raise AssertionError(f"AI game did not end within {MAX_STEPS} moves")
+
+
+def replay(game: Game, players: int, seed: int, options: dict[str, Any] | None, log: list[tuple[int, str]]) -> State:
+    state = game.new(players, options, seed)
+    for seat, text in log:
+        state, _ = game.apply(state, seat, game.parse(text))
+    return state
+
+
+def roundtrip(state: State) -> State:
+    return json.loads(json.dumps(state))
