@@ -1,0 +1,26 @@
+# Lairkeeper: python bot.py with the SQLite database on a volume.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    LAIRKEEPER_DB=/data/lairkeeper.db
+
+RUN useradd --create-home --uid 10001 lairkeeper \
+    && mkdir -p /data && chown lairkeeper:lairkeeper /data
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY bot.py ./
+COPY engine ./engine
+COPY render ./render
+COPY store ./store
+COPY tables ./tables
+COPY cogs ./cogs
+COPY data ./data
+COPY docs ./docs
+RUN pip install --no-cache-dir -e .
+
+USER lairkeeper
+VOLUME ["/data"]
+# DISCORD_TOKEN comes from the environment: docker run -e DISCORD_TOKEN=... -v lairkeeper:/data lairkeeper
+CMD ["python", "bot.py"]

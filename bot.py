@@ -1,0 +1,236 @@
+"""Lairkeeper: dungeon board games in Discord threads.
+
+    python bot.py                      run the bot (DISCORD_TOKEN from the environment or .env)
+    python bot.py selfplay GAME ...    play AI-only games through the real pipeline, no token needed
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+log = logging.getLogger("lairkeeper")
+
+SETTINGS = {
+    "DISCORD_TOKEN": "the bot token from the Discord developer portal (required to run the bot)",
+    "LAIRKEEPER_DB": "path of the SQLite database file (default lairkeeper.db)",
+    "LAIRKEEPER_LOG_LEVEL": "logging level: DEBUG, INFO, WARNING (default INFO)",
+    "LAIRKEEPER_DEV_GUILD": "a server id: sync slash commands to that server only, instantly (for development)",
+    "LAIRKEEPER_DISCORD_BASE": "TEST-ONLY: base URL of a local Discord stand-in, e.g. http://127.0.0.1:8080",
+}
+
+NO_TOKEN = (
+    "No DISCORD_TOKEN is set: create an application at https://discord.com/developers/applications, "
+    "add a bot, copy its token, and put DISCORD_TOKEN=<token> in the environment or in a .env file."
+)
+
+
+def load_dotenv(path: Path) -> None:
+    """Minimal .env support: KEY=VALUE lines; the real environment wins."""
+    if not path.exists():
+        return
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, value = line.split("=", 1)
+        key = key.strip().removeprefix("export ").strip()
+        os.environ.setdefault(key, value.strip().strip('"').strip("'"))
+
+
+def configure_logging() -> None:
+    level = os.environ.get("LAIRKEEPER_LOG_LEVEL", "INFO").upper()
+    logging.basicConfig(
+        level=getattr(logging, level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+def point_at_standin(base: str) -> None:
+    """Test-only: talk to a local Discord stand-in instead of discord.com."""
+    import discord
+    import yarl
+
+    base = base.rstrip("/")
+    discord.http.Route.BASE = f"{base}/api/v10"
+    ws = base.replace("http://", "ws://").replace("https://", "wss://")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"{ws}/gateway")
+    log.warning("TEST-ONLY: using the Discord stand-in at %s", base)
+
+
+def make_bot(db_path: str):  # type: ignore[no-untyped-def]
+    import discord
+    from discord.ext import commands
+
+    from cogs.games import DYNAMIC_ITEMS
+    from store import Store
+    from tables import Tables
+
+    class Lairkeeper(commands.Bot):
+        def __init__(self) -> None:
+            # Slash commands and components need no privileged intent.
+            intents = discord.Intents.none()
+            intents.guilds = True
+            super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+            self.store = Store(db_path)
+            self.tables: Tables | None = None
+
+        async def setup_hook(self) -> None:
+            await self.store.open()
+            self.tables = Tables(self.store)
+            for ext in ("cogs.games",):
+                await self.load_extension(ext)
+            self.add_dynamic_items(*DYNAMIC_ITEMS)
+            guild = os.environ.get("LAIRKEEPER_DEV_GUILD")
+            if guild:
+                g = discord.Object(id=int(guild))
+                self.tree.copy_global_to(guild=g)
+                await self.tree.sync(guild=g)
+            else:
+                await self.tree.sync()
+            resumed = await self.tables.resume_all()
+            log.info("ready: %d games stored, %d resumed", await self.store.count(), resumed)
+
+        async def close(self) -> None:
+            await super().close()
+            await self.store.close()
+
+    return Lairkeeper()
+
+
+def run_bot() -> int:
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    from store import StoreError
+    from store.db import check_file
+
+    db_path = os.environ.get("LAIRKEEPER_DB", "lairkeeper.db")
+    try:
+        check_file(db_path)
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return 3
+    base = os.environ.get("LAIRKEEPER_DISCORD_BASE")
+    if base:
+        point_at_standin(base)
+    import discord
+
+    bot = make_bot(db_path)
+    try:
+        bot.run(token, log_handler=None)
+    except discord.LoginFailure:
+        print("Discord refused the token: check DISCORD_TOKEN (reset it in the developer portal).", file=sys.stderr)
+        return 4
+    except discord.PrivilegedIntentsRequired:
+        print("Discord refused a privileged intent the bot asked for.", file=sys.stderr)
+        return 4
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return 3
+    return 0
+
+
+# ---- selfplay ---------------------------------------------------------------------
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    s = sorted(values)
+    k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
+    return s[k]
+
+
+async def selfplay(args: argparse.Namespace) -> int:
+    from engine import core
+    from store import Store
+    from tables import Tables
+
+    try:
+        game = core.get(args.game)
+    except core.IllegalAction as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if not game.min_players <= args.players <= game.max_players:
+        print(f"{game.title} is for {game.min_players} to {game.max_players} players.", file=sys.stderr)
+        return 2
+    db_path = args.db or os.path.join(tempfile.mkdtemp(prefix="lairkeeper-"), "selfplay.db")
+    png_dir = Path(args.png_dir) if args.png_dir else None
+    if png_dir:
+        png_dir.mkdir(parents=True, exist_ok=True)
+    store = await Store(db_path).open()
+    tables = Tables(store)
+    move_times: list[float] = []
+    render_times: list[float] = []
+    png_sizes: list[int] = []
+    total_moves = 0
+    try:
+        for g in range(args.games):
+            lobby = await tables.create(0, "selfplay", args.game, None, seed=args.seed + g, take_seat=False)
+            for _ in range(args.players):
+                await tables.add_ai(lobby.game_id, 0)
+            # AI moves are stepped one at a time below, so each is measured.
+            await tables.start(lobby.game_id, None, run_ai=False)
+            moves = 0
+            while True:
+                t0 = time.perf_counter()
+                events = await tables.step_ai(lobby.game_id)
+                if events is None:
+                    break
+                update = await tables.board(lobby.game_id, events=events)
+                move_times.append(time.perf_counter() - t0)
+                render_times.append(update.timings["render"])
+                if update.png is not None:
+                    png_sizes.append(len(update.png))
+                    if png_dir:
+                        (png_dir / f"game{lobby.game_id}-{moves:04d}.png").write_bytes(update.png)
+                moves += 1
+            total_moves += moves
+            row = await store.get(lobby.game_id)
+            assert row is not None and row.result is not None, "selfplay game did not finish"
+            scores = ", ".join(f"{s.name} {sc}" for s, sc in zip(row.seats, row.result["scores"]))
+            winners = " and ".join(row.seats[w].name for w in row.result["winners"])
+            print(f"game {g + 1}: {moves} moves; scores: {scores}; winner: {winners}")
+    finally:
+        await store.close()
+    print(
+        f"summary: {args.games} games of {game.title} with {args.players} players, {total_moves} moves; "
+        f"per move median {statistics.median(move_times) * 1000:.1f} ms, p99 {percentile(move_times, 99) * 1000:.1f} ms; "
+        f"render median {statistics.median(render_times) * 1000:.1f} ms; "
+        f"PNG median {statistics.median(png_sizes) / 1024:.1f} KB; database {db_path}"
+    )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    load_dotenv(ROOT / ".env")
+    configure_logging()
+    if argv and argv[0] == "selfplay":
+        p = argparse.ArgumentParser(prog="bot.py selfplay", description="AI-only games through the real pipeline")
+        p.add_argument("game")
+        p.add_argument("--players", type=int, required=True)
+        p.add_argument("--games", type=int, default=1)
+        p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--db")
+        p.add_argument("--png-dir")
+        args = p.parse_args(argv[1:])
+        return asyncio.run(selfplay(args))
+    if argv:
+        print("Usage: python bot.py  |  python bot.py selfplay GAME --players N --games K --seed S", file=sys.stderr)
+        return 2
+    return run_bot()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,391 @@
+"""SQLite storage (aiosqlite, WAL): schema migrations, games, seats, the action log.
+
+Every change to a game goes through :meth:`Store.commit_move` or the other
+writers here, each a single transaction. A move appends its log row and writes
+the new snapshot in one transaction guarded by the game's version, so two racing
+clicks apply exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import time
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
+
+import aiosqlite
+
+# 'LKPR': marks the file as ours, so a foreign SQLite file is refused untouched.
+APPLICATION_ID = 0x4C4B5052
+
+# Each entry moves the schema from version i to i+1. Never edit a released entry;
+# append a new one.
+MIGRATIONS: list[str] = [
+    # 1: games, seats, action log
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER,
+        channel_id INTEGER,
+        thread_id INTEGER,
+        lobby_message_id INTEGER,
+        game_key TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}',
+        seed INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'over', 'abandoned')),
+        version INTEGER NOT NULL DEFAULT 0,
+        moves INTEGER NOT NULL DEFAULT 0,
+        host_id INTEGER,
+        state TEXT,
+        result TEXT,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        turn_since REAL
+    );
+    CREATE INDEX games_by_thread ON games(thread_id);
+    CREATE INDEX games_by_guild_status ON games(guild_id, status);
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        user_id INTEGER,
+        name TEXT NOT NULL,
+        is_ai INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX seats_by_user ON seats(user_id);
+    CREATE TABLE actions (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        user_id INTEGER,
+        notation TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        UNIQUE (game_id, seq)
+    );
+    """,
+]
+
+
+class StoreError(Exception):
+    """The database cannot be used (foreign, corrupt or too new). One sentence."""
+
+
+class Conflict(Exception):
+    """The game changed between load and save (a race or a stale click)."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    user_id: int | None
+    name: str
+    is_ai: bool
+
+
+@dataclass
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    lobby_message_id: int | None
+    game_key: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    version: int
+    moves: int
+    host_id: int | None
+    state: dict[str, Any] | None
+    result: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+    turn_since: float | None
+    seats: list[SeatRow]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id and not s.is_ai:
+                return s.seat
+        return None
+
+
+_GAME_COLS = (
+    "id, guild_id, channel_id, thread_id, lobby_message_id, game_key, options, seed, status, "
+    "version, moves, host_id, state, result, created_at, updated_at, turn_since"
+)
+
+
+def check_file(path: str) -> None:
+    """Refuse a file that is not a Lairkeeper database, without writing to it."""
+    p = Path(path)
+    if not p.exists() or p.stat().st_size == 0:
+        return
+    with open(p, "rb") as f:
+        head = f.read(100)
+    if not head.startswith(b"SQLite format 3\x00"):
+        raise StoreError(f"The database file {path} is not an SQLite database; refusing to touch it.")
+    if int.from_bytes(head[68:72], "big") == APPLICATION_ID:
+        return
+    # The header may be stale while the write-ahead log holds newer pages, so ask
+    # SQLite itself, read-only.
+    try:
+        con = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
+        try:
+            app_id = con.execute("PRAGMA application_id").fetchone()[0]
+            n = con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"The database file {path} is corrupt ({exc}); refusing to touch it.") from exc
+    if app_id != APPLICATION_ID and n:
+        raise StoreError(
+            f"The database file {path} belongs to another program; refusing to touch it. "
+            "Point LAIRKEEPER_DB at a new file."
+        )
+
+
+class Store:
+    def __init__(self, path: str, clock: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self.clock = clock
+        self._db: aiosqlite.Connection | None = None
+        # One connection runs one transaction at a time; other connections (other
+        # processes) are kept out by BEGIN IMMEDIATE and the busy timeout.
+        self._write = asyncio.Lock()
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        assert self._db is not None, "Store.open() was not awaited"
+        return self._db
+
+    async def open(self) -> Store:
+        check_file(self.path)
+        if os.path.dirname(self.path):
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._db.execute("PRAGMA synchronous=NORMAL")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            await self._db.execute("PRAGMA busy_timeout=5000")
+            await self._migrate()
+        except BaseException as exc:
+            await self._db.close()
+            self._db = None
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise StoreError(f"The database file {self.path} is corrupt ({exc}); refusing to use it.") from exc
+            raise
+        return self
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._write:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def _migrate(self) -> None:
+        (version,) = await (await self.db.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"The database file {self.path} was written by a newer Lairkeeper (schema {version}); "
+                "upgrade the bot."
+            )
+        for i in range(version, len(MIGRATIONS)):
+            async with self.transaction():
+                for stmt in _split(MIGRATIONS[i]):
+                    await self.db.execute(stmt)
+                await self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                await self.db.execute(f"PRAGMA user_version={i + 1}")
+
+    # ---- reads ---------------------------------------------------------------
+    async def _seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self.db.execute_fetchall(
+            "SELECT seat, user_id, name, is_ai FROM seats WHERE game_id=? ORDER BY seat", (game_id,)
+        )
+        return [SeatRow(r[0], r[1], r[2], bool(r[3])) for r in rows]
+
+    def _game(self, r: Any, seats: list[SeatRow]) -> GameRow:
+        return GameRow(
+            id=r[0],
+            guild_id=r[1],
+            channel_id=r[2],
+            thread_id=r[3],
+            lobby_message_id=r[4],
+            game_key=r[5],
+            options=json.loads(r[6]),
+            seed=r[7],
+            status=r[8],
+            version=r[9],
+            moves=r[10],
+            host_id=r[11],
+            state=json.loads(r[12]) if r[12] else None,
+            result=json.loads(r[13]) if r[13] else None,
+            created_at=r[14],
+            updated_at=r[15],
+            turn_since=r[16],
+            seats=seats,
+        )
+
+    async def get(self, game_id: int) -> GameRow | None:
+        rows = await self.db.execute_fetchall(f"SELECT {_GAME_COLS} FROM games WHERE id=?", (game_id,))
+        if not rows:
+            return None
+        return self._game(list(rows)[0], await self._seats(game_id))
+
+    async def by_thread(self, thread_id: int) -> GameRow | None:
+        rows = await self.db.execute_fetchall(
+            f"SELECT {_GAME_COLS} FROM games WHERE thread_id=? OR lobby_message_id=? ORDER BY id DESC LIMIT 1",
+            (thread_id, thread_id),
+        )
+        if not rows:
+            return None
+        r = list(rows)[0]
+        return self._game(r, await self._seats(r[0]))
+
+    async def games_of_user(self, user_id: int, guild_id: int | None = None) -> list[GameRow]:
+        q = (
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))} FROM games g "
+            "JOIN seats s ON s.game_id = g.id WHERE s.user_id=? AND s.is_ai=0 "
+            "AND g.status IN ('lobby', 'active')"
+        )
+        args: tuple[Any, ...] = (user_id,)
+        if guild_id is not None:
+            q += " AND g.guild_id=?"
+            args += (guild_id,)
+        rows = await self.db.execute_fetchall(q + " ORDER BY g.id", args)
+        return [self._game(r, await self._seats(r[0])) for r in rows]
+
+    async def games(self, guild_id: int | None = None, status: str | None = None) -> list[GameRow]:
+        q, args = f"SELECT {_GAME_COLS} FROM games WHERE 1=1", []
+        if guild_id is not None:
+            q += " AND guild_id=?"
+            args.append(guild_id)
+        if status is not None:
+            q += " AND status=?"
+            args.append(status)
+        rows = await self.db.execute_fetchall(q + " ORDER BY id", args)
+        return [self._game(r, await self._seats(r[0])) for r in rows]
+
+    async def log(self, game_id: int) -> list[tuple[int, int, str]]:
+        rows = await self.db.execute_fetchall(
+            "SELECT seq, seat, notation FROM actions WHERE game_id=? ORDER BY seq", (game_id,)
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    async def count(self) -> int:
+        rows = await self.db.execute_fetchall("SELECT count(*) FROM games")
+        return int(list(rows)[0][0])
+
+    # ---- writes --------------------------------------------------------------
+    async def create_game(
+        self,
+        game_key: str,
+        options: dict[str, Any],
+        seed: int,
+        host_id: int | None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> int:
+        now = self.clock()
+        cur = await self.db.execute(
+            "INSERT INTO games (guild_id, channel_id, game_key, options, seed, status, host_id, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+            (guild_id, channel_id, game_key, json.dumps(options), seed, host_id, now, now),
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    async def set_seats(self, game_id: int, version: int, seats: list[SeatRow]) -> int:
+        """Replace the lobby's seats, guarded by version. Returns the new version."""
+        async with self.transaction():
+            await self._bump(game_id, version, status_in=("lobby",))
+            await self.db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
+            await self.db.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, name, is_ai) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, i, s.user_id, s.name, int(s.is_ai)) for i, s in enumerate(seats)],
+            )
+        return version + 1
+
+    async def set_refs(self, game_id: int, **refs: int | None) -> None:
+        """Discord references (thread, lobby message, channel): not game state, no version bump."""
+        allowed = {"thread_id", "lobby_message_id", "channel_id", "guild_id"}
+        assert set(refs) <= allowed, refs
+        sets = ", ".join(f"{k}=?" for k in refs)
+        await self.db.execute(f"UPDATE games SET {sets} WHERE id=?", (*refs.values(), game_id))
+
+    async def _bump(self, game_id: int, version: int, status_in: tuple[str, ...], **cols: Any) -> None:
+        now = self.clock()
+        sets = "".join(f", {k}=?" for k in cols)
+        marks = ",".join("?" * len(status_in))
+        cur = await self.db.execute(
+            f"UPDATE games SET version=version+1, updated_at=?{sets} "
+            f"WHERE id=? AND version=? AND status IN ({marks})",
+            (now, *cols.values(), game_id, version, *status_in),
+        )
+        if cur.rowcount != 1:
+            raise Conflict()
+
+    async def start(self, game_id: int, version: int, state: dict[str, Any]) -> int:
+        async with self.transaction():
+            await self._bump(
+                game_id, version, ("lobby",), status="active", state=json.dumps(state), turn_since=self.clock()
+            )
+        return version + 1
+
+    async def commit_move(
+        self,
+        game_id: int,
+        version: int,
+        moves: list[tuple[int, int | None, str]],
+        state: dict[str, Any],
+        result: dict[str, Any] | None,
+        turn_changed: bool,
+    ) -> int:
+        """Append ``moves`` (seat, user_id, notation) and write the snapshot, in one
+        transaction, only if the game is still at ``version``. Raises Conflict."""
+        now = self.clock()
+        async with self.transaction():
+            rows = await self.db.execute_fetchall(
+                "SELECT moves FROM games WHERE id=? AND version=? AND status='active'", (game_id, version)
+            )
+            if not rows:
+                raise Conflict()
+            seq = int(list(rows)[0][0])
+            await self.db.executemany(
+                "INSERT INTO actions (game_id, seq, seat, user_id, notation, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, seq + i + 1, s, u, n, now) for i, (s, u, n) in enumerate(moves)],
+            )
+            cols: dict[str, Any] = {"state": json.dumps(state), "moves": seq + len(moves)}
+            if result is not None:
+                cols["status"] = "over"
+                cols["result"] = json.dumps(result)
+            if turn_changed:
+                cols["turn_since"] = now
+            await self._bump(game_id, version, ("active",), **cols)
+        return version + 1
+
+    async def abandon(self, game_id: int, version: int) -> int:
+        async with self.transaction():
+            await self._bump(game_id, version, ("lobby", "active"), status="abandoned")
+        return version + 1
+
+
+def _split(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]

@@ -1,0 +1,183 @@
+"""The application layer with the fake game: who may act, refusals, races, replay."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from engine import core
+from store import Store
+from tables import TableError, Tables
+from tests.playout import replay
+
+ALICE, BOB, CAROL = 11, 22, 33
+
+
+@pytest.fixture
+async def tables(tmp_path: Path):  # type: ignore[no-untyped-def]
+    store = await Store(str(tmp_path / "t.db")).open()
+    yield Tables(store)
+    await store.close()
+
+
+async def two_player_game(t: Tables) -> int:
+    lobby = await t.create(ALICE, "alice", "test-race", seed=4)
+    await t.join(lobby.game_id, BOB, "bob")
+    await t.start(lobby.game_id, ALICE)
+    return lobby.game_id
+
+
+def who(t_state: dict) -> int:
+    return t_state["turn"] % t_state["seats"]
+
+
+async def acting_user(t: Tables, gid: int) -> tuple[int, int]:
+    row = await t.store.get(gid)
+    assert row is not None and row.state is not None
+    seat = who(row.state)
+    return row.seats[seat].user_id, row.seats[1 - seat].user_id  # type: ignore[return-value]
+
+
+async def test_lobby_rules(tables: Tables) -> None:
+    lobby = await tables.create(ALICE, "alice", "test-race")
+    with pytest.raises(TableError, match="already seated"):
+        await tables.join(lobby.game_id, ALICE, "alice")
+    with pytest.raises(TableError, match="Only the host"):
+        await tables.start(lobby.game_id, BOB)
+    with pytest.raises(TableError, match="at least 2"):
+        await tables.start(lobby.game_id, ALICE)
+    with pytest.raises(TableError, match="not seated"):
+        await tables.leave(lobby.game_id, BOB)
+    await tables.join(lobby.game_id, BOB, "bob")
+    await tables.leave(lobby.game_id, BOB)
+    await tables.add_ai(lobby.game_id, ALICE)
+    await tables.add_ai(lobby.game_id, ALICE)
+    await tables.add_ai(lobby.game_id, ALICE)
+    with pytest.raises(TableError, match="full"):
+        await tables.join(lobby.game_id, CAROL, "carol")
+    update = await tables.start(lobby.game_id, ALICE)
+    assert update.png and update.png.startswith(b"\x89PNG")
+    with pytest.raises(TableError, match="already started"):
+        await tables.join(lobby.game_id, CAROL, "carol")
+
+
+async def test_unknown_game_and_bad_option(tables: Tables) -> None:
+    with pytest.raises(TableError, match="no game called"):
+        await tables.create(ALICE, "alice", "chess")
+    with pytest.raises(TableError, match="no option"):
+        await tables.create(ALICE, "alice", "test-race", {"colour": "red"})
+    with pytest.raises(TableError, match="must be one of"):
+        await tables.create(ALICE, "alice", "test-race", {"open_cards": "maybe"})
+
+
+async def test_refusals_change_nothing(tables: Tables) -> None:
+    gid = await two_player_game(tables)
+    before = await tables.store.get(gid)
+    mover, waiter = await acting_user(tables, gid)
+    with pytest.raises(TableError, match="not a player"):
+        await tables.act(gid, CAROL, "1")
+    with pytest.raises(TableError, match="not your turn"):
+        await tables.act(gid, waiter, "1")
+    with pytest.raises(TableError, match="Type 1, 2 or 3"):
+        await tables.act(gid, mover, "seven")
+    with pytest.raises(TableError, match="earlier board"):
+        await tables.act(gid, mover, button=(before.version - 1, 0))  # type: ignore[union-attr]
+    after = await tables.store.get(gid)
+    assert after is not None and before is not None
+    assert (after.version, after.state, after.moves) == (before.version, before.state, before.moves)
+    assert await tables.store.log(gid) == []
+
+
+async def test_play_to_the_end_and_replay(tables: Tables) -> None:
+    gid = await two_player_game(tables)
+    while True:
+        row = await tables.store.get(gid)
+        assert row is not None
+        if row.status == "over":
+            break
+        mover, _ = await acting_user(tables, gid)
+        update = await tables.act(gid, mover, button=(row.version, 2))
+        assert update.png is not None
+    assert row.result is not None and row.state is not None
+    log = [(seat, note) for _seq, seat, note in await tables.store.log(gid)]
+    rebuilt = replay(core.get("test-race"), 2, row.seed, row.options, log)
+    assert rebuilt == row.state
+    assert "Final scores" in update.text and "Winner" in update.text
+
+
+async def test_concurrent_clicks_apply_once(tables: Tables) -> None:
+    gid = await two_player_game(tables)
+    row = await tables.store.get(gid)
+    assert row is not None
+    mover, _ = await acting_user(tables, gid)
+    results = await asyncio.gather(
+        *(tables.act(gid, mover, button=(row.version, 0)) for _ in range(10)), return_exceptions=True
+    )
+    ok = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, TableError)]
+    assert len(ok) == 1 and len(refused) == 9
+    assert len(await tables.store.log(gid)) == 1
+
+
+async def test_private_news_goes_to_the_actor_only(tables: Tables) -> None:
+    gid = await two_player_game(tables)
+    mover, waiter = await acting_user(tables, gid)
+    update = await tables.act(gid, mover, "1")
+    row = await tables.store.get(gid)
+    assert row is not None and row.state is not None
+    seat = row.seat_of(mover)
+    card = row.state["cards"][seat]
+    assert update.actor_private == f"Your card is still {card}."
+    assert f"card is still" not in update.text
+    assert update.ping == [waiter]
+    text, _png = await tables.hand(gid, waiter)
+    assert text.startswith("Your secret card is")
+
+
+async def test_ai_seats_move_by_themselves(tables: Tables) -> None:
+    lobby = await tables.create(ALICE, "alice", "test-race", seed=1)
+    await tables.add_ai(lobby.game_id, ALICE)
+    await tables.start(lobby.game_id, ALICE)
+    for _ in range(20):
+        row = await tables.store.get(lobby.game_id)
+        assert row is not None and row.state is not None
+        if row.status == "over":
+            break
+        assert row.seats[who(row.state)].user_id == ALICE, "the AI seat must already have moved"
+        await tables.act(lobby.game_id, ALICE, "1")
+    assert row.status == "over"
+
+
+async def test_close_and_reopen_mid_game(tmp_path: Path) -> None:
+    path = str(tmp_path / "r.db")
+    store = await Store(path).open()
+    t = Tables(store)
+    gid = await two_player_game(t)
+    mover, _ = await acting_user(t, gid)
+    await t.act(gid, mover, "2")
+    await store.close()
+    store = await Store(path).open()
+    t = Tables(store)
+    mover, _ = await acting_user(t, gid)
+    await t.act(gid, mover, "3")
+    assert [n for _s, _seat, n in await store.log(gid)] == ["2", "3"]
+    await store.close()
+
+
+async def test_autocomplete_lists_legal_moves(tables: Tables) -> None:
+    gid = await two_player_game(tables)
+    mover, waiter = await acting_user(tables, gid)
+    assert await tables.choices(gid, mover) == [("Add 1", "1"), ("Add 2", "2"), ("Add 3", "3")]
+    assert await tables.choices(gid, mover, "2") == [("Add 2", "2")]
+    assert await tables.choices(gid, waiter) == []
+
+
+async def test_abandon_permissions(tables: Tables) -> None:
+    gid = await two_player_game(tables)
+    with pytest.raises(TableError, match="Only the host"):
+        await tables.abandon(gid, BOB, is_admin=False)
+    assert "abandoned" in await tables.abandon(gid, BOB, is_admin=True)
+    with pytest.raises(TableError, match="abandoned"):
+        await tables.act(gid, ALICE, "1")
