@@ -1,0 +1,61 @@
+"""bot.py as a process: the token-less message, foreign databases, .env loading."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(args: list[str], env: dict[str, str], cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LAIRKEEPER_"))}
+    full.update(env)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), *args], env=full, cwd=cwd, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_without_a_token_one_sentence_and_nonzero() -> None:
+    p = run([], {})
+    assert p.returncode == 2
+    assert "Traceback" not in p.stderr
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and "discord.com/developers" in lines[0]
+
+
+def test_foreign_database_refused_and_untouched(tmp_path: Path) -> None:
+    db = tmp_path / "other.db"
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE invoices (n INTEGER)")
+    con.commit()
+    con.close()
+    before = db.read_bytes()
+    p = run([], {"DISCORD_TOKEN": "x", "LAIRKEEPER_DB": str(db)})
+    assert p.returncode == 3
+    assert "Traceback" not in p.stderr and "another program" in p.stderr
+    assert db.read_bytes() == before
+
+
+def test_dotenv_is_read(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    import bot
+
+    env_file = tmp_path / ".env"
+    env_file.write_text("# comment\nexport LK_TEST_A=one\nLK_TEST_B='two'\n")
+    os.environ["LK_TEST_B"] = "kept"
+    try:
+        bot.load_dotenv(env_file)
+        assert os.environ["LK_TEST_A"] == "one"
+        assert os.environ["LK_TEST_B"] == "kept", "the real environment wins over .env"
+    finally:
+        os.environ.pop("LK_TEST_A", None)
+        os.environ.pop("LK_TEST_B", None)
+
+
+def test_unknown_arguments_print_usage() -> None:
+    p = run(["frobnicate"], {})
+    assert p.returncode == 2 and "Usage" in p.stderr
