@@ -1,7 +1,7 @@
 """Lairkeeper: dungeon board games in Discord threads.
 
-    python bot.py                      run the bot (DISCORD_TOKEN from the environment or .env)
-    python bot.py selfplay GAME ...    play AI-only games through the real pipeline, no token needed
+python bot.py                      run the bot (DISCORD_TOKEN from the environment or .env)
+python bot.py selfplay GAME ...    play AI-only games through the real pipeline, no token needed
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def make_bot(db_path: str):  # type: ignore[no-untyped-def]
         async def setup_hook(self) -> None:
             await self.store.open()
             self.tables = Tables(self.store)
-            for ext in ("cogs.games",):
+            for ext in ("cogs.games", "cogs.slowplay"):
                 await self.load_extension(ext)
             self.add_dynamic_items(*DYNAMIC_ITEMS)
             guild = os.environ.get("LAIRKEEPER_DEV_GUILD")
@@ -129,7 +129,10 @@ def run_bot() -> int:
     try:
         bot.run(token, log_handler=None)
     except discord.LoginFailure:
-        print("Discord refused the token: check DISCORD_TOKEN (reset it in the developer portal).", file=sys.stderr)
+        print(
+            "Discord refused the token: check DISCORD_TOKEN (reset it in the developer portal).",
+            file=sys.stderr,
+        )
         return 4
     except discord.PrivilegedIntentsRequired:
         print("Discord refused a privileged intent the bot asked for.", file=sys.stderr)
@@ -198,7 +201,9 @@ async def selfplay(args: argparse.Namespace) -> int:
             total_moves += moves
             row = await store.get(lobby.game_id)
             assert row is not None and row.result is not None, "selfplay game did not finish"
-            scores = ", ".join(f"{s.name} {sc}" for s, sc in zip(row.seats, row.result["scores"]))
+            scores = ", ".join(
+                f"{s.name} {sc}" for s, sc in zip(row.seats, row.result["scores"], strict=False)
+            )
             winners = " and ".join(row.seats[w].name for w in row.result["winners"])
             print(f"game {g + 1}: {moves} moves; scores: {scores}; winner: {winners}")
     finally:
@@ -217,7 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     load_dotenv(ROOT / ".env")
     configure_logging()
     if argv and argv[0] == "selfplay":
-        p = argparse.ArgumentParser(prog="bot.py selfplay", description="AI-only games through the real pipeline")
+        p = argparse.ArgumentParser(
+            prog="bot.py selfplay", description="AI-only games through the real pipeline"
+        )
         p.add_argument("game")
         p.add_argument("--players", type=int, required=True)
         p.add_argument("--games", type=int, default=1)
@@ -227,7 +234,10 @@ def main(argv: list[str] | None = None) -> int:
         args = p.parse_args(argv[1:])
         return asyncio.run(selfplay(args))
     if argv:
-        print("Usage: python bot.py  |  python bot.py selfplay GAME --players N --games K --seed S", file=sys.stderr)
+        print(
+            "Usage: python bot.py  |  python bot.py selfplay GAME --players N --games K --seed S",
+            file=sys.stderr,
+        )
         return 2
     return run_bot()
 

@@ -7,7 +7,7 @@ import io
 import logging
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -83,15 +83,25 @@ async def post_board(client: discord.Client, update: Update) -> discord.Message 
     content = update.text
     if update.ping:
         content = " ".join(f"<@{u}>" for u in update.ping) + " - your turn.\n" + content
-    kw: dict[str, Any] = {}
+    files = []
     if update.png is not None:
-        kw["file"] = discord.File(io.BytesIO(update.png), filename=f"game{update.game_id}-move{update.moves}.png")
-    return await channel.send(
+        files.append(
+            discord.File(io.BytesIO(update.png), filename=f"game{update.game_id}-move{update.moves}.png")
+        )
+    if update.result_png is not None:
+        files.append(discord.File(io.BytesIO(update.result_png), filename=f"game{update.game_id}-scores.png"))
+    message = await channel.send(
         content[:2000],
         view=board_view(update),
         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
-        **kw,
+        files=files,
     )
+    if update.dm:
+        from cogs.slowplay import send_dm
+
+        for uid in update.dm:
+            await send_dm(client, uid, f"It is your turn in game #{update.game_id}: {message.jump_url}")
+    return message
 
 
 def lobby_view(lobby: Lobby) -> discord.ui.View:
@@ -110,7 +120,9 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
 # ---- persistent buttons ---------------------------------------------------------
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:lobby:(?P<gid>\d+):(?P<op>join|leave|ai|start)"):
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"lk:lobby:(?P<gid>\d+):(?P<op>join|leave|ai|start)"
+):
     def __init__(
         self,
         game_id: int,
@@ -118,7 +130,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:lobby
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
     ) -> None:
-        super().__init__(discord.ui.Button(label=label or op, style=style, custom_id=f"lk:lobby:{game_id}:{op}"))
+        super().__init__(
+            discord.ui.Button(label=label or op, style=style, custom_id=f"lk:lobby:{game_id}:{op}")
+        )
         self.game_id = game_id
         self.op = op
 
@@ -150,11 +164,15 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:lobby
         await interaction.response.edit_message(content=lobby.text, view=lobby_view(lobby))
 
 
-class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:mv:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d+)"):
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"lk:mv:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d+)"
+):
     def __init__(self, game_id: int, version: int, index: int, label: str = "") -> None:
         super().__init__(
             discord.ui.Button(
-                label=label or str(index), style=discord.ButtonStyle.primary, custom_id=f"lk:mv:{game_id}:{version}:{index}"
+                label=label or str(index),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"lk:mv:{game_id}:{version}:{index}",
             )
         )
         self.game_id, self.version, self.index = game_id, version, index
@@ -176,7 +194,9 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:mv:(?P
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:hand:(?P<gid>\d+)"):
     def __init__(self, game_id: int) -> None:
         super().__init__(
-            discord.ui.Button(label="Show my hand", style=discord.ButtonStyle.secondary, custom_id=f"lk:hand:{game_id}")
+            discord.ui.Button(
+                label="Show my hand", style=discord.ButtonStyle.secondary, custom_id=f"lk:hand:{game_id}"
+            )
         )
         self.game_id = game_id
 
@@ -197,7 +217,10 @@ DYNAMIC_ITEMS = (LobbyButton, MoveButton, HandButton)
 
 
 async def play(
-    interaction: discord.Interaction, game_id: int, text: str | None = None, button: tuple[int, int] | None = None
+    interaction: discord.Interaction,
+    game_id: int,
+    text: str | None = None,
+    button: tuple[int, int] | None = None,
 ) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     update = await tables_of(interaction).act(game_id, interaction.user.id, text=text, button=button)
@@ -251,13 +274,46 @@ class Games(commands.Cog):
 
     # ---- /game new ------------------------------------------------------------
     @game.command(name="new", description="Open a lobby for a new game in this channel")
-    @app_commands.describe(game="Which game to play", options="Variants, e.g. open_treasure=true")
-    async def game_new(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
-        await guarded(interaction, None, self._new(interaction, game, options))
+    @app_commands.describe(
+        game="Which game to play",
+        options="Variants, e.g. open_treasure=true",
+        deadline="This game's turn deadline: off, hours (12h) or days (3d); default: the server's",
+        reminders="This game's reminder interval: off, 12h, 1d; default: the server's",
+        on_deadline="What happens at this game's deadline; default: the server's",
+    )
+    async def game_new(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        options: str | None = None,
+        deadline: str | None = None,
+        reminders: str | None = None,
+        on_deadline: Literal["ai", "skip", "abandon"] | None = None,
+    ) -> None:
+        from cogs.slowplay import hours
 
-    async def _new(self, interaction: discord.Interaction, key: str, options: str | None) -> None:
+        async def run() -> None:
+            settings: dict[str, Any] = {}
+            if deadline is not None:
+                settings["deadline_hours"] = hours(deadline)
+            if reminders is not None:
+                settings["reminder_hours"] = hours(reminders)
+            if on_deadline is not None:
+                settings["on_deadline"] = on_deadline
+            await self._new(interaction, game, options, settings)
+
+        await guarded(interaction, None, run())
+
+    async def _new(
+        self, interaction: discord.Interaction, key: str, options: str | None, settings: dict[str, Any]
+    ) -> None:
         t = tables_of(interaction)
         channel = interaction.channel
+        home = (await t.guild_settings(interaction.guild_id)).get("channel_id")
+        if home and home != interaction.channel_id:
+            target = await thread_of(interaction.client, home)
+            if isinstance(target, discord.TextChannel):
+                channel = target
         if not isinstance(channel, discord.TextChannel):
             raise TableError("Start games in a server text channel; the bot opens a thread there.")
         lobby = await t.create(
@@ -267,19 +323,28 @@ class Games(commands.Cog):
             parse_options(options),
             guild_id=interaction.guild_id,
             channel_id=channel.id,
+            settings=settings,
         )
-        await interaction.response.send_message(lobby.text, view=lobby_view(lobby))
-        message = await interaction.original_response()
+        if channel.id == interaction.channel_id:
+            await interaction.response.send_message(lobby.text, view=lobby_view(lobby))
+            message = await interaction.original_response()
+        else:
+            message = await channel.send(lobby.text, view=lobby_view(lobby))
+            await say(interaction, f"This server opens games in {channel.mention}: your lobby is there.")
         thread_id: int = channel.id
         try:
-            thread = await message.create_thread(name=f"{lobby.title} #{lobby.game_id}", auto_archive_duration=10080)
+            thread = await message.create_thread(
+                name=f"{lobby.title} #{lobby.game_id}", auto_archive_duration=10080
+            )
             thread_id = thread.id
         except discord.HTTPException:
             log.warning("could not open a thread for game %s; playing in the channel", lobby.game_id)
         await t.set_refs(lobby.game_id, thread_id=thread_id, lobby_message_id=message.id)
 
     @game_new.autocomplete("game")
-    async def _game_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def _game_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         out = []
         for g in core.iter_games():
             label = f"{g.title} ({g.min_players}-{g.max_players} players)"
@@ -288,7 +353,9 @@ class Games(commands.Cog):
         return out[:25]
 
     @game_new.autocomplete("options")
-    async def _options_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def _options_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         key = getattr(interaction.namespace, "game", None)
         try:
             g = core.get(str(key))
@@ -309,8 +376,25 @@ class Games(commands.Cog):
         async def run() -> None:
             gid = await game_here(interaction)
             perms = getattr(interaction.user, "guild_permissions", None)
-            text = await tables_of(interaction).abandon(gid, interaction.user.id, bool(perms and perms.manage_guild))
+            text = await tables_of(interaction).abandon(
+                gid, interaction.user.id, bool(perms and perms.manage_guild)
+            )
             await interaction.response.send_message(text)
+
+        await guarded(interaction, None, run())
+
+    @game.command(
+        name="vacation", description="Pause your turn deadlines for a while; your games show you away"
+    )
+    @app_commands.describe(days="How many days you are away (0 = back now)")
+    async def game_vacation(
+        self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 60]
+    ) -> None:
+        async def run() -> None:
+            text = await tables_of(interaction).set_vacation(
+                interaction.user.id, days * 24, interaction.guild_id
+            )
+            await say(interaction, text)
 
         await guarded(interaction, None, run())
 
@@ -343,7 +427,9 @@ class Games(commands.Cog):
         await guarded(interaction, None, run())
 
     @play_cmd.autocomplete("move")
-    async def _move_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def _move_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         if interaction.channel_id is None:
             return []
         try:
@@ -388,7 +474,9 @@ class Games(commands.Cog):
             text = head + "\n" + body
             if len(text) > 1900:
                 text = text[:1850].rsplit("\n", 1)[0] + "\n... (the full rules are attached)"
-                await say(interaction, text, file=discord.File(io.BytesIO(body.encode()), filename=f"{g.key}.md"))
+                await say(
+                    interaction, text, file=discord.File(io.BytesIO(body.encode()), filename=f"{g.key}.md")
+                )
             else:
                 await say(interaction, text)
 

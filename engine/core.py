@@ -19,8 +19,9 @@ import importlib
 import importlib.util
 import json
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar
 
 State = dict[str, Any]
 Action = Any
@@ -225,6 +226,17 @@ class Game:
 
     def format(self, action: Action) -> str:
         raise NotImplementedError
+
+    def public_format(self, state: State, seat: Seat, action: Action) -> str:
+        """How the move appears in the public history (``/history``), given the
+        state before it. Games whose moves carry a secret (a hidden coordinate, a
+        secret order) override this to hide it. Default: the full notation."""
+        return self.format(action)
+
+    def pass_action(self, state: State, seat: Seat) -> Action | None:
+        """The move that skips ``seat``'s turn where the rules allow a pass (used when
+        a turn deadline passes with the 'skip' setting), or None if there is none."""
+        return None
 
     def describe(self, state: State, action: Action) -> str:
         """A short human label for a button or autocomplete entry (<= 80 chars).

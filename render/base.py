@@ -11,8 +11,8 @@ contrast, colour never the only carrier of meaning (a letter or icon too).
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 from PIL import Image, ImageDraw, ImageFont
 

@@ -13,10 +13,11 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Any
 
 import aiosqlite
 
@@ -69,6 +70,34 @@ MIGRATIONS: list[str] = [
         UNIQUE (game_id, seq)
     );
     """,
+    # 2: asynchronous play - server settings, per-game overrides, DM opt-in,
+    #    vacations, stored timers (reminders and deadlines), undo marks
+    """
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        settings TEXT NOT NULL DEFAULT '{}'
+    );
+    ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE actions ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE notify (
+        user_id INTEGER PRIMARY KEY,
+        dm INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE vacations (
+        user_id INTEGER PRIMARY KEY,
+        since REAL NOT NULL,
+        until REAL NOT NULL
+    );
+    CREATE TABLE timers (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('reminder', 'deadline')),
+        due REAL NOT NULL,
+        UNIQUE (game_id, seat, kind)
+    );
+    CREATE INDEX timers_by_due ON timers(due);
+    """,
 ]
 
 
@@ -108,6 +137,7 @@ class GameRow:
     updated_at: float
     turn_since: float | None
     seats: list[SeatRow]
+    settings: dict[str, Any]
 
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:
@@ -118,7 +148,7 @@ class GameRow:
 
 _GAME_COLS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, game_key, options, seed, status, "
-    "version, moves, host_id, state, result, created_at, updated_at, turn_since"
+    "version, moves, host_id, state, result, created_at, updated_at, turn_since, settings"
 )
 
 
@@ -180,7 +210,9 @@ class Store:
             await self._db.close()
             self._db = None
             if isinstance(exc, sqlite3.DatabaseError):
-                raise StoreError(f"The database file {self.path} is corrupt ({exc}); refusing to use it.") from exc
+                raise StoreError(
+                    f"The database file {self.path} is corrupt ({exc}); refusing to use it."
+                ) from exc
             raise
         return self
 
@@ -241,6 +273,7 @@ class Store:
             updated_at=r[15],
             turn_since=r[16],
             seats=seats,
+            settings=json.loads(r[17]),
         )
 
     async def get(self, game_id: int) -> GameRow | None:
@@ -273,7 +306,8 @@ class Store:
         return [self._game(r, await self._seats(r[0])) for r in rows]
 
     async def games(self, guild_id: int | None = None, status: str | None = None) -> list[GameRow]:
-        q, args = f"SELECT {_GAME_COLS} FROM games WHERE 1=1", []
+        q = f"SELECT {_GAME_COLS} FROM games WHERE 1=1"
+        args: list[Any] = []
         if guild_id is not None:
             q += " AND guild_id=?"
             args.append(guild_id)
@@ -285,9 +319,17 @@ class Store:
 
     async def log(self, game_id: int) -> list[tuple[int, int, str]]:
         rows = await self.db.execute_fetchall(
-            "SELECT seq, seat, notation FROM actions WHERE game_id=? ORDER BY seq", (game_id,)
+            "SELECT seq, seat, notation FROM actions WHERE game_id=? AND undone=0 ORDER BY seq", (game_id,)
         )
         return [(r[0], r[1], r[2]) for r in rows]
+
+    async def log_full(self, game_id: int) -> list[tuple[int, int, int | None, str, float]]:
+        """(seq, seat, user_id, notation, created_at) of the moves that stand."""
+        rows = await self.db.execute_fetchall(
+            "SELECT seq, seat, user_id, notation, created_at FROM actions WHERE game_id=? AND undone=0 ORDER BY seq",
+            (game_id,),
+        )
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     async def count(self) -> int:
         rows = await self.db.execute_fetchall("SELECT count(*) FROM games")
@@ -302,12 +344,23 @@ class Store:
         host_id: int | None,
         guild_id: int | None = None,
         channel_id: int | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> int:
         now = self.clock()
         cur = await self.db.execute(
             "INSERT INTO games (guild_id, channel_id, game_key, options, seed, status, host_id, "
-            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-            (guild_id, channel_id, game_key, json.dumps(options), seed, host_id, now, now),
+            "created_at, updated_at, settings) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+            (
+                guild_id,
+                channel_id,
+                game_key,
+                json.dumps(options),
+                seed,
+                host_id,
+                now,
+                now,
+                json.dumps(settings or {}),
+            ),
         )
         assert cur.lastrowid is not None
         return cur.lastrowid
@@ -342,11 +395,23 @@ class Store:
         if cur.rowcount != 1:
             raise Conflict()
 
-    async def start(self, game_id: int, version: int, state: dict[str, Any]) -> int:
+    async def start(
+        self,
+        game_id: int,
+        version: int,
+        state: dict[str, Any],
+        arm: list[tuple[int, str, float]] | None = None,
+    ) -> int:
         async with self.transaction():
             await self._bump(
-                game_id, version, ("lobby",), status="active", state=json.dumps(state), turn_since=self.clock()
+                game_id,
+                version,
+                ("lobby",),
+                status="active",
+                state=json.dumps(state),
+                turn_since=self.clock(),
             )
+            await self._timers(game_id, arm or [], [])
         return version + 1
 
     async def commit_move(
@@ -357,9 +422,14 @@ class Store:
         state: dict[str, Any],
         result: dict[str, Any] | None,
         turn_changed: bool,
+        arm: list[tuple[int, str, float]] | None = None,
+        disarm: list[int] | None = None,
+        fired_timer: int | None = None,
     ) -> int:
         """Append ``moves`` (seat, user_id, notation) and write the snapshot, in one
-        transaction, only if the game is still at ``version``. Raises Conflict."""
+        transaction, only if the game is still at ``version``. Raises Conflict.
+        In the same transaction: arm timers (seat, kind, due), drop the timers of
+        ``disarm`` seats, and consume ``fired_timer`` (so a deadline fires once)."""
         now = self.clock()
         async with self.transaction():
             rows = await self.db.execute_fetchall(
@@ -379,11 +449,145 @@ class Store:
             if turn_changed:
                 cols["turn_since"] = now
             await self._bump(game_id, version, ("active",), **cols)
+            if fired_timer is not None:
+                cur = await self.db.execute("DELETE FROM timers WHERE id=?", (fired_timer,))
+                if cur.rowcount != 1:
+                    raise Conflict()
+            if result is not None:
+                await self.db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
+            else:
+                await self._timers(game_id, arm or [], disarm or [])
         return version + 1
 
-    async def abandon(self, game_id: int, version: int) -> int:
+    async def abandon(self, game_id: int, version: int, fired_timer: int | None = None) -> int:
         async with self.transaction():
             await self._bump(game_id, version, ("lobby", "active"), status="abandoned")
+            await self.db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
+        return version + 1
+
+    # ---- timers (reminders and deadlines) -------------------------------------------
+    async def _timers(self, game_id: int, arm: list[tuple[int, str, float]], disarm: list[int]) -> None:
+        """Inside a transaction: drop the timers of ``disarm`` seats, (re)arm ``arm``."""
+        if disarm:
+            marks = ",".join("?" * len(disarm))
+            await self.db.execute(
+                f"DELETE FROM timers WHERE game_id=? AND seat IN ({marks})", (game_id, *disarm)
+            )
+        if arm:
+            await self.db.executemany(
+                "INSERT INTO timers (game_id, seat, kind, due) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (game_id, seat, kind) DO UPDATE SET due=excluded.due",
+                [(game_id, seat, kind, due) for seat, kind, due in arm],
+            )
+
+    async def next_due(self) -> float | None:
+        rows = list(await self.db.execute_fetchall("SELECT min(due) FROM timers"))
+        return rows[0][0] if rows else None
+
+    async def due_timers(self, now: float) -> list[tuple[int, int, int, str, float]]:
+        """(id, game_id, seat, kind, due) of every timer due at ``now``, earliest first."""
+        rows = await self.db.execute_fetchall(
+            "SELECT id, game_id, seat, kind, due FROM timers WHERE due <= ? ORDER BY due, id", (now,)
+        )
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+    async def timers_of(self, game_id: int) -> list[tuple[int, int, str, float]]:
+        rows = await self.db.execute_fetchall(
+            "SELECT id, seat, kind, due FROM timers WHERE game_id=? ORDER BY seat, kind", (game_id,)
+        )
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def reschedule(self, timer_id: int, due: float | None) -> bool:
+        """Move a timer (or consume it when ``due`` is None). False if it was gone."""
+        async with self.transaction():
+            if due is None:
+                cur = await self.db.execute("DELETE FROM timers WHERE id=?", (timer_id,))
+            else:
+                cur = await self.db.execute("UPDATE timers SET due=? WHERE id=?", (due, timer_id))
+            return cur.rowcount == 1
+
+    async def shift_deadlines(self, user_id: int, by: float, guild_id: int | None = None) -> int:
+        """Push the deadlines of every seat ``user_id`` holds by ``by`` seconds."""
+        q = (
+            "UPDATE timers SET due = due + ? WHERE kind='deadline' AND id IN ("
+            "SELECT t.id FROM timers t JOIN seats s ON s.game_id=t.game_id AND s.seat=t.seat "
+            "JOIN games g ON g.id=t.game_id WHERE s.user_id=? AND s.is_ai=0"
+        )
+        args: list[Any] = [by, user_id]
+        if guild_id is not None:
+            q += " AND g.guild_id=?"
+            args.append(guild_id)
+        async with self.transaction():
+            cur = await self.db.execute(q + ")", args)
+            return cur.rowcount
+
+    # ---- settings, notifications, vacations --------------------------------------
+    async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
+        if guild_id is None:
+            return {}
+        rows = list(
+            await self.db.execute_fetchall(
+                "SELECT settings FROM guild_settings WHERE guild_id=?", (guild_id,)
+            )
+        )
+        return json.loads(rows[0][0]) if rows else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        async with self.transaction():
+            await self.db.execute(
+                "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET settings=excluded.settings",
+                (guild_id, json.dumps(settings)),
+            )
+
+    async def wants_dm(self, user_id: int) -> bool:
+        rows = list(await self.db.execute_fetchall("SELECT dm FROM notify WHERE user_id=?", (user_id,)))
+        return bool(rows and rows[0][0])
+
+    async def set_dm(self, user_id: int, on: bool) -> None:
+        async with self.transaction():
+            await self.db.execute(
+                "INSERT INTO notify (user_id, dm) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET dm=excluded.dm",
+                (user_id, int(on)),
+            )
+
+    async def vacation(self, user_id: int) -> tuple[float, float] | None:
+        rows = list(
+            await self.db.execute_fetchall("SELECT since, until FROM vacations WHERE user_id=?", (user_id,))
+        )
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    async def set_vacation(self, user_id: int, since: float, until: float | None) -> None:
+        async with self.transaction():
+            if until is None:
+                await self.db.execute("DELETE FROM vacations WHERE user_id=?", (user_id,))
+            else:
+                await self.db.execute(
+                    "INSERT INTO vacations (user_id, since, until) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id) DO UPDATE SET since=excluded.since, until=excluded.until",
+                    (user_id, since, until),
+                )
+
+    # ---- undo ---------------------------------------------------------------------
+    async def undo(
+        self,
+        game_id: int,
+        version: int,
+        seq: int,
+        state: dict[str, Any],
+        arm: list[tuple[int, str, float]],
+        disarm: list[int],
+    ) -> int:
+        """Mark move ``seq`` undone and restore ``state``, guarded by ``version``.
+        The log row stays (append-only); replays skip undone rows."""
+        async with self.transaction():
+            await self._bump(game_id, version, ("active",), state=json.dumps(state), turn_since=self.clock())
+            cur = await self.db.execute(
+                "UPDATE actions SET undone=1 WHERE game_id=? AND seq=? AND undone=0", (game_id, seq)
+            )
+            if cur.rowcount != 1:
+                raise Conflict()
+            await self._timers(game_id, arm, disarm)
         return version + 1
 
 

@@ -26,6 +26,38 @@ log = logging.getLogger("lairkeeper.tables")
 # Buttons are offered for the current choices when there are at most this many.
 MAX_BUTTONS = 10
 
+HOUR = 3600.0
+
+# Server defaults (``/settings``); a game's own settings (``/game new``) override them.
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "deadline_hours": 0.0,  # 0 = no turn deadline
+    "reminder_hours": 24.0,  # 0 = no reminders
+    "on_deadline": "ai",  # ai | skip | abandon
+    "channel_id": None,  # where /game new opens games (None: the channel it is used in)
+}
+ON_DEADLINE = ("ai", "skip", "abandon")
+
+
+def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """Validate a settings change; raises TableError with one sentence."""
+    out: dict[str, Any] = {}
+    for k, v in settings.items():
+        if k not in DEFAULT_SETTINGS:
+            raise TableError(f"There is no setting called '{k}'.")
+        if k in ("deadline_hours", "reminder_hours"):
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v <= 24 * 60:
+                raise TableError(f"'{k}' must be a number of hours from 0 (off) to 1440 (60 days).")
+            if k == "reminder_hours" and 0 < v < 0.25:
+                raise TableError("Reminders can come at most every 15 minutes (0.25 hours).")
+            out[k] = float(v)
+        elif k == "on_deadline":
+            if v not in ON_DEADLINE:
+                raise TableError("'on_deadline' must be ai, skip or abandon.")
+            out[k] = v
+        else:
+            out[k] = None if v is None else int(v)
+    return out
+
 
 class TableError(Exception):
     """A player's mistake (or a refused request). ``str()`` is one sentence."""
@@ -65,6 +97,19 @@ class Lobby:
 
 
 @dataclass
+class Notice:
+    """A timer that fired: a reminder to post, or what a deadline did."""
+
+    kind: str  # reminder | deadline
+    game_id: int
+    thread_id: int | None
+    text: str
+    ping: list[int] = field(default_factory=list)
+    dm: list[int] = field(default_factory=list)
+    update: Update | None = None
+
+
+@dataclass
 class Update:
     """What the bot should show after a change to a game."""
 
@@ -77,6 +122,8 @@ class Update:
     actor_private: str | None = None
     private: dict[int, str] = field(default_factory=dict)  # user id -> private news
     buttons: list[tuple[str, int]] = field(default_factory=list)  # (label, choice index)
+    dm: list[int] = field(default_factory=list)  # pinged users who opted in to DMs
+    result_png: bytes | None = None  # the final score breakdown, once the game is over
     over: bool = False
     moves: int = 0
     timings: dict[str, float] = field(default_factory=dict)
@@ -145,7 +192,9 @@ class Tables:
         channel_id: int | None = None,
         seed: int | None = None,
         take_seat: bool = True,
+        settings: dict[str, Any] | None = None,
     ) -> Lobby:
+        game_settings = check_settings(settings or {})
         try:
             game = core.get(game_key)
             opts = game.resolve_options(dict(options or {}))
@@ -153,7 +202,7 @@ class Tables:
             raise TableError(str(exc)) from None
         opts.pop("setup", None)  # stacking decks is for tests, never for players
         seed = secrets.randbits(31) if seed is None else seed
-        gid = await self.store.create_game(game_key, opts, seed, user_id, guild_id, channel_id)
+        gid = await self.store.create_game(game_key, opts, seed, user_id, guild_id, channel_id, game_settings)
         if take_seat:
             await self.store.set_seats(gid, 0, [SeatRow(0, user_id, name, False)])
         return self._lobby(await self._load(gid))
@@ -225,8 +274,9 @@ class Tables:
                     f"{game.title} needs at least {game.min_players} players; {n} seated. Add an AI or wait."
                 )
             state = await asyncio.to_thread(game.new, n, row.options, row.seed)
+            arm, _ = await self._timer_changes(row, set(), game.to_act(state))
             try:
-                await self.store.start(game_id, row.version, state)
+                await self.store.start(game_id, row.version, state, arm)
             except Conflict:
                 raise TableError("The lobby changed at the same moment; please try again.") from None
         events = await self._run_ai(game_id) if run_ai else []
@@ -299,15 +349,58 @@ class Tables:
         update.timings["apply_save"] = t1 - t0
         return update
 
-    async def _commit(self, row: GameRow, moves: list[tuple[int, int | None, str]], new: dict[str, Any]) -> int:
+    async def _commit(
+        self,
+        row: GameRow,
+        moves: list[tuple[int, int | None, str]],
+        new: dict[str, Any],
+        fired_timer: int | None = None,
+    ) -> int:
         game = core.get(row.game_key)
         assert row.state is not None
-        result = game.result(new).to_json() if game.is_over(new) else None
-        turn_changed = game.to_act(row.state) != game.to_act(new)
+        over = game.is_over(new)
+        result = game.result(new).to_json() if over else None
+        before, after = game.to_act(row.state), set() if over else game.to_act(new)
+        arm, disarm = await self._timer_changes(row, before, after)
         try:
-            return await self.store.commit_move(row.id, row.version, moves, new, result, turn_changed)
+            return await self.store.commit_move(
+                row.id, row.version, moves, new, result, before != after, arm, disarm, fired_timer
+            )
         except Conflict:
-            raise TableError("That move was already taken or the game moved on; look at the newest board.") from None
+            raise TableError(
+                "That move was already taken or the game moved on; look at the newest board."
+            ) from None
+
+    # ---- settings and timers ----------------------------------------------------------
+    async def settings_for(self, row: GameRow) -> dict[str, Any]:
+        merged = dict(DEFAULT_SETTINGS)
+        merged.update(await self.store.guild_settings(row.guild_id))
+        merged.update(row.settings)
+        return merged
+
+    async def _timer_changes(
+        self, row: GameRow, before: set[int], after: set[int]
+    ) -> tuple[list[tuple[int, str, float]], list[int]]:
+        """Timers for seats that start owing a move; seats that stop owing lose theirs."""
+        humans = {s.seat for s in row.seats if not s.is_ai}
+        newly = sorted((after - before) & humans)
+        gone = sorted((before - after) & humans)
+        if not newly:
+            return [], gone
+        cfg = await self.settings_for(row)
+        now = self.clock()
+        arm: list[tuple[int, str, float]] = []
+        for seat in newly:
+            base = now
+            uid = row.seats[seat].user_id
+            away = await self.store.vacation(uid) if uid is not None else None
+            if away is not None and away[1] > now:
+                base = away[1]
+            if cfg["reminder_hours"]:
+                arm.append((seat, "reminder", base + cfg["reminder_hours"] * HOUR))
+            if cfg["deadline_hours"]:
+                arm.append((seat, "deadline", base + cfg["deadline_hours"] * HOUR))
+        return arm, gone
 
     async def step_ai(self, game_id: int) -> list[Event] | None:
         """One AI move if an AI seat is to act. Returns its events, or None."""
@@ -395,6 +488,17 @@ class Tables:
         actor_private = None
         if actor is not None:
             actor_private = "\n".join(private.pop(actor[0], [])) or None
+        if not over:
+            away = await self._away_names(row)
+            if away:
+                lines.append(away)
+        dm = [u for u in ping if await self.store.wants_dm(u)]
+        result_png = None
+        if over:
+            try:
+                result_png = await asyncio.to_thread(self._result_png, row)
+            except Exception:
+                log.exception("result render failed for game %s", row.id)
         return Update(
             game_id=row.id,
             version=row.version,
@@ -405,6 +509,8 @@ class Tables:
             actor_private=actor_private,
             private={u: "\n".join(t) for u, t in private.items()},
             buttons=buttons,
+            dm=dm,
+            result_png=result_png,
             over=over,
             moves=row.moves,
             timings={"render": render_s},
@@ -420,7 +526,8 @@ class Tables:
                 parts = ", ".join(f"{k} {v}" for k, v in (res.breakdown[s] if res.breakdown else {}).items())
                 shared = " (shared)" if len(group) > 1 else ""
                 lines.append(
-                    f"{place}. {display_name(row, s)}: {res.scores[s]}{shared}" + (f" ({parts})" if parts else "")
+                    f"{place}. {display_name(row, s)}: {res.scores[s]}{shared}"
+                    + (f" ({parts})" if parts else "")
                 )
         winners = " and ".join(display_name(row, s) for s in res.winners)
         lines.append(f"Winner: {winners}!")
@@ -445,7 +552,9 @@ class Tables:
                 log.exception("private render failed for game %s", row.id)
         return text, png
 
-    async def choices(self, game_id: int, user_id: int, prefix: str = "", limit: int = 25) -> list[tuple[str, str]]:
+    async def choices(
+        self, game_id: int, user_id: int, prefix: str = "", limit: int = 25
+    ) -> list[tuple[str, str]]:
         """Autocomplete for /play: (label, notation) of legal moves matching ``prefix``."""
         row = await self.store.get(game_id)
         if row is None or row.status != "active" or row.state is None:
@@ -464,3 +573,257 @@ class Tables:
             if len(out) >= limit:
                 break
         return out
+
+    # ---- results and stats ------------------------------------------------------------
+    def _result_png(self, row: GameRow) -> bytes:
+        from render import summary
+
+        game = core.get(row.game_key)
+        assert row.state is not None
+        res = game.result(row.state)
+        names = [display_name(row, s) for s in range(len(row.seats))]
+        return summary.results(game.title, f"Game #{row.id}", names, res.to_json())
+
+    async def stats(self, guild_id: int | None, game_key: str | None = None) -> tuple[str, bytes | None]:
+        """Games played, wins and average scores per player in a server (optionally one game)."""
+        rows = [r for r in await self.store.games(guild_id, "over") if game_key in (None, r.game_key)]
+        if not rows:
+            return "No finished games here yet.", None
+        table: dict[int | str, dict[str, Any]] = {}
+        for r in rows:
+            if r.result is None:
+                continue
+            for s in r.seats:
+                key: int | str = s.user_id if s.user_id is not None and not s.is_ai else f"AI:{s.name}"
+                e = table.setdefault(
+                    key, {"name": s.name + (" (AI)" if s.is_ai else ""), "games": 0, "wins": 0, "total": 0}
+                )
+                e["games"] += 1
+                e["total"] += r.result["scores"][s.seat]
+                if s.seat in r.result["winners"]:
+                    e["wins"] += 1
+        board = sorted(table.values(), key=lambda e: (-e["wins"], -e["total"] / e["games"], e["name"]))
+        title = core.get(game_key).title if game_key else "All games"
+        lines = [f"**{title}**: {len(rows)} games played."]
+        for i, e in enumerate(board[:20], 1):
+            lines.append(
+                f"{i}. {e['name']}: {e['wins']} wins in {e['games']} games, average score {e['total'] / e['games']:.1f}"
+            )
+        from render import summary
+
+        png = await asyncio.to_thread(
+            summary.leaderboard,
+            title,
+            f"{len(rows)} games played",
+            [(e["name"], e["games"], e["wins"], round(e["total"] / e["games"], 1)) for e in board[:15]],
+        )
+        return "\n".join(lines), png
+
+    # ---- slow play: settings, notifications, vacations, my games ---------------------------
+    async def set_guild_settings(self, guild_id: int, changes: dict[str, Any]) -> dict[str, Any]:
+        current = await self.store.guild_settings(guild_id)
+        current.update(check_settings(changes))
+        await self.store.set_guild_settings(guild_id, current)
+        merged = dict(DEFAULT_SETTINGS)
+        merged.update(current)
+        return merged
+
+    async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
+        merged = dict(DEFAULT_SETTINGS)
+        merged.update(await self.store.guild_settings(guild_id))
+        return merged
+
+    async def set_notify(self, user_id: int, dm: bool) -> str:
+        await self.store.set_dm(user_id, dm)
+        if dm:
+            return "You will also get a DM when it is your turn (if your DMs are open)."
+        return "You will only be pinged in the game threads."
+
+    async def set_vacation(self, user_id: int, hours: float, guild_id: int | None = None) -> str:
+        """Pause the user's deadlines for ``hours`` (0 ends a vacation early)."""
+        if not 0 <= hours <= 24 * 60:
+            raise TableError("A vacation lasts from 0 (back now) to 1440 hours (60 days).")
+        now = self.clock()
+        current = await self.store.vacation(user_id)
+        if hours == 0:
+            if current is None or current[1] <= now:
+                raise TableError("You are not on vacation.")
+            await self.store.shift_deadlines(user_id, -(current[1] - now), guild_id)
+            await self.store.set_vacation(user_id, now, None)
+            return "Welcome back: your deadlines run again."
+        until = now + hours * HOUR
+        already = current[1] - now if current is not None and current[1] > now else 0.0
+        await self.store.shift_deadlines(user_id, until - now - already, guild_id)
+        await self.store.set_vacation(user_id, now, until)
+        return f"Your deadlines are paused until <t:{int(until)}:f>; your games show you as away."
+
+    async def _away_names(self, row: GameRow) -> str:
+        now = self.clock()
+        away = []
+        for s in row.seats:
+            if s.user_id is not None and not s.is_ai:
+                v = await self.store.vacation(s.user_id)
+                if v is not None and v[1] > now:
+                    away.append(f"{s.name} is away until <t:{int(v[1])}:f>")
+        return ("; ".join(away) + ".") if away else ""
+
+    async def my_games(self, user_id: int, guild_id: int | None) -> list[dict[str, Any]]:
+        """The user's open games, the ones waiting on them first."""
+        out = []
+        for row in await self.store.games_of_user(user_id, guild_id):
+            game = core.get(row.game_key)
+            seat = row.seat_of(user_id)
+            if row.status == "lobby" or row.state is None:
+                waiting, names = False, "lobby (not started)"
+            else:
+                acting = sorted(game.to_act(row.state))
+                waiting = seat in acting
+                names = ", ".join(display_name(row, s) for s in acting)
+            out.append(
+                {
+                    "game_id": row.id,
+                    "title": game.title,
+                    "thread_id": row.thread_id,
+                    "waiting_on_you": waiting,
+                    "whose_turn": names,
+                    "since": row.turn_since or row.created_at,
+                }
+            )
+        out.sort(key=lambda g: (not g["waiting_on_you"], g["since"]))
+        return out
+
+    # ---- timers: reminders and deadlines --------------------------------------------------
+    async def next_due(self) -> float | None:
+        return await self.store.next_due()
+
+    async def fire_due(self, now: float | None = None) -> list[Notice]:
+        """Fire every timer due at ``now``. Each fires once: a reminder is moved to
+        its next time, a deadline is consumed in the same transaction as what it does."""
+        now = self.clock() if now is None else now
+        notices: list[Notice] = []
+        for timer_id, game_id, seat, kind, due in await self.store.due_timers(now):
+            try:
+                notice = await self._fire(timer_id, game_id, seat, kind, due, now)
+            except TableError:
+                notice = None  # the game moved on at the same moment: nothing to do
+            except Exception:
+                log.exception("timer %s (%s) failed for game %s", timer_id, kind, game_id)
+                await self.store.reschedule(timer_id, now + HOUR)  # retry later, never spin
+                notice = None
+            if notice is not None:
+                notices.append(notice)
+        return notices
+
+    async def _fire(
+        self, timer_id: int, game_id: int, seat: int, kind: str, due: float, now: float
+    ) -> Notice | None:
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            game = core.get(row.game_key)
+            if row.status != "active" or row.state is None or seat not in game.to_act(row.state):
+                await self.store.reschedule(timer_id, None)
+                return None
+            uid = row.seats[seat].user_id
+            cfg = await self.settings_for(row)
+            away = await self.store.vacation(uid) if uid is not None else None
+            if kind == "reminder":
+                if away is not None and away[1] > now:
+                    await self.store.reschedule(timer_id, away[1])
+                    return None
+                interval = cfg["reminder_hours"] * HOUR
+                if not await self.store.reschedule(
+                    timer_id, max(due + interval, now + 60) if interval else None
+                ):
+                    return None
+                since = int(row.turn_since or row.created_at)
+                ping = [uid] if uid is not None else []
+                text = f"Reminder: {game.title} #{row.id} is waiting for your move (since <t:{since}:R>)."
+                dm = [u for u in ping if await self.store.wants_dm(u)]
+                return Notice("reminder", game_id, row.thread_id, text, ping, dm)
+            # deadline
+            name = display_name(row, seat)
+            policy = cfg["on_deadline"]
+            if policy == "abandon":
+                await self.store.abandon(game_id, row.version)
+                text = f"{name} missed the turn deadline, so game #{row.id} was abandoned."
+                return Notice("deadline", game_id, row.thread_id, text)
+            action = game.pass_action(row.state, seat) if policy == "skip" else None
+            how = "was skipped"
+            if action is None:
+                action = await asyncio.to_thread(game.ai_action, row.state, seat)
+                how = "had the AI play the move"
+            new, events = game.apply(row.state, seat, action)
+            await self._commit(row, [(seat, None, game.format(action))], new, fired_timer=timer_id)
+        events = events + await self._run_ai(game_id)
+        intro = f"{name} missed the turn deadline and {how}."
+        update = await self.board(game_id, events=events, intro=intro, before=row)
+        return Notice("deadline", game_id, row.thread_id, intro, update.ping, update.dm, update)
+
+    # ---- history, replay, undo ----------------------------------------------------------------
+    async def history(self, game_id: int, page: int = 1, per_page: int = 20) -> tuple[str, int]:
+        """One page of the move log in the public notation. Returns (text, pages)."""
+        row = await self._load(game_id)
+        if row.state is None:
+            raise TableError("This game has not started yet.")
+        game = core.get(row.game_key)
+        entries = await self.store.log_full(game_id)
+        pages = max(1, -(-len(entries) // per_page))
+        if not 1 <= page <= pages:
+            raise TableError(f"Page {page} does not exist; this history has {pages} page(s).")
+        state = game.new(len(row.seats), row.options, row.seed)
+        lines = []
+        first = (page - 1) * per_page
+        for i, (_seq, seat, _uid, note, at) in enumerate(entries):
+            action = game.parse(note)
+            if first <= i < first + per_page:
+                shown = game.public_format(state, seat, action)
+                lines.append(f"{i + 1}. {display_name(row, seat)}: `{shown}` <t:{int(at)}:R>")
+            if i + 1 >= first + per_page:
+                break
+            state, _ = game.apply(state, seat, action)
+        head = f"**{game.title} #{row.id}** - moves {first + 1}-{first + len(lines)} of {len(entries)} (page {page}/{pages})"
+        return "\n".join([head, *lines]) if lines else head + "\nNo moves yet.", pages
+
+    async def replay_png(self, game_id: int, move: int) -> tuple[str, bytes]:
+        """The public board after move number ``move`` (0 = the start) of a finished game."""
+        row = await self._load(game_id)
+        if row.status != "over":
+            raise TableError("Replays are for finished games; use /board to see this game now.")
+        game = core.get(row.game_key)
+        entries = await self.store.log(game_id)
+        if not 0 <= move <= len(entries):
+            raise TableError(f"Choose a move from 0 to {len(entries)}.")
+        state = game.new(len(row.seats), row.options, row.seed)
+        for _seq, seat, note in entries[:move]:
+            state, _ = game.apply(state, seat, game.parse(note))
+        png = await asyncio.to_thread(renderer(row.game_key).render, game.view(state, None))
+        return f"{game.title} #{row.id} after move {move} of {len(entries)}.", png
+
+    async def undo(self, game_id: int, user_id: int) -> Update:
+        """Take back the user's last move, if nobody has acted since and it revealed nothing."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != "active" or row.state is None:
+                raise TableError("Only a running game's moves can be taken back.")
+            seat = row.seat_of(user_id)
+            if seat is None:
+                raise TableError("You are not a player in this game.")
+            game = core.get(row.game_key)
+            entries = await self.store.log(game_id)
+            if not entries or entries[-1][1] != seat:
+                raise TableError("You can only take back your own move, and only before anyone else acts.")
+            state = game.new(len(row.seats), row.options, row.seed)
+            for _seq, s, note in entries[:-1]:
+                state, _ = game.apply(state, s, game.parse(note))
+            action = game.parse(entries[-1][2])
+            if not game.can_undo(state, row.state, seat, action):
+                raise TableError(
+                    "That move revealed something new (a draw, a die roll or a hidden card), so it stands."
+                )
+            before, after = game.to_act(row.state), game.to_act(state)
+            arm, disarm = await self._timer_changes(row, before, after)
+            try:
+                await self.store.undo(game_id, row.version, entries[-1][0], state, arm, disarm)
+            except Conflict:
+                raise TableError("The game moved on at the same moment; the move stands.") from None
+        return await self.board(game_id, intro=f"{display_name(row, seat)} took back their last move.")

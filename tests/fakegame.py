@@ -39,8 +39,10 @@ class Race(core.Game):
         if state["total"] >= 10:
             state["winner"] = seat
         state["turn"] += 1
-        return [Event(f"Seat {seat + 1} adds {action}; the total is {state['total']}."),
-                Event(f"Your card is still {state['cards'][seat]}.", seat)]
+        return [
+            Event(f"Seat {seat + 1} adds {action}; the total is {state['total']}."),
+            Event(f"Your card is still {state['cards'][seat]}.", seat),
+        ]
 
     def parse(self, text: str) -> int:
         if text.strip() not in ("1", "2", "3"):
@@ -54,8 +56,10 @@ class Race(core.Game):
         return f"Add {action}"
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        cards = [c if (seat == i or state["options"]["open_cards"] or self.is_over(state)) else None
-                 for i, c in enumerate(state["cards"])]
+        cards = [
+            c if (seat == i or state["options"]["open_cards"] or self.is_over(state)) else None
+            for i, c in enumerate(state["cards"])
+        ]
         return {"total": state["total"], "turn": state["turn"], "cards": cards, "seats": state["seats"]}
 
     def status(self, state: State) -> str:
@@ -85,8 +89,9 @@ def render(view: dict[str, Any]) -> bytes:
 
 
 def install() -> None:
-    import tables
     import sys
+
+    import tables
 
     core._loaded[Race.key] = Race()
     core.MODULES.setdefault(Race.key, "fakegame")

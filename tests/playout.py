@@ -52,7 +52,9 @@ def ai_playout(game: Game, players: int, seed: int, options: dict[str, Any] | No
     raise AssertionError(f"AI game did not end within {MAX_STEPS} moves")
 
 
-def replay(game: Game, players: int, seed: int, options: dict[str, Any] | None, log: list[tuple[int, str]]) -> State:
+def replay(
+    game: Game, players: int, seed: int, options: dict[str, Any] | None, log: list[tuple[int, str]]
+) -> State:
     state = game.new(players, options, seed)
     for seat, text in log:
         state, _ = game.apply(state, seat, game.parse(text))

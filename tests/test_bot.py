@@ -15,7 +15,12 @@ def run(args: list[str], env: dict[str, str], cwd: Path = ROOT) -> subprocess.Co
     full = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LAIRKEEPER_"))}
     full.update(env)
     return subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), *args], env=full, cwd=cwd, capture_output=True, text=True, timeout=60
+        [sys.executable, str(ROOT / "bot.py"), *args],
+        env=full,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
+import io
 import json
 
 import pytest
 from PIL import Image
-import io
-import importlib
 
 from engine import core
 from tests.playout import ai_playout, random_playout, replay, roundtrip

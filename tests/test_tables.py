@@ -130,7 +130,7 @@ async def test_private_news_goes_to_the_actor_only(tables: Tables) -> None:
     seat = row.seat_of(mover)
     card = row.state["cards"][seat]
     assert update.actor_private == f"Your card is still {card}."
-    assert f"card is still" not in update.text
+    assert "card is still" not in update.text
     assert update.ping == [waiter]
     text, _png = await tables.hand(gid, waiter)
     assert text.startswith("Your secret card is")

@@ -1,0 +1,260 @@
+"""Asynchronous play: server settings, DM opt-in, my games, history, replay,
+undo, stats, and the task that fires stored reminders and deadlines."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.games import game_here, guarded, post_board, say, tables_of, thread_of
+from engine import core
+from tables import Notice, TableError, Tables
+
+log = logging.getLogger("lairkeeper.slowplay")
+
+# The scheduler never sleeps longer than this, so a timer added by another
+# process (or a clock jump) is noticed within a minute.
+MAX_SLEEP = 60.0
+
+
+async def send_dm(client: discord.Client, user_id: int, text: str) -> bool:
+    """DM a user; a closed inbox (error 50007) is normal, not a failure."""
+    try:
+        user = client.get_user(user_id) or await client.fetch_user(user_id)
+        await user.send(text[:2000])
+        return True
+    except discord.HTTPException as exc:
+        log.info("DM to %s not delivered (%s)", user_id, getattr(exc, "code", exc))
+        return False
+
+
+def hours(value: str) -> float:
+    """'off', '36', '12h', '3d' -> hours."""
+    v = value.strip().lower()
+    if v in ("off", "none", "0"):
+        return 0.0
+    try:
+        if v.endswith("d"):
+            return float(v[:-1]) * 24
+        if v.endswith("h"):
+            return float(v[:-1])
+        return float(v)
+    except ValueError:
+        raise TableError(
+            f"'{value}' is not a duration; write hours like 12h, days like 3d, or off."
+        ) from None
+
+
+def describe_settings(s: dict[str, Any]) -> str:
+    dl = "off" if not s["deadline_hours"] else f"{s['deadline_hours']:g} hours"
+    rem = "off" if not s["reminder_hours"] else f"every {s['reminder_hours']:g} hours"
+    chan = f"<#{s['channel_id']}>" if s.get("channel_id") else "the channel where /game new is used"
+    return (
+        f"Turn deadline: {dl}. Reminders: {rem}. At the deadline: {s['on_deadline']}. "
+        f"New games open in: {chan}."
+    )
+
+
+class SlowPlay(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        self.task = asyncio.create_task(self.scheduler(), name="lairkeeper-timers")
+
+    async def cog_unload(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    # ---- the timer task -----------------------------------------------------------------
+    async def scheduler(self) -> None:
+        """One task sleeps until the next stored timer is due, fires it, repeats."""
+        await self.bot.wait_until_ready()
+        t: Tables = self.bot.tables  # type: ignore[attr-defined]
+        while not self.bot.is_closed():
+            try:
+                for notice in await t.fire_due():
+                    await self.deliver(notice)
+                nxt = await t.next_due()
+            except Exception:
+                log.exception("timer loop failed; retrying in a minute")
+                nxt = None
+            delay = MAX_SLEEP if nxt is None else min(MAX_SLEEP, max(0.0, nxt - time.time()))
+            self.wake.clear()
+            try:
+                await asyncio.wait_for(self.wake.wait(), timeout=delay)
+            except TimeoutError:
+                pass
+
+    async def deliver(self, notice: Notice) -> None:
+        try:
+            if notice.update is not None:
+                notice.update.text = notice.text + "\n" + notice.update.text
+                await post_board(self.bot, notice.update)
+            else:
+                channel = await thread_of(self.bot, notice.thread_id)
+                if channel is not None:
+                    mentions = " ".join(f"<@{u}>" for u in notice.ping)
+                    await channel.send(
+                        f"{mentions} {notice.text}".strip()[:2000],
+                        allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                    )
+            if notice.update is None:
+                for uid in notice.dm:
+                    link = f" <#{notice.thread_id}>" if notice.thread_id else ""
+                    await send_dm(self.bot, uid, notice.text + link)
+        except discord.HTTPException:
+            log.exception("could not deliver a %s for game %s", notice.kind, notice.game_id)
+
+    # ---- /settings ---------------------------------------------------------------------
+    @app_commands.command(name="settings", description="Server settings for turn deadlines and reminders")
+    @app_commands.describe(
+        deadline="Turn deadline: off, hours (12h) or days (3d)",
+        reminders="Reminder interval: off, hours (12h) or days (1d)",
+        on_deadline="What happens at the deadline",
+        channel="Channel where new games open",
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings_cmd(
+        self,
+        interaction: discord.Interaction,
+        deadline: str | None = None,
+        reminders: str | None = None,
+        on_deadline: Literal["ai", "skip", "abandon"] | None = None,
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        async def run() -> None:
+            perms = getattr(interaction.user, "guild_permissions", None)
+            if not (perms and perms.manage_guild):
+                raise TableError("Only members with Manage Server can change the server's settings.")
+            assert interaction.guild_id is not None
+            changes: dict[str, Any] = {}
+            if deadline is not None:
+                changes["deadline_hours"] = hours(deadline)
+            if reminders is not None:
+                changes["reminder_hours"] = hours(reminders)
+            if on_deadline is not None:
+                changes["on_deadline"] = on_deadline
+            if channel is not None:
+                changes["channel_id"] = channel.id
+            t = tables_of(interaction)
+            if changes:
+                merged = await t.set_guild_settings(interaction.guild_id, changes)
+                await say(interaction, "Saved. " + describe_settings(merged))
+            else:
+                await say(interaction, describe_settings(await t.guild_settings(interaction.guild_id)))
+
+        await guarded(interaction, None, run())
+
+    # ---- /notify ---------------------------------------------------------------------------
+    @app_commands.command(name="notify", description="Also get a DM when it is your turn")
+    @app_commands.describe(dm="on: DM me when it is my turn; off: only ping me in the thread")
+    async def notify_cmd(self, interaction: discord.Interaction, dm: Literal["on", "off"]) -> None:
+        async def run() -> None:
+            await say(interaction, await tables_of(interaction).set_notify(interaction.user.id, dm == "on"))
+
+        await guarded(interaction, None, run())
+
+    # ---- /mygames ------------------------------------------------------------------------------
+    @app_commands.command(
+        name="mygames", description="Every game you sit in here, the ones waiting on you first"
+    )
+    @app_commands.guild_only()
+    async def mygames_cmd(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            games = await tables_of(interaction).my_games(interaction.user.id, interaction.guild_id)
+            if not games:
+                await say(interaction, "You are not in any open game here. Start one with /game new.")
+                return
+            lines = []
+            for g in games[:25]:
+                mark = "**your turn**" if g["waiting_on_you"] else f"waiting for {g['whose_turn']}"
+                where = f"<#{g['thread_id']}>" if g["thread_id"] else ""
+                lines.append(f"#{g['game_id']} {g['title']}: {mark} since <t:{int(g['since'])}:R> {where}")
+            await say(interaction, "\n".join(lines))
+
+        await guarded(interaction, None, run())
+
+    # ---- /history, /replay, /undo -------------------------------------------------------------------
+    @app_commands.command(name="history", description="The move log of this thread's game")
+    @app_commands.describe(page="Page number (20 moves a page)")
+    @app_commands.guild_only()
+    async def history_cmd(self, interaction: discord.Interaction, page: int = 1) -> None:
+        async def run() -> None:
+            gid = await game_here(interaction)
+            text, _pages = await tables_of(interaction).history(gid, page)
+            await say(interaction, text)
+
+        await guarded(interaction, None, run())
+
+    @app_commands.command(
+        name="replay", description="Post the board of this thread's finished game after a move"
+    )
+    @app_commands.describe(move="Move number (0 = the start)")
+    @app_commands.guild_only()
+    async def replay_cmd(self, interaction: discord.Interaction, move: int) -> None:
+        async def run() -> None:
+            gid = await game_here(interaction)
+            await interaction.response.defer(thinking=True)
+            text, png = await tables_of(interaction).replay_png(gid, move)
+            await interaction.followup.send(
+                text, file=discord.File(io.BytesIO(png), filename=f"replay-{move}.png")
+            )
+
+        await guarded(interaction, None, run())
+
+    @app_commands.command(name="undo", description="Take back your last move (before anyone else acts)")
+    @app_commands.guild_only()
+    async def undo_cmd(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            gid = await game_here(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            update = await tables_of(interaction).undo(gid, interaction.user.id)
+            await post_board(interaction.client, update)
+            await interaction.followup.send("Your last move was taken back.", ephemeral=True)
+
+        await guarded(interaction, None, run())
+
+    # ---- /stats ----------------------------------------------------------------------------------
+    @app_commands.command(name="stats", description="Games played, wins and average scores in this server")
+    @app_commands.describe(game="One game only (optional)")
+    @app_commands.guild_only()
+    async def stats_cmd(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        async def run() -> None:
+            if game is not None:
+                try:
+                    core.get(game)
+                except core.IllegalAction as exc:
+                    raise TableError(str(exc)) from None
+            await interaction.response.defer(thinking=True)
+            text, png = await tables_of(interaction).stats(interaction.guild_id, game)
+            kw: dict[str, Any] = {}
+            if png is not None:
+                kw["file"] = discord.File(io.BytesIO(png), filename="leaderboard.png")
+            await interaction.followup.send(text[:2000], **kw)
+
+        await guarded(interaction, None, run())
+
+    @stats_cmd.autocomplete("game")
+    async def _stats_game_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=g.title, value=g.key)
+            for g in core.iter_games()
+            if current.lower() in g.title.lower() or current.lower() in g.key
+        ][:25]
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(SlowPlay(bot))
