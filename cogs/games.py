@@ -398,6 +398,21 @@ class Games(commands.Cog):
 
         await guarded(interaction, None, run())
 
+    @game.command(name="leave", description="Leave this thread's running game; the AI takes your seat")
+    @app_commands.describe(player="Host or Manage Server only: hand this player's seat to the AI instead")
+    async def game_leave(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        async def run() -> None:
+            gid = await game_here(interaction)
+            perms = getattr(interaction.user, "guild_permissions", None)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            update = await tables_of(interaction).take_over(
+                gid, interaction.user.id, player.id if player else None, bool(perms and perms.manage_guild)
+            )
+            await post_board(interaction.client, update)
+            await interaction.followup.send("The AI has the seat now.", ephemeral=True)
+
+        await guarded(interaction, None, run())
+
     @game.command(name="list", description="Games open or running in this server")
     async def game_list(self, interaction: discord.Interaction) -> None:
         async def run() -> None:

@@ -568,6 +568,17 @@ class Store:
                     (user_id, since, until),
                 )
 
+    async def hand_to_ai(self, game_id: int, version: int, seat: int) -> int:
+        """A running game's seat is taken over by the AI (the player left)."""
+        async with self.transaction():
+            await self._bump(game_id, version, ("active",))
+            await self.db.execute(
+                "UPDATE seats SET is_ai=1 WHERE game_id=? AND seat=?",
+                (game_id, seat),
+            )
+            await self.db.execute("DELETE FROM timers WHERE game_id=? AND seat=?", (game_id, seat))
+        return version + 1
+
     # ---- undo ---------------------------------------------------------------------
     async def undo(
         self,

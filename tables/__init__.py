@@ -245,6 +245,34 @@ class Tables:
 
         return await self._change_seats(game_id, change)
 
+    async def take_over(
+        self, game_id: int, user_id: int, seat_user: int | None = None, is_admin: bool = False
+    ) -> Update:
+        """A running game's seat goes to the AI: the player leaves (``seat_user`` is
+        None or themselves), or the host / a Manage Server member hands over
+        another player's seat. The AI then moves whenever that seat must act."""
+        target = user_id if seat_user is None else seat_user
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != "active":
+                raise TableError("Only a running game's seats can be handed to the AI; in a lobby use Leave.")
+            if target != user_id and user_id != row.host_id and not is_admin:
+                raise TableError(
+                    "Only the host or a member with Manage Server can hand another player's seat to the AI."
+                )
+            seat = row.seat_of(target)
+            if seat is None:
+                raise TableError("That player holds no seat in this game.")
+            try:
+                await self.store.hand_to_ai(game_id, row.version, seat)
+            except Conflict:
+                raise TableError("The game changed at the same moment; please try again.") from None
+            name = row.seats[seat].name
+        events = await self._run_ai(game_id)
+        return await self.board(
+            game_id, events=events, intro=f"{name} left; the AI plays their seat from now on."
+        )
+
     async def add_ai(self, game_id: int, user_id: int) -> Lobby:
         def change(row: GameRow, seats: list[SeatRow]) -> None:
             game = core.get(row.game_key)

@@ -301,3 +301,18 @@ async def test_turn_pings_go_by_dm_only_to_those_who_opted_in(t: Tables) -> None
     await t.set_notify(other, False)
     update = await t.act(gid, other, "1")
     assert update.dm == []
+
+
+async def test_ai_takes_over_a_seat_that_leaves(t: Tables) -> None:
+    gid = await game(t)
+    user, seat, other = await mover(t, gid)
+    with pytest.raises(TableError, match="Only the host"):
+        await t.take_over(gid, CAROL, seat_user=user)
+    update = await t.take_over(gid, user)
+    assert "AI plays their seat" in update.text
+    row = await t.store.get(gid)
+    assert row is not None and row.seats[seat].is_ai
+    assert len(await t.store.log(gid)) == 1, "the AI made the move the leaver owed"
+    assert update.ping == [other]
+    with pytest.raises(TableError, match="not a player"):
+        await t.act(gid, user, "1")
