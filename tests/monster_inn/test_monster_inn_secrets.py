@@ -1,0 +1,161 @@
+"""Hidden information never reaches the public: purses in the hidden game, the
+values and skulls of face-down humanoids (hidden even from their owner), the
+deck order, and humanoids removed unseen at the end."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.core import State, copy_state
+from engine.monster_inn.cards import HUMANOIDS
+from render import monster_inn as R
+from tests.monster_inn.helpers import GAME, finished
+
+HUMANOID_ID = re.compile(r"\bH\d+\b")
+
+
+def midgame(seed: int, players: int, moves: int, **options: object) -> State:
+    s = GAME.new(players, options or None, seed)
+    pick = random.Random(seed)
+    for _ in range(moves):
+        if GAME.is_over(s):
+            break
+        seat = min(GAME.to_act(s))
+        s, _ = GAME.apply(s, seat, pick.choice(GAME.legal_actions(s, seat)))
+    return s
+
+
+def permute_humanoids(s: State, rnd: random.Random) -> State:
+    """Swap humanoids among the cards of the same back range, wherever they are
+    (deck, inn, dungeons, box): only their hidden faces change."""
+    t = copy_state(s)
+    by_range: dict[str, list[str]] = {}
+    for h in HUMANOIDS.values():
+        by_range.setdefault(h.range, []).append(h.id)
+    mapping: dict[str, str] = {}
+    for ids in by_range.values():
+        shuffled = ids[:]
+        rnd.shuffle(shuffled)
+        mapping.update(zip(ids, shuffled, strict=True))
+    sub = lambda c: mapping.get(c, c)  # noqa: E731
+    t["deck"] = [sub(c) for c in t["deck"]]
+    t["inn"] = [sub(c) for c in t["inn"]]
+    t["box"] = [sub(c) for c in t["box"]]
+    for p in t["players"]:
+        p["humanoids"] = [sub(c) for c in p["humanoids"]]
+    rnd.shuffle(t["deck"])  # the deck order is hidden too
+    return t
+
+
+def move_treasure(s: State, keep: set[int], rnd: random.Random) -> State:
+    """Move gold and gems between the purses of seats not in ``keep``, keeping each
+    type's total (the supply and pool are public and stay as they are)."""
+    t = copy_state(s)
+    others = [i for i in range(t["seats"]) if i not in keep]
+    for kind in ("gold", "gem"):
+        total = sum(t["players"][i][kind] for i in others)
+        cuts = sorted(rnd.randint(0, total) for _ in range(len(others) - 1))
+        parts = [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
+        for i, n in zip(others, parts, strict=True):
+            t["players"][i][kind] = n
+    return t
+
+
+def same_public(a: State, b: State, observers: list[int | None]) -> None:
+    for seat in observers:
+        assert GAME.view(a, seat) == GAME.view(b, seat), seat
+    assert GAME.status(a) == GAME.status(b)
+    assert R.render(GAME.view(a, None)) == R.render(GAME.view(b, None))
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([3, 4, 5]), moves=st.integers(0, 60))
+def test_humanoid_faces_and_deck_order_are_secret_from_everyone(seed: int, players: int, moves: int) -> None:
+    a = midgame(seed, players, moves)
+    if GAME.is_over(a):
+        return
+    b = permute_humanoids(a, random.Random(seed))
+    # Even the owner of a face-down humanoid does not know its value.
+    same_public(a, b, [None, *range(players)])
+    # The same next move gives the same public and private texts.
+    seat = min(GAME.to_act(a))
+    action = GAME.legal_actions(a, seat)[-1]
+    a2, ea = GAME.apply(a, seat, action)
+    b2, eb = GAME.apply(b, seat, action)
+    assert [e.text for e in ea if e.seat is None] == [e.text for e in eb if e.seat is None]
+    assert GAME.describe(a, action) == GAME.describe(b, action)
+    if not GAME.is_over(a2) and a2["round"] == a["round"]:  # a new round draws from the (permuted) deck
+        same_public(a2, b2, [None, *range(players)])
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([3, 4, 5]), moves=st.integers(0, 60))
+def test_purses_are_secret_in_the_hidden_game(seed: int, players: int, moves: int) -> None:
+    a = midgame(seed, players, moves)
+    if GAME.is_over(a):
+        return
+    actor = min(GAME.to_act(a))
+    b = move_treasure(a, {actor}, random.Random(seed))
+    same_public(a, b, [None, actor])
+    action = "leave" if "leave" in GAME.legal_actions(a, actor) else GAME.legal_actions(a, actor)[0]
+    _, ea = GAME.apply(a, actor, action)
+    _, eb = GAME.apply(b, actor, action)
+    assert [e.text for e in ea if e.seat is None] == [e.text for e in eb if e.seat is None]
+
+
+def test_purses_differ_in_the_open_variant() -> None:
+    a = midgame(3, 4, 10, open_treasure=True)
+    b = move_treasure(a, {0}, random.Random(1))
+    b["players"][1]["gold"] += 1
+    b["players"][2]["gold"] -= 1
+    assert GAME.view(a, None) != GAME.view(b, None)
+
+
+def test_private_events_go_only_to_the_actor() -> None:
+    s = GAME.new(3, None, 4)
+    seat = min(GAME.to_act(s))
+    _, events = GAME.apply(s, seat, "gold")
+    private = [e for e in events if e.seat is not None]
+    assert private and all(e.seat == seat for e in private)
+    assert all("You now hold" not in e.text for e in events if e.seat is None)
+
+
+def test_no_humanoid_identity_in_any_public_text_or_view_of_a_whole_game() -> None:
+    s = GAME.new(4, None, 8)
+    pick = random.Random(8)
+    while not GAME.is_over(s):
+        view = json.dumps(GAME.view(s, None))
+        assert not HUMANOID_ID.search(view) and '"card"' not in view
+        assert not HUMANOID_ID.search(GAME.status(s))
+        seat = min(GAME.to_act(s))
+        acts = GAME.legal_actions(s, seat)
+        assert not any(HUMANOID_ID.search(GAME.describe(s, a)) for a in acts)
+        s, events = GAME.apply(s, seat, pick.choice(acts))
+        for e in events:
+            if not s["over"]:
+                assert not HUMANOID_ID.search(e.text)
+                assert "value" not in e.text
+
+
+def test_unseen_humanoids_stay_hidden_after_the_end() -> None:
+    # A supported monster's humanoid and one without a monster above are removed unseen.
+    def game(h_supported: str, h_alone: str) -> State:
+        return finished(
+            [
+                {"monsters": [("U20", "gold"), "O7"], "humanoids": [h_supported, "H9", h_alone], "gold": 3},
+                {"monsters": ["K19"]},
+                {},
+            ]
+        )
+
+    a, b = game("H16", "H2"), game("H18", "H4")
+    same_public(a, b, [None, 0, 1, 2])
+    pub = GAME.view(a, None)["players"][0]["humanoids"]
+    assert pub[0] == {"type": "humanoid", "range": "16-20"}
+    assert pub[1] == {"type": "humanoid", "range": "6-10", "value": 9, "skulls": 2}  # revealed
+    assert pub[2] == {"type": "humanoid", "range": "1-5"}
