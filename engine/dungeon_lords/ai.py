@@ -1,0 +1,114 @@
+"""A simple, sensible Dungeon Lords player. It reads only its own seat's view
+(and the legal actions) and draws its randomness from Game.ai_random."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import State
+
+from . import board
+from .data import LOC_IDS, MONSTERS, ROOMS, TRAPS
+
+KEEP_ORDER = ["mine", "dig", "food", "monster", "imps", "room", "traps", "rep"]
+
+
+def _order_scores(view: dict[str, Any], seat: int) -> dict[str, float]:
+    me = view["players"][seat]
+    evil, pal = me["evil"], view["evilometer"]["paladin"]
+    tunnels = sum(1 for t in me["grid"].values() if t["k"] == "t")
+    free_t = sum(1 for t in me["grid"].values() if t["k"] == "t" and not t["c"])
+    upkeep = sum(MONSTERS[m["id"]]["cost"].get("food", 0) for m in me["monsters"])
+    late = view["round"] >= 2
+    s: dict[str, float] = {
+        "food": 8 if me["food"] < 2 + upkeep else 3,
+        "mine": (6 + (3 if me["gold"] < 3 else 0)) if free_t >= 2 and me["imps"] >= 2 else 1,
+        "dig": 7 if tunnels < 6 else 2,
+        "imps": 5 if me["food"] >= 2 and me["imps"] < 7 else 1,
+        "monster": (8 if late else 6) if me["food"] + me["gold"] >= 2 and view["offer"]["monsters"] else 0,
+        "room": 5 if me["gold"] >= 1 and view["offer"]["rooms"] else 0,
+        "traps": 5 if me["gold"] >= 2 and view["round"] >= view["seasons"] - 1 else 2,
+        "rep": 9 if evil >= pal - 2 else 1,
+    }
+    if evil >= pal - 2:
+        s["food"] = min(s["food"], 2)  # spaces II and III cost Evil
+    return s
+
+
+def _plan_value(text: str, view: dict[str, Any]) -> float:
+    words = text.split()
+    mode = None
+    v = 0.0
+    for w in words[2:]:
+        if w in ("trap", "send", "at"):
+            mode = w
+        elif mode == "trap":
+            v += max(TRAPS[w]["dmg"]) + (3 if TRAPS[w].get("kill") else 0) + 1
+        elif mode == "send":
+            v += MONSTERS[w.rstrip("+")]["rank"] + (0.5 if w.endswith("+") and w.startswith("troll") else 0)
+            if w == "slime+":
+                v -= 1
+    return v
+
+
+def choose(game: Any, state: State, seat: int) -> Any:
+    view = game.view(state, seat)
+    acts = game.legal_actions(state, seat)
+    rnd = game.ai_random(state, seat)
+    me = view["players"][seat]
+    ph = view["phase"]
+    if ph == "inacc":
+        drawn = view["private"]["inacc_draw"]
+        return "keep " + min(drawn, key=KEEP_ORDER.index)
+    if ph == "dummy":
+        for loc in ("monster", "room", "mine", "dig"):
+            if f"dummy {loc}" in acts:
+                return f"dummy {loc}"
+        return acts[0]
+    if ph == "orders":
+        hand = [x for x in LOC_IDS if x not in me["inaccessible"]]
+        sc = _order_scores(view, seat)
+        ranked = sorted(hand, key=lambda x: sc[x] + rnd.random() * 2, reverse=True)[:3]
+        return "orders " + " ".join(ranked)
+    if ph == "production":
+        for a in acts:
+            if a.startswith("use "):
+                rid = a.split()[1]
+                if ROOMS[rid]["gain"].get("evil") and me["evil"] < view["evilometer"]["paladin"] - 3:
+                    continue
+                return a
+        return "done"
+    if ph == "plan":
+        return max(acts, key=lambda a: (_plan_value(a, view), -len(a)))
+    task = view["task"]
+    kind = task["type"]
+    if kind == "dig":
+        digs = [a for a in acts if a.startswith("dig ")]
+        if not digs:
+            return "done"
+        # Prefer cells far from the entrance: the near ones stay free for rooms and battles.
+        return max(digs, key=lambda a: (board.coords(a.split()[1])[1], rnd.random()))
+    if kind == "mine":
+        return acts[0]
+    if kind == "hire":
+        best = None
+        for a in acts:
+            if a == "hire none":
+                continue
+            mid = a.split()[1]
+            evil_cost = MONSTERS[mid]["cost"].get("evil", 0)
+            if evil_cost and me["evil"] + evil_cost >= view["evilometer"]["paladin"]:
+                continue
+            if best is None or MONSTERS[mid]["rank"] > MONSTERS[best]["rank"]:
+                best = mid
+        return f"hire {best}" if best else "hire none"
+    if kind == "build":
+        builds = [a for a in acts if a != "build none"]
+        return rnd.choice(builds) if builds else "build none"
+    if kind == "return":
+        return min(acts, key=lambda a: max(TRAPS[a.split()[1]]["dmg"]))
+    if kind == "payday":
+        if "pay" in acts:
+            return "pay"
+        return min((a for a in acts if a.startswith("release")), key=lambda a: MONSTERS[a.split()[1]]["rank"])
+    return acts[0]
