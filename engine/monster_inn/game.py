@@ -400,6 +400,17 @@ class MonsterInn(core.Game):
     def format(self, action: Any) -> str:
         return str(action)
 
+    def pass_action(self, state: State, seat: int) -> str | None:
+        """A skipped turn: leave when bidding (the rules' only move that needs nothing),
+        decline support, take whichever bonus the supply still has (gold first)."""
+        acts = self.legal_actions(state, seat)
+        if not acts:
+            return None
+        pend = state["pending"]
+        if pend is None:
+            return "leave"
+        return "nosupport" if pend["kind"] == "support" else acts[0]
+
     def describe(self, state: State, action: Any) -> str:
         a = self.parse(action)
         pool = state["pool"]

@@ -420,3 +420,13 @@ def test_describe_gives_button_labels() -> None:
     assert GAME.describe(s, "support 2 gem") == "Support monster 2 (Undead 10) with 1 gem"
     assert GAME.describe(s, "nosupport") == "No support"
     assert all(len(GAME.describe(s, a)) <= 80 for a in GAME.legal_actions(s, 0))
+
+
+def test_a_skipped_turn_leaves_declines_support_or_takes_a_bonus() -> None:
+    s = stacked(5, DECK5, start=0)
+    assert GAME.pass_action(s, 0) == "leave"
+    assert GAME.pass_action(s, 1) is None
+    s = play(s, (0, "leave"))
+    assert GAME.pass_action(s, 0) == "bonus gold"
+    s = _two_undead()
+    assert GAME.pass_action(s, 0) == "nosupport"
