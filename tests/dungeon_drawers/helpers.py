@@ -1,0 +1,75 @@
+"""Builders for constructed Dungeon Drawers positions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import core
+from engine.core import State
+from engine.dungeon_drawers import board
+from engine.dungeon_drawers.data import CARDS
+
+GAME = core.get("dungeon-drawers")
+KINDS = {"#": "wall", "g": "goblin", "o": "orc", "d": "dragon", "t": "trap"}
+
+
+def sheet_from(
+    rows: list[str], treasures: list[str] | None = None, imp: dict[str, int] | None = None
+) -> dict:
+    """A sheet from 10 strings of 8 characters: # wall, g goblin, o orc, d dragon, t trap, . empty."""
+    assert len(rows) == 10 and all(len(r) == 8 for r in rows)
+    grid = {}
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            if ch in KINDS:
+                grid[board.ALL_CELLS[y * 8 + x]] = KINDS[ch]
+    sheet = {
+        "grid": grid,
+        "crossed": [],
+        "treasures": list(treasures or []),
+        "imp": {t: 0 for t in ("goblin", "orc", "dragon", "trap", "treasure", "hand")},
+    }
+    sheet["imp"].update(imp or {})
+    return sheet
+
+
+EMPTY = ["........"] * 10
+
+
+def cards_with(action: str) -> list[int]:
+    return [c.id for c in CARDS.values() if c.action == action]
+
+
+def build_state(players: int = 2, seed: int = 1, **setup: Any) -> State:
+    return GAME.new(players, {"setup": setup} if setup else None, seed)
+
+
+def defend_state(
+    sheets: list[dict],
+    paths: list[list[str]],
+    hands: list[list[int]] | None = None,
+    decks: list[list[int]] | None = None,
+    dice: list[int] | None = None,
+    turn: int = 0,
+    started: bool = True,
+    seed: int = 1,
+) -> State:
+    """A Phase C position at the start of ``turn``'s turn (the hero moves at once if ``started``)."""
+    n = len(sheets)
+    state = GAME.new(n, None, seed)
+    state.update(phase="defend", round=14, display=[], queue=[], stack=list(dice or []))
+    for s, p in enumerate(state["players"]):
+        p["sheet"] = sheets[s]
+        p["path"] = paths[s]
+        p["hand"] = list((hands or [[]] * n)[s])
+        p["deck"] = list((decks or [[]] * n)[s])
+        p["taken"] = p["hand"] + p["deck"]
+        p["started"] = started
+    state["turn"] = turn
+    events: list = []
+    GAME._begin_turn(state, events)
+    return state
+
+
+def act(state: State, seat: int, text: str) -> tuple[State, list]:
+    return GAME.apply(state, seat, GAME.parse(text))
