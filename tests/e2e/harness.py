@@ -1,0 +1,283 @@
+"""Run the real bot (``python bot.py``) as a subprocess against the stand-in, and
+play games through it as Discord users would."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import random
+import re
+import signal
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from tests.standin import Actor, Interaction, Message, StandIn
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "e2e-dummy-token"
+MOVE_ID = re.compile(r"lk:mv:(\d+):(\d+):(\d+)")
+
+
+class BotProcess:
+    """``python bot.py`` with a dummy token, a temp database and the test-only
+    switch ``LAIRKEEPER_DISCORD_BASE`` pointing at the stand-in."""
+
+    def __init__(self, standin: StandIn, db: Path, log: Path) -> None:
+        self.standin = standin
+        self.db = db
+        self.log = log
+        self.proc: asyncio.subprocess.Process | None = None
+        self._watch: asyncio.Task[None] | None = None
+
+    async def start(self, timeout: float = 45.0) -> None:
+        before = self.standin.identifies
+        env = {
+            **os.environ,
+            "DISCORD_TOKEN": TOKEN,
+            "LAIRKEEPER_DB": str(self.db),
+            "LAIRKEEPER_DISCORD_BASE": self.standin.base,
+            "LAIRKEEPER_LOG_LEVEL": "INFO",
+            "PYTHONUNBUFFERED": "1",
+        }
+        env.pop("LAIRKEEPER_DEV_GUILD", None)
+        with open(self.log, "ab") as out:
+            out.write(b"\n===== bot start =====\n")
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "bot.py", cwd=ROOT, env=env, stdout=out, stderr=asyncio.subprocess.STDOUT
+            )
+        proc = self.proc
+
+        async def watch() -> None:
+            await proc.wait()
+            self.standin.changed()
+
+        self._watch = asyncio.create_task(watch())
+        try:
+            await self.standin.wait_until(
+                lambda: proc.returncode is not None or self.standin.identifies > before,
+                timeout,
+                "the bot to log in and IDENTIFY",
+            )
+        except TimeoutError:
+            raise TimeoutError(f"the bot did not connect in {timeout}s; its log:\n{self.tail()}") from None
+        if proc.returncode is not None:
+            raise RuntimeError(f"the bot exited with {proc.returncode}; its log:\n{self.tail()}")
+        await self.standin.wait_ready()
+
+    def tail(self, n: int = 60) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
+        except FileNotFoundError:
+            return "(no log)"
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
+
+    async def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, as in a crash or an OOM kill."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        await self.proc.wait()
+        await self.standin.wait_disconnected()
+
+    async def stop(self) -> None:
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        self.proc.terminate()
+        try:
+            await asyncio.wait_for(self.proc.wait(), 10)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+
+
+def decode_png(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+@dataclass
+class Table:
+    """One game played through Discord by test users."""
+
+    standin: StandIn
+    players: list[Actor]
+    game_id: int = 0
+    lobby: Message | None = None
+    thread_id: int = 0
+    boards: list[Message] = field(default_factory=list)
+    replies: list[Interaction] = field(default_factory=list)  # every answer to a player's move
+    rng: random.Random = field(default_factory=lambda: random.Random(7))
+
+    def by_id(self, uid: int) -> Actor:
+        return next(p for p in self.players if p.id == uid)
+
+    async def open(self, game: str, **options: Any) -> None:
+        """Host runs /game new; the others join; the host starts."""
+        host = self.players[0]
+        r = await host.slash("game new", game=game, **options)
+        self.lobby = await r.reply()
+        assert not self.lobby.ephemeral and self.lobby.channel_id == self.standin.channel_id
+        m = re.search(r"game #(\d+)", self.lobby.content)
+        assert m, self.lobby.content
+        self.game_id = int(m[1])
+        await self.standin.wait_until(lambda: self.lobby.thread_id is not None, 10, "the game's thread")
+        assert self.lobby.thread_id is not None
+        self.thread_id = self.lobby.thread_id
+        for p in self.players[1:]:
+            c = await p.click(self.lobby, f"lk:lobby:{self.game_id}:join")
+            assert c.response_type == 7 and p.name in self.lobby.content
+        mark = self.standin.mark()
+        start = await host.click(self.lobby, f"lk:lobby:{self.game_id}:start")
+        assert start.response_type == 6  # deferred, then the lobby is edited
+        await start.reply()
+        self.boards.append(await self.wait_board(mark))
+
+    def is_board(self, m: Message) -> bool:
+        return (
+            m.channel_id == self.thread_id and not m.ephemeral and bool(m.pngs) and m.interaction_id is None
+        )
+
+    async def wait_board(self, mark: int, timeout: float = 20.0) -> Message:
+        return await self.standin.wait_for_message(self.is_board, timeout, after=mark)
+
+    @property
+    def board(self) -> Message:
+        return self.boards[-1]
+
+    @property
+    def over(self) -> bool:
+        return "Final scores" in self.board.content
+
+    def to_act(self) -> list[Actor]:
+        return [self.by_id(u) for u in self.board.mentions if any(p.id == u for p in self.players)]
+
+    def move_buttons(self, m: Message | None = None) -> list[dict[str, Any]]:
+        return [b for b in (m or self.board).buttons if MOVE_ID.fullmatch(b.get("custom_id", ""))]
+
+    async def choices(self, player: Actor, current: str = "") -> list[dict[str, Any]]:
+        return await player.autocomplete("play", "move", current, channel=self.thread_id)
+
+    async def play(self, player: Actor, how: str) -> Message:
+        """One move of ``player``: ``button`` (a random move button of the newest
+        board) or ``play`` (/play with a random autocomplete choice). Returns the
+        next board."""
+        mark = self.standin.mark()
+        if how == "button":
+            button = self.rng.choice(self.move_buttons())
+            r = await player.click(self.board, button["custom_id"])
+        else:
+            options = await self.choices(player)
+            assert options, f"{player.name} is to act but /play offers no moves"
+            r = await player.slash("play", channel=self.thread_id, move=self.rng.choice(options)["value"])
+        self.replies.append(r)
+        answer = await r.reply()
+        assert answer.ephemeral, f"the answer to a move must be ephemeral: {answer!r}"
+        assert answer.content.startswith("Move taken"), answer.content
+        board = await self.wait_board(mark)
+        self.boards.append(board)
+        return board
+
+
+@dataclass
+class Replay:
+    """The game as the database recorded it, replayed through the engine: every
+    state, and what each seat was told privately while the game ran."""
+
+    key: str
+    seats: int
+    moves: int
+    secrets: set[str]  # private event texts and private_text answers while the game ran
+    states: list[dict[str, Any]]
+    status: str
+    result: dict[str, Any] | None
+    _png: dict[int, bytes] = field(default_factory=dict)
+
+    def public_png(self, k: int) -> bytes:
+        """The drawing of the public view after move ``k`` (0: the start)."""
+        from engine import core
+        from tables import renderer
+
+        if k not in self._png:
+            self._png[k] = renderer(self.key).render(core.get(self.key).view(self.states[k], None))
+        return self._png[k]
+
+
+async def logged_moves(db: Path, game_id: int) -> int:
+    from store import Store
+
+    store = await Store(str(db)).open()
+    try:
+        return len(await store.log(game_id))
+    finally:
+        await store.close()
+
+
+async def replay(db: Path, game_id: int) -> Replay:
+    from engine import core
+    from store import Store
+
+    store = await Store(str(db)).open()
+    try:
+        row = await store.get(game_id)
+        assert row is not None
+        entries = await store.log(game_id)
+    finally:
+        await store.close()
+    game = core.get(row.game_key)
+    n = len(row.seats)
+    state = game.new(n, row.options, row.seed)
+    states = [state]
+    secrets = {game.private_text(state, s) for s in range(n)}
+    for _seq, seat, note in entries:
+        state, events = game.apply(state, seat, game.parse(note))
+        states.append(state)
+        secrets |= {e.text for e in events if e.seat is not None}
+        if not game.is_over(state):
+            secrets |= {game.private_text(state, s) for s in range(n)}
+    assert row.moves == len(entries)
+    return Replay(row.game_key, n, len(entries), secrets, states, row.status, row.result)
+
+
+def board_move(m: Message) -> int | None:
+    """The move number a board image shows, from its file name ``game<id>-move<k>.png``."""
+    for a in m.attachments:
+        found = re.fullmatch(r"game\d+-move(\d+)\.png", a.filename)
+        if found:
+            return int(found[1])
+    return None
+
+
+def audit(standin: StandIn, table: Table, rep: Replay, compare: int = 12) -> None:
+    """What a player would notice about secrets and boards:
+    - a board after every move, each a PNG that decodes; ``compare`` of them (the
+      first, the last and evenly spread ones: drawing all would double the suite's
+      time) are byte for byte the drawing of the public view after that move, so
+      nothing hidden can be in them;
+    - no private sentence (purse, hand, private event) in any public message;
+    - every answer to a player's own action ephemeral."""
+    boards = [m for m in standin.public_messages() if table.is_board(m)]
+    shown = [board_move(m) for m in boards]
+    assert None not in shown
+    assert sorted(set(shown)) == list(range(rep.moves + 1)), f"boards for moves {shown}, game has {rep.moves}"  # type: ignore[type-var]
+    for m in boards:
+        decode_png(m.pngs[0])
+    step = max(1, len(boards) // max(1, compare - 1))
+    for m in boards[::step] + boards[-1:]:
+        k = board_move(m)
+        assert k is not None
+        assert m.pngs[0] == rep.public_png(k), f"the board after move {k} is not the public view's drawing"
+    for m in standin.public_messages():
+        for text in [m.text, *(h["content"] for h in m.history)]:
+            for secret in rep.secrets:
+                assert secret not in text, f"private text {secret!r} in a public message: {text!r}"
+    for r in table.replies:
+        for m in r.messages:
+            assert m.ephemeral, f"answer to {r.name} is public: {m!r}"

@@ -1,0 +1,133 @@
+"""Monster Inn played end to end: the real bot process, the Discord stand-in,
+three users clicking and typing as they would in Discord."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.harness import MOVE_ID, BotProcess, Table, audit, decode_png, logged_moves, replay
+from tests.standin import Actor, StandIn
+
+pytestmark = pytest.mark.e2e
+
+HUMANOID_IDS = re.compile(r"\bH\d+\b")
+
+
+def humanoid_value_leaks(rep_states: list[dict], text: str) -> list[str]:
+    """Humanoid combat values are secret until the end: a public text must not
+    name a humanoid card or give a held/inn humanoid's value."""
+    from engine.monster_inn.cards import HUMANOIDS
+
+    leaks = HUMANOID_IDS.findall(text)
+    for state in rep_states:
+        held = [h for p in state["players"] for h in p["humanoids"]] + [
+            c for c in state["inn"] if c in HUMANOIDS
+        ]
+        for h in held:
+            v = HUMANOIDS[h].value
+            leaks += [s for s in (f"humanoid {v} ", f"humanoid ({v})", f"humanoid of {v}") if s in text]
+    return leaks
+
+
+async def test_e2e_monster_inn_full_game_through_a_restart(standin: StandIn, bot: BotProcess) -> None:
+    """Three users play a whole game. Midway the bot is SIGKILLed and started again
+    on the same database; a button posted before the kill still works, once."""
+    alice, bob, carol = standin.user(101, "alice"), standin.user(102, "bob"), standin.user(103, "carol")
+    dave = standin.user(104, "dave")
+    t = Table(standin, [alice, bob, carol])
+    await t.open("monster-inn")
+
+    # A thread per game, started from the lobby message, named after the game.
+    thread = standin.channels[t.thread_id]
+    assert thread["type"] == 11 and int(thread["parent_id"]) == standin.channel_id
+    assert f"#{t.game_id}" in thread["name"] and "Monster Inn" in thread["name"]
+    # The lobby is closed once the game runs: no more Join/Start buttons.
+    assert t.lobby is not None and t.lobby.buttons == []
+    assert "started" in t.lobby.content
+
+    moves = 0
+    seen_hand: set[int] = set()
+    refused_stranger = refused_out_of_turn = restarted = False
+    while not t.over:
+        board = t.board
+        assert len(board.pngs) == 1
+        decode_png(board.pngs[0])
+        acting = t.to_act()
+        assert len(acting) == 1, f"one player is pinged on each board: {board.content!r}"
+        p = acting[0]
+        assert board.content.startswith(f"<@{p.id}>")
+        if p.id not in seen_hand:  # /hand: private, and the image too
+            seen_hand.add(p.id)
+            r = await p.slash("hand", channel=t.thread_id)
+            hand = await r.reply()
+            assert hand.ephemeral and hand.interaction_user_id == p.id and "You hold" in hand.content
+            for png in hand.pngs:
+                decode_png(png)
+            t.replies.append(r)
+        if not refused_stranger and t.move_buttons():
+            r = await dave.click(board, t.move_buttons()[0]["custom_id"])
+            m = await r.reply()
+            assert m.ephemeral and "not a player" in m.content
+            refused_stranger = True
+        if not refused_out_of_turn:
+            other = next(q for q in t.players if q is not p)
+            assert await t.choices(other) == []  # nothing to autocomplete out of turn
+            r = await other.slash("play", channel=t.thread_id, move="leave")
+            m = await r.reply()
+            assert m.ephemeral and "not your turn" in m.content
+            refused_out_of_turn = True
+        if not restarted and moves >= 15 and t.move_buttons():
+            await restart_and_click_old_button(t, bot, p)
+            restarted = True
+        else:
+            how = "button" if t.move_buttons() and moves % 2 == 0 else "play"
+            await t.play(p, how)
+        moves += 1
+        assert moves < 400, "the game does not end"
+
+    final = t.board
+    assert "Final scores" in final.content and "Winner" in final.content
+    assert len(final.pngs) == 2 and all(decode_png(x) for x in final.pngs)
+    assert final.mentions == [] and t.move_buttons(final) == []
+    assert restarted and refused_stranger and refused_out_of_turn and len(seen_hand) == 3
+
+    # A button of an old board is refused, privately, and changes nothing.
+    old = next(b for b in reversed(t.boards[:-1]) if t.move_buttons(b))
+    mark = standin.mark()
+    r = await t.by_id(old.mentions[0]).click(old, t.move_buttons(old)[0]["custom_id"])
+    m = await r.reply()
+    assert m.ephemeral and "Move taken" not in m.content
+    assert standin.find_messages(t.is_board, after=mark) == []
+
+    rep = await replay(bot.db, t.game_id)
+    assert rep.status == "over" and rep.moves == moves
+    audit(standin, t, rep)
+    for m in standin.public_messages():
+        if m is not final:
+            assert humanoid_value_leaks(rep.states, m.text) == [], m.text
+    assert all(i.ack_seconds is not None and i.ack_seconds < 3 for i in standin.interactions.values())
+    assert standin.unknown == [] and standin.errors == []
+
+
+async def restart_and_click_old_button(t: Table, bot: BotProcess, p: Actor) -> None:
+    before = t.board
+    moves_before = await logged_moves(bot.db, t.game_id)
+    await bot.kill()
+    await bot.start()
+
+    button = t.move_buttons(before)[0]["custom_id"]
+    assert MOVE_ID.fullmatch(button)
+    mark = t.standin.mark()
+    r = await p.click(before, button)
+    t.replies.append(r)
+    assert (await r.reply()).content.startswith("Move taken")
+    t.boards.append(await t.wait_board(mark))
+    # Pressed again (a double click, or a second tab): refused, not applied twice.
+    again = await p.click(before, button)
+    refused = await again.reply()
+    assert refused.ephemeral and "Move taken" not in refused.content
+    assert "earlier board" in refused.content or "not your turn" in refused.content
+    assert len(t.standin.find_messages(t.is_board, after=mark)) == 1
+    assert await logged_moves(bot.db, t.game_id) == moves_before + 1
