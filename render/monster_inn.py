@@ -124,7 +124,8 @@ def _player_height(view: dict[str, Any], p: dict[str, Any]) -> int:
 def render(view: dict[str, Any]) -> bytes:
     players = view["players"]
     inn_h = 86 if view["over"] else IH + 80
-    height = 76 + inn_h + sum(_player_height(view, p) + 10 for p in players) + PAD
+    legend = 0 if view["over"] else 30
+    height = 76 + inn_h + sum(_player_height(view, p) + 10 for p in players) + legend + PAD
     img, d = canvas(WIDTH, height)
     header(d, WIDTH, f"{view['title']} - round {view['round']}", view["status"])
     y = 76
@@ -137,6 +138,16 @@ def render(view: dict[str, Any]) -> bytes:
         h = _player_height(view, p)
         _draw_player(d, view, p, y, h)
         y += h + 10
+    if not view["over"]:
+        _gem(d, PAD, y + 3, 8)
+        text(
+            d,
+            (PAD + 22, y),
+            "on a monster = its support.  H ? = face-down humanoid, range on its back.  "
+            "Column numbers are for: support <n> gold|gem",
+            16,
+            "muted",
+        )
     # A flat-coloured board: a 96-colour palette encodes ~3x faster and ~2.5x smaller than RGB.
     return to_png(img.quantize(colors=96, method=Image.Quantize.FASTOCTREE))
 
