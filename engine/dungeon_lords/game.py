@@ -1041,6 +1041,27 @@ class DungeonLords(core.Game):
         for i, w in enumerate(words[1:], 1):
             if board.is_cell(w) and verb in ("dig", "build", "use"):
                 words[i] = w.upper()
+        args = words[1:]
+        k = RULES["orders_per_round"]
+        shapes = {
+            "keep": len(args) == 1 and args[0] in LOC_IDS,
+            "dummy": len(args) == 1 and args[0] in LOC_IDS,
+            "orders": len(args) == k and all(a in LOC_IDS for a in args),
+            "dig": len(args) == 1 and board.is_cell(args[0]),
+            "mine": len(args) == 1 and args[0].isdigit(),
+            "hire": len(args) == 1 and (args[0] in MONSTERS or args[0] == "none"),
+            "build": (args == ["none"]) or (len(args) == 2 and args[0] in ROOMS and board.is_cell(args[1])),
+            "return": len(args) == 1 and args[0] in TRAPS,
+            "use": len(args) in (1, 2) and args[0] in ROOMS and (len(args) == 1 or board.is_cell(args[1])),
+            "release": len(args) == 1 and args[0] in MONSTERS,
+        }
+        if not shapes[verb]:
+            examples = {
+                "keep": "keep mine", "dummy": "dummy monster", "orders": "orders food mine dig", "dig": "dig B2",
+                "mine": "mine 3", "hire": "hire troll", "build": "build mint C3", "return": "return stone",
+                "use": "use mint", "release": "release goblin",
+            }  # fmt: skip
+            raise IllegalAction(f"That '{verb}' move is not complete; for example '{examples[verb]}'.")
         return " ".join(words)
 
     def format(self, action: Any) -> str:
