@@ -51,7 +51,7 @@ def defend_state(
     decks: list[list[int]] | None = None,
     dice: list[int] | None = None,
     turn: int = 0,
-    started: bool = True,
+    started: bool | list[bool] = True,
     seed: int = 1,
 ) -> State:
     """A Phase C position at the start of ``turn``'s turn (the hero moves at once if ``started``)."""
@@ -64,7 +64,7 @@ def defend_state(
         p["hand"] = list((hands or [[]] * n)[s])
         p["deck"] = list((decks or [[]] * n)[s])
         p["taken"] = p["hand"] + p["deck"]
-        p["started"] = started
+        p["started"] = started if isinstance(started, bool) else started[s]
     state["turn"] = turn
     events: list = []
     GAME._begin_turn(state, events)
@@ -73,3 +73,15 @@ def defend_state(
 
 def act(state: State, seat: int, text: str) -> tuple[State, list]:
     return GAME.apply(state, seat, GAME.parse(text))
+
+
+def path_state(sheets: list[dict], seed: int = 1) -> State:
+    """A Phase B position with the given dungeons (each player holds 14 cards)."""
+    n = len(sheets)
+    state = GAME.new(n, None, seed)
+    ids = list(range(1, 61))
+    state.update(phase="path", round=14, display=[], queue=[], deck=[], discard=ids[14 * n :], boxed=0)
+    for s, p in enumerate(state["players"]):
+        p["sheet"] = sheets[s]
+        p["taken"] = ids[14 * s : 14 * s + 14]
+    return state
