@@ -21,7 +21,7 @@ ROTATIONS = (0, 90, 180, 270)
 WALL = "wall"
 
 _CELL = re.compile(r"^([A-Za-z])(\d{1,2})$")
-_AREA = re.compile(r"^([A-Za-z])(\d{1,2})([nesw])?$")
+_AREA = re.compile(r"^([A-Za-z])(\d{1,2})([nesw])?$", re.IGNORECASE)
 
 
 def cell_name(col: int, row: int) -> str:
