@@ -19,15 +19,16 @@ def _order_scores(view: dict[str, Any], seat: int) -> dict[str, float]:
     tunnels = sum(1 for t in me["grid"].values() if t["k"] == "t")
     free_t = sum(1 for t in me["grid"].values() if t["k"] == "t" and not t["c"])
     upkeep = sum(MONSTERS[m["id"]]["cost"].get("food", 0) for m in me["monsters"])
-    late = view["round"] >= 2
     s: dict[str, float] = {
         "food": 8 if me["food"] < 2 + upkeep else 3,
         "mine": (6 + (3 if me["gold"] < 3 else 0)) if free_t >= 2 and me["imps"] >= 2 else 1,
         "dig": 7 if tunnels < 6 else 2,
         "imps": 5 if me["food"] >= 2 and me["imps"] < 7 else 1,
-        "monster": (8 if late else 6) if me["food"] + me["gold"] >= 2 and view["offer"]["monsters"] else 0,
+        "monster": (9 if len(me["monsters"]) < 4 else 5)
+        if me["food"] + me["gold"] >= 2 and view["offer"]["monsters"]
+        else 0,
         "room": 5 if me["gold"] >= 1 and view["offer"]["rooms"] else 0,
-        "traps": 5 if me["gold"] >= 2 and view["round"] >= view["seasons"] - 1 else 2,
+        "traps": (7 if view["round"] >= view["seasons"] - 1 else 4) if me["gold"] >= 2 else 1,
         "rep": 9 if evil >= pal - 2 else 1,
     }
     if evil >= pal - 2:
