@@ -155,3 +155,17 @@ def test_public_png_is_valid_and_identical_for_hidden_traps() -> None:
     assert pa == pb
     Image.open(io.BytesIO(pa)).verify()
     assert len(pa) < 250_000
+
+
+def test_render_is_fast_and_small_for_four_players_in_combat() -> None:
+    import time
+
+    s = ai_until(new(4, seed=5), lambda st: st["phase"] == "plan")
+    view = G.view(s, None)
+    render.render(view)
+    t = time.process_time()
+    png = render.render(view)
+    assert time.process_time() - t < 0.3  # generous for CI; ~0.08 s CPU on the dev machine
+    assert len(png) < 250_000
+    Image.open(io.BytesIO(png)).verify()
+    assert view["combat_round"] == 1 and view["status"].startswith("Year 1 combat")
