@@ -280,7 +280,7 @@ def render_private(view: dict[str, Any]) -> bytes | None:
     for t in tiles:
         tile = {**t, "areas": [{**a, "owner": None} for a in t["areas"]]}
         draw_tile(d, tile, (x, 50, x + cs, 50 + cs))
-        text(d, (x + cs + 12, 60), f"T{t['id']}", 24, "accent")
+        text(d, (x + cs + 12, 60), f"Tile {t.get('letter', '')}: T{t['id']}", 24, "accent")
         text(d, (x + cs + 12, 92), t["name"], 18)
         edges = "  ".join(f"{s}:{e}" for s, e in zip("NESW", t["edges"], strict=True))
         text(d, (x + cs + 12, 120), edges[:40], 16, "muted")

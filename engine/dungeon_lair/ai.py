@@ -45,7 +45,7 @@ class Position:
     def __init__(self, state: dict[str, Any], seat: int) -> None:
         self.seat = seat
         self.seats = state["seats"]
-        self.dungeon = Dungeon(state["board"])
+        self.dungeon = Dungeon.of(state["board"])
         self.monsters = state["monsters"]
         d = self.dungeon
         self.zones: dict[str, Zone] = {}

@@ -173,6 +173,18 @@ class Dungeon:
                 elif kind == "door":
                     self.doors.append((a, b))
 
+    @classmethod
+    def of(cls, board: dict[str, Any]) -> Dungeon:
+        """The dungeon of ``board``, reused while the map is unchanged (a legal-move list,
+        a view and an apply on the same position all need it)."""
+        key = tuple((cell, e["t"], e["r"]) for cell, e in board.items())
+        hit = _CACHE.get(key)
+        if hit is None:
+            if len(_CACHE) >= 32:
+                _CACHE.pop(next(iter(_CACHE)))
+            hit = _CACHE[key] = cls(dict(board))
+        return hit
+
     # ---- zones -------------------------------------------------------------------
     def _find(self, x: str) -> str:
         while self.parent[x] != x:
@@ -283,3 +295,6 @@ class Dungeon:
             if info["owner"] is not None:
                 scores[info["owner"]] += len(info["rooms"])
         return scores
+
+
+_CACHE: dict[tuple[tuple[str, int, int], ...], Dungeon] = {}

@@ -8,6 +8,7 @@ one monster action or passes (phase "monster"), which ends the turn.
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -136,7 +137,7 @@ class DungeonLair(core.Game):
         self._start_turn(state, (state["current"] + 1) % state["seats"], events)
 
     def dungeon(self, state: State) -> Dungeon:
-        return Dungeon(state["board"])
+        return Dungeon.of(state["board"])
 
     def chain_targets(self, state: State, dungeon: Dungeon | None = None) -> list[str]:
         """Free exits of the corridor just placed (where a chain tile must go)."""
@@ -404,10 +405,11 @@ class DungeonLair(core.Game):
         # Button labels are posted in the public thread, so a tile still in hand is named
         # only by where it would go, never by what it is.
         kind = action["a"]
-        if kind == "tile":
-            return f"Place a tile on {action['at']} turned {action['r']}° ({self.format(action)})"
-        if kind == "remove":
-            return "Remove a tile that cannot be placed"
+        if kind in ("tile", "remove"):
+            letter = self.hand_letters(state, state["current"]).get(action["t"], "?")
+            if kind == "remove":
+                return f"Remove tile {letter}: it cannot be placed"
+            return f"Place tile {letter} on {action['at']} turned {action['r']}°"
         if kind == "draw":
             return "Draw a tile to continue the corridor"
         if kind == "continue":
@@ -420,6 +422,16 @@ class DungeonLair(core.Game):
         if action["to"] == "hand":
             return f"Take the {word} monster on {action['from']} back to hand"
         return f"Move the {word} monster from {action['from']} to {action['to']}"
+
+    def hand_letters(self, state: State, seat: int) -> dict[int, str]:
+        """Letters A, B for the tiles a player holds, in an order nobody else can infer.
+
+        Buttons (built from ``describe``) are posted publicly, so they name a tile in hand by
+        letter only. Sorting by id, or by kept/drawn, would tell the table something about the
+        tile still hidden; a hash of the game's (unpublished) seed and the tile id does not."""
+        seed = state["rng"]["seed"]
+        ranked = sorted(state["hands"][seat], key=lambda t: random.Random(f"letter:{seed}:{t}").random())
+        return {t: "ABCDEFGH"[i] for i, t in enumerate(ranked)}
 
     def pass_action(self, state: State, seat: int) -> Any:
         return {"a": "pass"} if state["phase"] == "monster" and seat == state["current"] else None
@@ -511,17 +523,29 @@ class DungeonLair(core.Game):
             ],
             "players": players,
             "chain": state["chain"],
-            "free_exits": self.chain_targets(state, dungeon),
+            "free_exits": (
+                self.chain_targets(state, dungeon)
+                if state["phase"] == "chain" or self.can_draw_more(state, state["current"])
+                else []
+            ),
             "status": self.status(state),
             "you": seat,
         }
         if seat is not None:
-            out["my_tiles"] = [self.tile_view(t) for t in state["hands"][seat]]
+            letters = self.hand_letters(state, seat)
+            out["my_tiles"] = [
+                {**self.tile_view(t), "letter": letters[t]}
+                for t in sorted(state["hands"][seat], key=letters.__getitem__)
+            ]
         return out
 
     def status(self, state: State) -> str:
         if self.is_over(state):
-            return "The game is over."
+            res = self.result(state)
+            best = res.scores[res.winners[0]]
+            names = " and ".join(player(s) for s in res.winners)
+            verb = "share the win" if len(res.winners) > 1 else "wins"
+            return f"The game is over: {names} {verb} with {best} rooms."
         who = player(state["current"])
         phase = state["phase"]
         if phase == "place":
@@ -540,8 +564,11 @@ class DungeonLair(core.Game):
         )
         lines = []
         if hand:
+            letters = self.hand_letters(state, seat)
             lines.append("Your tiles (edges as printed, before turning):")
-            lines += [f"- {tile_summary(t)}" for t in hand]
+            lines += [
+                f"- tile {letters[t]}: {tile_summary(t)}" for t in sorted(hand, key=letters.__getitem__)
+            ]
         else:
             lines.append("You hold no tile.")
         lines.append(f"Monsters in hand: {counts}.")

@@ -85,7 +85,7 @@ def test_the_tile_in_hand_never_shows_in_public() -> None:
     # the owner sees her own tiles, in words and in a picture; others see only a count
     assert "T24 " in GAME.private_text(a, 0) and "T30 " in GAME.private_text(a, 0)
     assert "T25" not in GAME.private_text(a, 0)
-    assert [t["id"] for t in GAME.view(a, 0)["my_tiles"]] == [24, 30]
+    assert sorted(t["id"] for t in GAME.view(a, 0)["my_tiles"]) == [24, 30]
     assert [p["tiles_in_hand"] for p in GAME.view(a, None)["players"]] == [2, 1, 1]
     assert R.render_private(GAME.view(a, 0))[:4] == b"\x89PNG"
     # seat 1's view of seat 0 is the public one plus seat 1's own tiles
@@ -117,11 +117,25 @@ def test_button_labels_do_not_name_a_tile_in_hand() -> None:
     state = new(
         2, deck=[STRAIGHT[1], ROOM4[1]], hands=[[STRAIGHT[0]], [ROOM_NS[0]]], tiles=board(("H8", ROOM4[0], 0))
     )
+    letters = GAME.hand_letters(state, 0)
+    assert sorted(letters.values()) == ["A", "B"]
     for a in GAME.legal_actions(state, 0):
         label = GAME.describe(state, a)
         assert len(label) <= 80
         if a["a"] == "tile":
-            assert "Straight" not in label and "corridor" not in label
+            assert label.startswith(f"Place tile {letters[a['t']]} on {a['at']}")
+            assert "T1" not in label and "T2" not in label and "corridor" not in label
+    # the owner learns which letter is which from /hand
+    text = GAME.private_text(state, 0)
+    assert all(f"tile {letter}: T{t} " in text for t, letter in letters.items())
+    # the letters do not follow the tile numbers (which would hint at the kind of the hidden tile)
+    orders = set()
+    for seed in range(12):
+        s = GAME.new(2, None, seed)
+        hand = s["hands"][s["current"]]
+        lt = GAME.hand_letters(s, s["current"])
+        orders.add(lt[min(hand)])
+    assert orders == {"A", "B"}
 
 
 def test_undo_never_lets_a_player_peek_at_the_stack() -> None:
@@ -261,7 +275,7 @@ def check_invariants(state: dict, secrecy: bool = True) -> None:
     placed = [e["t"] for e in state["board"].values()]
     everywhere = state["deck"] + [t for h in state["hands"] for t in h] + placed + state["removed"]
     assert sorted(everywhere) == sorted(TILES), "every tile is in the stack, a hand, the map or out"
-    dungeon = Dungeon(state["board"])
+    dungeon = Dungeon.of(state["board"])
     for cell, p in dungeon.tiles.items():
         for side in range(4):
             other = neighbour(cell, side)
