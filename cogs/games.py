@@ -55,8 +55,8 @@ async def guarded(interaction: discord.Interaction, game_id: int | None, coro: A
 
 def board_view(update: Update) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for label, index in update.buttons:
-        view.add_item(MoveButton(update.game_id, update.version, index, label))
+    if update.choose:
+        view.add_item(ChooseButton(update.game_id, update.version))
     if not update.over:
         view.add_item(HandButton(update.game_id))
     return view
@@ -191,6 +191,36 @@ class MoveButton(
         )
 
 
+class ChooseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:ch:(?P<gid>\d+):(?P<ver>\d+)"):
+    """On the public board: answers the player to act, privately, with a button per legal move."""
+
+    def __init__(self, game_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Your move", style=discord.ButtonStyle.primary, custom_id=f"lk:ch:{game_id}:{version}"
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ChooseButton:
+        return cls(int(match["gid"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            choices = await tables_of(interaction).move_choices(
+                self.game_id, interaction.user.id, self.version
+            )
+            view = discord.ui.View(timeout=None)
+            for label, index in choices:
+                view.add_item(MoveButton(self.game_id, self.version, index, label))
+            await say(interaction, "Your choices (only you see this):", view=view)
+
+        await guarded(interaction, self.game_id, run())
+
+
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:hand:(?P<gid>\d+)"):
     def __init__(self, game_id: int) -> None:
         super().__init__(
@@ -210,7 +240,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:hand:(
         await guarded(interaction, self.game_id, show_hand(interaction, self.game_id))
 
 
-DYNAMIC_ITEMS = (LobbyButton, MoveButton, HandButton)
+DYNAMIC_ITEMS = (LobbyButton, MoveButton, ChooseButton, HandButton)
 
 
 # ---- shared handlers ----------------------------------------------------------

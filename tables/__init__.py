@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -23,8 +24,12 @@ from store import Conflict, GameRow, SeatRow, Store
 
 log = logging.getLogger("lairkeeper.tables")
 
-# Buttons are offered for the current choices when there are at most this many.
-MAX_BUTTONS = 10
+# Buttons are offered for the current choices when there are at most this many
+# (Discord allows 5 rows of 5; one row stays free).
+MAX_BUTTONS = 20
+
+# Engine texts name seats "Player N"; tables put the players' names in.
+PLAYER_REF = re.compile(r"\bPlayer ([1-9])\b")
 
 HOUR = 3600.0
 
@@ -121,7 +126,10 @@ class Update:
     ping: list[int] = field(default_factory=list)
     actor_private: str | None = None
     private: dict[int, str] = field(default_factory=dict)  # user id -> private news
-    buttons: list[tuple[str, int]] = field(default_factory=list)  # (label, choice index)
+    # A human must act: the board offers a "Your move" button whose answer lists
+    # that player's choices privately (public buttons would reveal what a player
+    # can afford or holds).
+    choose: bool = False
     dm: list[int] = field(default_factory=list)  # pinged users who opted in to DMs
     result_png: bytes | None = None  # the final score breakdown, once the game is over
     over: bool = False
@@ -495,7 +503,7 @@ class Tables:
                 private.setdefault(row.seats[e.seat].user_id, []).append(e.text)  # type: ignore[arg-type]
         over = game.is_over(state)
         ping: list[int] = []
-        buttons: list[tuple[str, int]] = []
+        choose = False
         if over:
             lines.append(self.result_text(row))
         else:
@@ -508,14 +516,10 @@ class Tables:
                 uid = row.seats[s].user_id
                 if uid is not None and not row.seats[s].is_ai and (s not in was or actor == (uid, s)):
                     ping.append(uid)
-            humans = [s for s in acting if not row.seats[s].is_ai]
-            if len(humans) == 1 and len(acting) == 1:
-                options = game.legal_actions(state, humans[0])
-                if 0 < len(options) <= MAX_BUTTONS:
-                    buttons = [(game.describe(state, a)[:80], i) for i, a in enumerate(options)]
+            choose = any(not row.seats[s].is_ai for s in acting)
         actor_private = None
         if actor is not None:
-            actor_private = "\n".join(private.pop(actor[0], [])) or None
+            actor_private = self.named(row, "\n".join(private.pop(actor[0], []))) or None
         if not over:
             away = await self._away_names(row)
             if away:
@@ -531,18 +535,43 @@ class Tables:
             game_id=row.id,
             version=row.version,
             thread_id=row.thread_id,
-            text="\n".join(lines)[:1900],
+            text=self.named(row, "\n".join(lines))[:1900],
             png=png,
             ping=ping,
             actor_private=actor_private,
-            private={u: "\n".join(t) for u, t in private.items()},
-            buttons=buttons,
+            private={u: self.named(row, "\n".join(t)) for u, t in private.items()},
+            choose=choose,
             dm=dm,
             result_png=result_png,
             over=over,
             moves=row.moves,
             timings={"render": render_s},
         )
+
+    @staticmethod
+    def named(row: GameRow, text: str) -> str:
+        """Replace the engine's "Player N" with the name of seat N-1."""
+
+        def name(m: re.Match[str]) -> str:
+            seat = int(m.group(1)) - 1
+            return display_name(row, seat) if seat < len(row.seats) else m.group(0)
+
+        return PLAYER_REF.sub(name, text)
+
+    async def move_choices(self, game_id: int, user_id: int, version: int) -> list[tuple[str, int]]:
+        """The acting user's legal moves as (label, index) for private buttons."""
+        row = await self._load(game_id)
+        if version != row.version:
+            raise TableError("That board is out of date; use the newest one.")
+        seat = self._acting_seat(row, user_id)
+        game = core.get(row.game_key)
+        assert row.state is not None
+        options = game.legal_actions(row.state, seat)
+        if len(options) > MAX_BUTTONS:
+            raise TableError(
+                f"You have {len(options)} possible moves: use /play and pick from the list or type one."
+            )
+        return [(self.named(row, game.describe(row.state, a))[:80], i) for i, a in enumerate(options)]
 
     def result_text(self, row: GameRow) -> str:
         game = core.get(row.game_key)
@@ -570,7 +599,7 @@ class Tables:
         if row.state is None:
             raise TableError("This game has not started yet.")
         game = core.get(row.game_key)
-        text = game.private_text(row.state, seat)
+        text = self.named(row, game.private_text(row.state, seat))
         png = None
         mod = renderer(row.game_key)
         if hasattr(mod, "render_private"):
@@ -595,7 +624,7 @@ class Tables:
         p = prefix.strip().lower()
         for a in game.legal_actions(row.state, seat):
             note = game.format(a)
-            label = game.describe(row.state, a)
+            label = self.named(row, game.describe(row.state, a))
             if not p or note.lower().startswith(p) or p in label.lower():
                 out.append((label[:100], note[:100]))
             if len(out) >= limit:

@@ -181,3 +181,27 @@ async def test_abandon_permissions(tables: Tables) -> None:
     assert "abandoned" in await tables.abandon(gid, BOB, is_admin=True)
     with pytest.raises(TableError, match="abandoned"):
         await tables.act(gid, ALICE, "1")
+
+
+async def test_move_choices_are_private_to_the_player_to_act(tables: Tables) -> None:
+    gid = await two_player_game(tables)
+    row = await tables.store.get(gid)
+    assert row is not None
+    mover, waiter = await acting_user(tables, gid)
+    board = await tables.board(gid)
+    assert board.choose, "the public board offers a 'Your move' button, not the moves themselves"
+    assert await tables.move_choices(gid, mover, row.version) == [("Add 1", 0), ("Add 2", 1), ("Add 3", 2)]
+    with pytest.raises(TableError, match="not your turn"):
+        await tables.move_choices(gid, waiter, row.version)
+    with pytest.raises(TableError, match="out of date"):
+        await tables.move_choices(gid, mover, row.version - 1)
+
+
+async def test_engine_player_numbers_become_names(tables: Tables) -> None:
+    gid = await two_player_game(tables)
+    row = await tables.store.get(gid)
+    assert row is not None
+    assert (
+        Tables.named(row, "Player 1 pays Player 2; Player 9 is nobody.")
+        == "alice pays bob; Player 9 is nobody."
+    )
