@@ -158,3 +158,23 @@ def render(view: dict[str, Any]) -> bytes:
         text(draw, (12, y + i * 22), line[:140], 16, "muted")
     # A 96-colour palette halves the encoding time and the file size; the board has few colours.
     return to_png(img.quantize(colors=96, method=Image.Quantize.FASTOCTREE))
+
+
+def render_private(view: dict[str, Any]) -> bytes | None:
+    """The seat's secrets: Trap Cards, orders not yet revealed, Combat Cards seen, drawn orders."""
+    priv = view.get("private")
+    if not priv:
+        return None
+    seat = view["seat"]
+    lines = [
+        "Trap Cards: " + (", ".join(priv["traps"]) or "none"),
+        "Orders given: " + (", ".join(LOC_NAMES[x] for x in priv["orders"]) if priv["orders"] else "-"),
+        "Combat Cards seen: " + (", ".join(f"#{k} {v}" for k, v in priv["seen_cards"].items()) or "none"),
+    ]
+    if priv.get("inacc_draw"):
+        lines.append("Drawn orders (keep one): " + ", ".join(LOC_NAMES[x] for x in priv["inacc_draw"]))
+    img, draw = canvas(700, 64 + 30 * len(lines) + 16)
+    y = header(draw, 700, f"P{seat + 1}: your secrets", "Only you can see this.")
+    for i, line in enumerate(lines):
+        text(draw, (16, y + i * 30), line, 18)
+    return to_png(img)

@@ -1101,6 +1101,14 @@ class DungeonLords(core.Game):
             return f"Use the {ROOMS[words[1]]['name']}" + (
                 f" (tunnel on {words[2]})" if len(words) > 2 else ""
             )
+        if verb == "fight":
+            plan = self._parse_plan(text)
+            parts = [f"Fight on {plan['tile']}"]
+            if plan["traps"]:
+                parts.append("trap " + " + ".join(TRAPS[t]["name"] for t in plan["traps"] if t in TRAPS))
+            if plan["send"]:
+                parts.append("send " + ", ".join(m + ("*" if o else "") for m, o in plan["send"]))
+            return "; ".join(parts)[:80]
         return text[:80]
 
     # ---- views -------------------------------------------------------------------------------------------

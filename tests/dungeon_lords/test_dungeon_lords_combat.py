@@ -282,3 +282,31 @@ def test_paladin_moves_mid_combat_and_keeps_damage() -> None:
     pal.update(status="field", at=0)
     fight(s, card="fireball")  # the party conquers: P1 drops to 11; P2 (12) is now strictly more evil
     assert pal["at"] == 1 and pal["dmg"] >= 0
+
+
+def test_kamikaze_imp_discards_an_imp_and_hits_everyone() -> None:
+    party = [adv("warrior", 9, uid="w"), adv("priest", 9, 1, uid="p")]
+    s = battle_state(party, traps=["kamikaze"])
+    imps = s["players"][0]["imps"]
+    fight(s, traps=["kamikaze"], card="invisibility")
+    assert s["players"][0]["imps"] == imps - 1 and dmg(s) == [3, 1]
+
+
+def test_cursed_ring_costs_gold_hits_all_and_stops_conquering() -> None:
+    party = [adv("warrior", 9, uid="w"), adv("priest", 9, 1, uid="p")]
+    s = battle_state(party, traps=["ring"])
+    fight(s, traps=["ring"], card="peace")
+    assert s["players"][0]["gold"] == 4 and dmg(s) == [1, 1]
+    assert not s["players"][0]["grid"]["C1"]["c"]
+
+
+def test_rolling_stone_is_stronger_in_year_two() -> None:
+    s = battle_state([adv("warrior", 9, uid="w")], traps=["stone"], year=2)
+    fight(s, traps=["stone"], card="gate")  # no wizard: no spell; fatigue 1
+    assert dmg(s) == [4 + 1]
+
+
+def test_fatigue_spreads_front_to_back() -> None:
+    s = battle_state([adv("warrior", 1, uid="w"), adv("priest", 9, 1, uid="p")])
+    fight(s, card="peace")  # fatigue 2: 1 knocks out the warrior, 1 hits the priest
+    assert [a["uid"] for a in s["players"][0]["prison"]] == ["w"] and dmg(s) == [1]

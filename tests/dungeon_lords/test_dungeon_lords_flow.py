@@ -169,3 +169,12 @@ def test_render_is_fast_and_small_for_four_players_in_combat() -> None:
     assert len(png) < 250_000
     Image.open(io.BytesIO(png)).verify()
     assert view["combat_round"] == 1 and view["status"].startswith("Year 1 combat")
+
+
+def test_private_image_shows_own_secrets_only() -> None:
+    s = new(2)
+    s["players"][0]["traps"] = ["stone"]
+    assert render.render_private(G.view(s, None)) is None
+    png = render.render_private(G.view(s, 0))
+    assert png is not None and png[:4] == b"\x89PNG"
+    assert G.describe(s, "fight C1 trap stone send troll+") == "Fight on C1; trap Rolling Stone; send troll*"

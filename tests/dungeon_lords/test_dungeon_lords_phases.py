@@ -376,3 +376,14 @@ def test_scoring_categories() -> None:
     assert b["monsters"] == 1 and b["tax penalties"] == -3 and b["scoring rooms"] == 2
     r = G.result({**s, "phase": "over"})
     assert r.scores[0] == sum(b.values())
+
+
+def test_evil_costs_cannot_push_past_the_top() -> None:
+    s = new(2)
+    p = s["players"][0]
+    p["evil"] = 15
+    assert not board.can_pay(p, {"evil": 1})
+    board.move_evil(s, 0, 3, [])
+    assert p["evil"] == 15
+    board.move_evil(s, 0, -30, [])
+    assert p["evil"] == 1
