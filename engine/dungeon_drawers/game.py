@@ -726,6 +726,13 @@ class DungeonDrawers(core.Game):
         state["turn"] = (seat + 1) % state["seats"]
         self._begin_turn(state, events)
 
+    def pass_action(self, state: State, seat: int) -> Any:
+        """Phase C has a do-nothing-more move: end the encounter, or refill without playing.
+        Picking a card, installing and drawing a path may never be skipped."""
+        if state["phase"] != "defend" or seat != state["turn"]:
+            return None
+        return {"t": "resolve"} if state["step"] == "encounter" else {"t": "refill", "under": []}
+
     # ---- undo ----------------------------------------------------------------------------------
     def can_undo(self, before: State, after: State, seat: int, action: Any) -> bool:
         """Only Phase A installation steps of a card still face up may be taken back: turning the
