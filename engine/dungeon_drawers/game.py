@@ -320,8 +320,8 @@ class DungeonDrawers(core.Game):
             raise IllegalAction("Finish installing your card and type done before taking another.")
         if not state["queue"] or state["queue"][0] != seat:
             raise IllegalAction("It is not your turn to pick a card.")
-        cid = int(action.get("card") or 0)
-        if cid not in state["display"]:
+        cid = action.get("card")
+        if not isinstance(cid, int) or cid not in state["display"]:
             raise IllegalAction(
                 f"Card {cid} is not on display; pick one of: {', '.join(map(str, state['display']))}."
             )
@@ -376,8 +376,15 @@ class DungeonDrawers(core.Game):
             }[want]
             raise IllegalAction(f"Elements go in left to right: next is the {how}.")
         pend = p["pending"]
+        spaces = (
+            list(action.get("cells") or []) if t == "wall" else [action.get("at")] if t != "improve" else []
+        )
+        if any(not isinstance(c, str) or board.parse_cell(c) != c for c in spaces):
+            raise IllegalAction("Name spaces by a column A-H and a row 1-10, like C5.")
         if t == "wall":
-            cells = list(action.get("cells", []))
+            cells = board.sort_cells(action.get("cells") or [])
+            if len(cells) != len(action["cells"]):
+                raise IllegalAction("Name each space of the wall formation once.")
             problem = board.wall_problem(sheet, el[5:], cells)
             if problem:
                 raise IllegalAction(problem)
@@ -458,7 +465,7 @@ class DungeonDrawers(core.Game):
         n = state["seats"]
         owner = (seat - 1) % n
         cells = list(action.get("cells") or [])
-        if any(board.parse_cell(c) != c for c in cells):
+        if any(not isinstance(c, str) or board.parse_cell(c) != c for c in cells):
             raise IllegalAction("A path is a list of spaces like A1 A5 C5 C10 H10.")
         problem = board.path_problem(state["players"][owner]["sheet"], cells)
         if problem:
@@ -694,6 +701,8 @@ class DungeonDrawers(core.Game):
 
     def _hero(self, state: State, seat: int, action: dict, events: list[Event]) -> None:
         cid, target = action.get("card"), action.get("to")
+        if not isinstance(target, int):
+            raise IllegalAction("Name the dungeon by its player, like P2.")
         problem = self._hero_problem(state, seat, cid, target)  # type: ignore[arg-type]
         if problem:
             raise IllegalAction(problem)

@@ -84,3 +84,19 @@ def test_pass_action_only_in_phase_c() -> None:
     )
     assert GAME.pass_action(state, 0) == {"t": "refill", "under": []}
     assert GAME.pass_action(state, 1) is None
+
+
+def test_malformed_actions_are_refused_not_crashed() -> None:
+    state = GAME.new(2, {"setup": {"deck": list(range(1, 43))}}, 1)
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, 0, {"t": "take", "card": "x"})
+    state, _ = act(state, 0, "take 1")
+    for bad in (
+        {"t": "wall", "cells": ["Z9", "A2", "A3"]},
+        {"t": "wall", "cells": ["B2", "B2", "B3"]},
+        {"t": "place", "kind": "goblin", "at": 5},
+        "goblin C5",
+        {"x": 1},
+    ):
+        with pytest.raises(IllegalAction):
+            GAME.apply(state, 0, bad)
