@@ -4,7 +4,8 @@ It reads only what its seat may see: the map, the monsters, its own tiles and
 how many tiles are left in the stack - never the stack's order or another
 player's tile. A position is worth, for each seat, the rooms of the zones it
 controls plus a little for each free exit of those zones (they will grow) plus a
-little for each monster still in hand while tiles remain to place it on; the AI
+little for each monster still in hand while tiles remain to place it on (kept in
+reserve, a monster can break a tie late in the game); the AI
 maximises its own worth minus the best rival's.
 """
 
@@ -60,7 +61,7 @@ class Position:
                 if m["at"] is not None:
                     self.zones[d.zone(m["at"])].power[s] += RULES.power[m["s"]]
         # A monster in hand is worth something only while tiles remain to put it on.
-        self.hand_value = 0.6 if state_tiles_left(state) >= 2 * self.seats else 0.05
+        self.hand_value = 1.5 if state_tiles_left(state) >= 2 * self.seats else 0.05
         self.in_hand = [sum(1 for m in ms if m["at"] is None) for ms in self.monsters]
         self.totals = [self.in_hand[s] * self.hand_value for s in range(self.seats)]
         for zone in self.zones.values():
