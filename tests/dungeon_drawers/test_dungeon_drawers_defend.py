@@ -271,3 +271,21 @@ def test_a_dead_hero_scores_and_the_phase_ends_when_every_hero_is_done() -> None
     assert state["players"][0]["hero"]["state"] == "dead"
     assert GAME.is_over(state)
     assert GAME.result(state).breakdown[0]["hero death"] == 5
+
+
+def test_a_winning_monster_stays_and_is_fought_again_when_the_path_returns() -> None:
+    # orc A4 (+12), trap A6: the path goes down to A6 and turns back over A4
+    sheet = sheet_from(rows_with(A4="o", A6="t"), imp={"orc": 11})
+    path = GAME.parse("path A1 A6 A2 H2 H10")["cells"]
+    state = defend_state([sheet, quiet()], [path, DOWN], dice=[6, 6, 1, 1])
+    state, _ = act(state, 0, "resolve")  # 24: the orc wins and stays
+    assert state["players"][0]["hero"]["hearts"] == 13
+    state, _ = act(state, 0, "refill")
+    state, _ = act(state, 1, "refill")  # P2's hero walked out of its empty dungeon
+    assert state["encounter"]["cell"] == "A6"
+    state, _ = act(state, 0, "resolve")
+    state, _ = act(state, 0, "refill")
+    state, _ = act(state, 1, "refill")
+    assert state["encounter"] == {"cell": "A4", "kind": "orc", "dice": [1, 1], "bonus": 0, "played": []}
+    state, _ = act(state, 0, "resolve")  # 14: now it flees
+    assert "A4" in state["players"][0]["sheet"]["crossed"]
