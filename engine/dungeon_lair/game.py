@@ -553,8 +553,9 @@ class DungeonLair(core.Game):
         if phase == "chain":
             return f"{who} places a tile at a free exit of the corridor on {state['chain']}."
         more = self.can_draw_more(state, state["current"])
-        extra = f", may {more} to continue the corridor," if more else ""
-        return f"{who}{extra} does one monster action or passes."
+        if more:
+            return f"{who} may {more} to continue the corridor, do one monster action, or pass."
+        return f"{who} does one monster action or passes."
 
     def private_text(self, state: State, seat: int) -> str:
         hand = state["hands"][seat]

@@ -300,6 +300,10 @@ def check_invariants(state: dict, secrecy: bool = True) -> None:
     assert sum(scores) <= 73 and min(scores) >= 0
     if not secrecy:
         return
+    if not GAME.is_over(state):
+        legal = GAME.legal_actions(state, state["current"])
+        assert 0 < len(legal) <= 600
+        assert all(len(GAME.describe(state, a)) <= 80 for a in legal)
     view = json.dumps(GAME.view(state, None)) + GAME.status(state)
     hidden = {t for h in state["hands"] for t in h} | set(state["deck"])
     assert not {int(x) for x in HIDDEN.findall(view)} & hidden

@@ -252,6 +252,21 @@ def test_a_room_or_a_corridor_without_a_free_exit_ends_the_chain() -> None:
         act(state, 1, "draw")
 
 
+def test_a_room_placed_in_the_chain_ends_it() -> None:
+    state = new(
+        2,
+        deck=[STRAIGHT[1], ROOM4[1], ROOM4[2]],
+        hands=[[STRAIGHT[0]], [ROOM_NS[0]]],
+        tiles=board(("H8", ROOM4[0], 0)),
+    )
+    state = act(state, 0, "T1 H7 0")
+    assert "may draw to continue the corridor" in GAME.status(state)
+    state = act(state, 0, "draw")
+    state = act(state, 0, "T22 H6 0")
+    assert state["chain"] is None and "draw" not in legal_notes(state, 0)
+    assert GAME.status(state) == "Player 1 does one monster action or passes."
+
+
 def test_a_corridor_boxed_in_has_no_free_exit() -> None:
     tiles = board(("H8", ROOM4[0], 0), ("H6", ROOM4[1], 0))
     state = new(2, deck=[23, 2], hands=[[STRAIGHT[0]], [ROOM_NS[0]]], tiles=tiles)
