@@ -164,8 +164,12 @@ def _wrap(s: str, size: int, width: float) -> list[str]:
     return lines
 
 
+def _top_height(view: dict[str, Any]) -> int:
+    return 270 + (20 * len(view["players"]) if view.get("final") else 0)
+
+
 def _board(draw: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> int:
-    box(draw, (12, y0, 700, y0 + 270))
+    box(draw, (12, y0, 700, y0 + _top_height(view)))
     text(draw, (24, y0 + 8), f"Draft board - round {view['round']}", 20, "accent")
     order = view["order"]
     text(draw, (24, y0 + 38), "Turn order:", 18, "muted")
@@ -204,12 +208,12 @@ def _board(draw: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> int:
     text(draw, (632, y0 + 116), f"Red bag {bags['red']}", 16, "red", "mm")
     text(draw, (632, y0 + 142), f"Hourglass {view['hourglasses']}/3", 16, "accent", "mm")
     text(draw, (632, y0 + 168), f"Generic {view['generic_left']}", 16, "muted", "mm")
-    return y0 + 280
+    return y0 + _top_height(view) + 10
 
 
 def _track(draw: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> None:
     x0 = 712
-    box(draw, (x0, y0, W - 12, y0 + 270))
+    box(draw, (x0, y0, W - 12, y0 + _top_height(view)))
     text(draw, (x0 + 12, y0 + 8), "Score track (50-point chits)", 20, "accent")
     y = y0 + 40
     bar = W - 12 - x0 - 24
@@ -229,6 +233,13 @@ def _track(draw: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> None:
             "ra",
         )
         y += 30
+        if view.get("final"):
+            # Game over: the final scoring, category by category.
+            b = view["final"][p["seat"]]
+            short = {"common colour": "common", "boss A": "boss A", "boss B": "B"}
+            parts = ", ".join(f"{short.get(k, k)} {v}" for k, v in b.items())
+            text(draw, (x0 + 20, y - 4), parts, 16, "text")
+            y += 20
     y += 4
     for b in view["boss"]:
         text(draw, (x0 + 12, y), f"Boss {b['deck']}: {b['name']}", 16, DECK_COLOUR[b["deck"]])
@@ -295,7 +306,7 @@ def render(view: dict[str, Any]) -> bytes:
         heights.append(74 + rows * s + 12)
     row_h = [max(heights[i : i + 2]) for i in range(0, len(players), 2)]
     legend_h = 54
-    height = 76 + 280 + sum(h + 12 for h in row_h) + legend_h
+    height = 76 + _top_height(view) + 10 + sum(h + 12 for h in row_h) + legend_h
     img, draw = canvas(W, height)
     y = header(draw, W, "Dungeon Decorators", view["status"])
     _track(draw, view, y)

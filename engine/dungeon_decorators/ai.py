@@ -13,21 +13,24 @@ from . import rules as R
 if TYPE_CHECKING:
     from .game import DungeonDecorators
 
-ASSISTANT_VALUE = {"sapper": 2.5, "burrow": 2.0, "architect": 0.5, "mimic": 2.0, None: 0.0}
-PRUNE = 10  # candidates kept for the full (shape-aware) evaluation
+ASSISTANT_VALUE = {"sapper": 2.5, "burrow": 2.0, "architect": 0.5, "mimic": 1.0, None: 0.0}
+PRUNE = 6  # candidates kept for the full (shape-aware) evaluation
 
 
-def _deco_progress(summary: dict[Any, dict[str, Any]], goal: dict[str, Any]) -> float:
-    need = Counter(goal["needs"])
-    total = sum(need.values())
-
-    def frac(decos: list[str]) -> float:
-        have = Counter(decos)
-        return sum(min(k, have[d]) for d, k in need.items()) / total
-
-    if goal["type"] == "hallway":
-        return frac([d for s in summary.values() if not s["room"] for d in s["decos"]])
-    return max((frac(s["decos"]) for s in summary.values() if s["room"]), default=0.0)
+def _deco_progress(
+    summary: dict[Any, dict[str, Any]], gid: str, pool: tuple[Counter[str], int] | None = None
+) -> float:
+    need = R.NEEDS[gid]
+    total = sum(k for _, k in need)
+    if R.GOALS[gid]["type"] == "hallway":
+        have = (pool or R.hallway_pool(summary))[0]
+        return sum(min(k, have[d]) for d, k in need) / total
+    best = 0
+    for s in summary.values():
+        if s["room"]:
+            decos = s["decos"]
+            best = max(best, sum(min(k, decos.count(d)) for d, k in need))
+    return best / total
 
 
 def _shape_progress(summary: dict[Any, dict[str, Any]], gid: str) -> float:
@@ -55,7 +58,12 @@ def evaluate(
     full: bool,
     summary: Any = None,
     open_now: int | None = None,
+    known: dict[str, int | None] | None = None,
+    near: list[Any] | None = None,
 ) -> float:
+    """How good a dungeon is for this player. ``known`` (goal costs before one
+    placement) and ``near`` (the squares it changed) make the quick pass cheap:
+    a goal already met stays met, and a new match must cover a changed square."""
     if summary is None:
         summary = R.summarise(grid)
     if open_now is None:
@@ -67,13 +75,17 @@ def evaluate(
     value += R.boss_a_points(a_metric, R.metric(grid, a_metric, mimics, summary))
     if b_metric != "room_path" or full:
         value += 1.2 * R.metric(grid, b_metric, mimics, summary)
+    pool = R.hallway_pool(summary)
     for gid in hand:
         goal = R.GOALS[gid]
-        cost = R.goal_cost(summary, gid)
+        if known is not None and known[gid] is not None:
+            cost = known[gid]
+        else:
+            cost = R.goal_cost(summary, gid, near, pool)
         if cost is not None and cost <= mimics:
             value += goal["points"] - 0.5 * cost
         elif goal["kind"] == "decoration":
-            value += 0.5 * goal["points"] * _deco_progress(summary, goal)
+            value += 0.3 * goal["points"] * _deco_progress(summary, gid, pool)
         elif full:
             value += 0.45 * goal["points"] * _shape_progress(summary, gid)
     value += 0.7 * min(open_now, 6)
@@ -89,13 +101,14 @@ def best_placements(
     scored = []
     base = R.summarise(grid)
     open_now = R.open_passages(grid)
+    known = {gid: R.goal_cost(base, gid) for gid in hand}
     for side, pos, rot, flip in R.legal_placements(grid, tile):
         g = dict(grid)
         cell = g[pos] = R.make_cell(tile, side, rot, flip)
         act = {"a": "place", "tile": tile, "side": side, "at": R.coord(pos), "rot": rot, "flip": flip}
-        v = evaluate(
-            g, hand, mimics, boss, False, R.resummarise(g, base, pos), R.open_after(g, pos, cell, open_now)
-        )
+        near = [q for q in [pos] + [R.step(pos, d) for d in range(4)] if q in g and g[q]["kind"] == "dungeon"]
+        summary = R.resummarise(g, base, pos)
+        v = evaluate(g, hand, mimics, boss, False, summary, R.open_after(g, pos, cell, open_now), known, near)
         scored.append((v, act))
     scored.sort(key=lambda t: -t[0])
     top = []
@@ -121,7 +134,7 @@ def _goal_keep_value(gid: str, summary: dict[Any, dict[str, Any]]) -> float:
     if goal["kind"] == "decoration":
         size = len(goal["needs"])
         ease = 1.0 if goal["type"] == "hallway" else 0.8
-        return goal["points"] * ease / (1 + 0.35 * size) + 2 * _deco_progress(summary, goal)
+        return goal["points"] * ease / (1 + 0.35 * size) + 2 * _deco_progress(summary, gid)
     cells = len(goal["cells"])
     return goal["points"] / (1 + 0.3 * cells) + 2 * _shape_progress(summary, gid)
 

@@ -308,6 +308,7 @@ class DungeonDecorators(core.Game):
 
     def _finish(self, state: State, events: list[Event]) -> None:
         state["phase"] = "over"
+        state["box"].extend(t for t in state["board"] if t is not None)
         state["board"] = []
         state["final"] = self._final_scores(state)
         for seat, f in enumerate(state["final"]["breakdown"]):
@@ -398,16 +399,14 @@ class DungeonDecorators(core.Game):
         grid = R.to_grid(p["dungeon"])
         problem = R.dungeon_problem(grid) if state["relaxed"] else None
         acts: list[Any] = []
-        if problem is None:
-            tiles = []
-            for t in [x["t"] for x in p["pending"]] + p["storage"]:
-                if t not in tiles:
-                    tiles.append(t)
-            for t in tiles:
-                for side, pos, rot, flip in R.legal_placements(grid, t):
-                    acts.append(
-                        {"a": "place", "tile": t, "side": side, "at": R.coord(pos), "rot": rot, "flip": flip}
-                    )
+        tiles = list(dict.fromkeys([x["t"] for x in p["pending"]] + p["storage"]))
+        # Mid-Architect, offer the placements that make the whole dungeon legal again.
+        finder = R.legal_placements if problem is None else R.repairs
+        for t in tiles:
+            for side, pos, rot, flip in finder(grid, t):
+                acts.append(
+                    {"a": "place", "tile": t, "side": side, "at": R.coord(pos), "rot": rot, "flip": flip}
+                )
         stored: list[Any] = []
         if len(p["storage"]) < 2:
             for x in p["pending"]:

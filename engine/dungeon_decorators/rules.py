@@ -154,10 +154,12 @@ def orientations(tile: int | str, side: str) -> list[tuple[int, bool]]:
 
 def turned(cell: dict[str, Any], quarter_turns: int) -> dict[str, Any]:
     """The cell turned further clockwise (the Arcane Architect may not flip)."""
-    rot = (cell["rot"] + quarter_turns) % 4
-    if cell["t"] == "start":
-        return dict(cell)
-    return make_cell(cell["t"], cell["side"], rot, cell["flip"])
+    e = cell["e"]
+    return {
+        **cell,
+        "rot": (cell["rot"] + quarter_turns) % 4,
+        "e": [e[(i - quarter_turns) % 4] for i in range(4)],
+    }
 
 
 # ---- placement legality --------------------------------------------------------
@@ -313,6 +315,25 @@ def legal_placements(grid: Grid, tile: int | str) -> list[tuple[str, Pos, int, b
     return out
 
 
+def repairs(grid: Grid, tile: int | str) -> list[tuple[str, Pos, int, bool]]:
+    """Placements of ``tile`` after which the whole dungeon is legal (used while an
+    Arcane Architect has left it temporarily illegal)."""
+    out = []
+    cells = sorted(
+        {step(p, d) for p in grid for d in range(4) if in_grid(step(p, d)) and step(p, d) not in grid},
+        key=lambda q: (q[1], q[0]),
+    )
+    for side in sides_of(tile):
+        for rot, flip in orientations(tile, side):
+            cell = make_cell(tile, side, rot, flip)
+            for p in cells:
+                trial = dict(grid)
+                trial[p] = cell
+                if dungeon_problem(trial) is None:
+                    out.append((side, p, rot, flip))
+    return out
+
+
 def has_placement(grid: Grid, tile: int | str) -> bool:
     cells = candidate_cells(grid)
     open_now = open_passages(grid)
@@ -449,19 +470,22 @@ def cell_cost(s: dict[str, Any] | None, need: dict[str, Any]) -> int | None:
     return None
 
 
-def shape_cost(summary: dict[Pos, dict[str, Any]], gid: str) -> int | None:
+def shape_cost(summary: dict[Pos, dict[str, Any]], gid: str, near: list[Pos] | None = None) -> int | None:
     """Fewest Mimic tokens with which the dungeon shows the shape (rotated or
-    reflected, anywhere), or None if it does not."""
+    reflected, anywhere), or None if it does not. With ``near``, only matches
+    that cover one of those squares are tried (the AI's quick re-check after
+    one placement)."""
     best: int | None = None
     for form in SHAPE_FORMS[gid]:
-        x0, y0, need0 = form[0]
-        for (px, py), s in summary.items():
-            c0 = cell_cost(s, need0)
-            if c0 is None:
-                continue
-            total = c0
-            for x, y, need in form[1:]:
-                c = cell_cost(summary.get((px + x - x0, py + y - y0)), need)
+        if near is None:
+            x0, y0, _ = form[0]
+            anchors = [(px - x0, py - y0) for (px, py) in summary]
+        else:
+            anchors = [(px - x, py - y) for (px, py) in near for x, y, _ in form]
+        for ox, oy in anchors:
+            total = 0
+            for x, y, need in form:
+                c = cell_cost(summary.get((ox + x, oy + y)), need)
                 if c is None:
                     total = -1
                     break
@@ -473,30 +497,55 @@ def shape_cost(summary: dict[Pos, dict[str, Any]], gid: str) -> int | None:
     return best
 
 
-def deco_cost(summary: dict[Pos, dict[str, Any]], gid: str) -> int | None:
+NEEDS: dict[str, list[tuple[str, int]]] = {
+    gid: sorted(Counter(g["needs"]).items()) for gid, g in GOALS.items() if g["kind"] == "decoration"
+}
+
+
+def hallway_pool(summary: dict[Pos, dict[str, Any]]) -> tuple[Counter[str], int]:
+    """All decorations and wild icons on the walls of the (single) hallway."""
+    pool: Counter[str] = Counter()
+    wilds = 0
+    for s in summary.values():
+        if not s["room"]:
+            for d in s["decos"]:
+                pool[d] += 1
+            wilds += s["wilds"]
+    return pool, wilds
+
+
+def deco_cost(
+    summary: dict[Pos, dict[str, Any]],
+    gid: str,
+    near: list[Pos] | None = None,
+    pool: tuple[Counter[str], int] | None = None,
+) -> int | None:
     """Fewest Mimic tokens with which a decoration goal is met, or None."""
-    goal = GOALS[gid]
-    need = Counter(goal["needs"])
-
-    def cost(decos: list[str], wilds: int) -> int | None:
-        have = Counter(decos)
-        missing = sum(max(0, k - have[d]) for d, k in need.items())
+    need = NEEDS[gid]
+    if GOALS[gid]["type"] == "hallway":
+        have, wilds = pool if pool is not None else hallway_pool(summary)
+        missing = sum(max(0, k - have[d]) for d, k in need)
         return missing if missing <= wilds else None
+    best: int | None = None
+    rooms = summary.values() if near is None else [summary[p] for p in near if p in summary]
+    for s in rooms:
+        if s["room"]:
+            decos = s["decos"]
+            missing = sum(max(0, k - decos.count(d)) for d, k in need)
+            if missing <= s["wilds"] and (best is None or missing < best):
+                best = missing
+    return best
 
-    if goal["type"] == "hallway":
-        decos = [d for s in summary.values() if not s["room"] for d in s["decos"]]
-        wilds = sum(s["wilds"] for s in summary.values() if not s["room"])
-        return cost(decos, wilds)
-    costs = [
-        c for s in summary.values() if s["room"] for c in [cost(s["decos"], s["wilds"])] if c is not None
-    ]
-    return min(costs) if costs else None
 
-
-def goal_cost(summary: dict[Pos, dict[str, Any]], gid: str) -> int | None:
+def goal_cost(
+    summary: dict[Pos, dict[str, Any]],
+    gid: str,
+    near: list[Pos] | None = None,
+    pool: tuple[Counter[str], int] | None = None,
+) -> int | None:
     if GOALS[gid]["kind"] == "shape":
-        return shape_cost(summary, gid)
-    return deco_cost(summary, gid)
+        return shape_cost(summary, gid, near)
+    return deco_cost(summary, gid, near, pool)
 
 
 # ---- boss metrics ---------------------------------------------------------------------
