@@ -131,10 +131,17 @@ def grid(
         text(draw, (x0 - 6, y0 + r * cell + cell / 2), lab, size, "muted", "rm")
 
 
+PNG_LEVEL = 3
+
+
 def to_png(img: Image.Image) -> bytes:
-    """Encode as PNG. One place, so the benchmark compares against the same settings."""
+    """Encode as PNG. One place, so the benchmark compares against the same settings.
+
+    Level 3 rather than zlib's default 6: on our boards it encodes 2-2.5x faster
+    for PNGs only 10-20% larger (measured on a 1180x992 RGB board: 54 ms / 82 KB
+    against 139 ms / 69 KB), and encoding dominated the time per move."""
     buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=6)
+    img.save(buf, format="PNG", compress_level=PNG_LEVEL)
     return buf.getvalue()
 
 
