@@ -21,6 +21,7 @@ from tests.standin import Actor, Interaction, Message, StandIn
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "e2e-dummy-token"
 MOVE_ID = re.compile(r"lk:mv:(\d+):(\d+):(\d+)")
+CHOOSE_ID = re.compile(r"lk:ch:(\d+):(\d+)")
 
 
 class BotProcess:
@@ -35,6 +36,14 @@ class BotProcess:
         self._watch: asyncio.Task[None] | None = None
 
     async def start(self, timeout: float = 45.0) -> None:
+        # Load the games and renderers here too, now: the audit redraws boards in this
+        # process and must draw with the same code and data the bot loads.
+        from engine import core
+        from tables import renderer
+
+        for key in core.available():
+            core.get(key)
+            renderer(key)
         before = self.standin.identifies
         env = {
             **os.environ,
@@ -119,8 +128,8 @@ class Table:
     def by_id(self, uid: int) -> Actor:
         return next(p for p in self.players if p.id == uid)
 
-    async def open(self, game: str, **options: Any) -> None:
-        """Host runs /game new; the others join; the host starts."""
+    async def open(self, game: str, ais: int = 0, **options: Any) -> None:
+        """Host runs /game new; the others join; ``ais`` AI players are added; the host starts."""
         host = self.players[0]
         r = await host.slash("game new", game=game, **options)
         self.lobby = await r.reply()
@@ -134,6 +143,9 @@ class Table:
         for p in self.players[1:]:
             c = await p.click(self.lobby, f"lk:lobby:{self.game_id}:join")
             assert c.response_type == 7 and p.name in self.lobby.content
+        for _ in range(ais):
+            c = await host.click(self.lobby, f"lk:lobby:{self.game_id}:ai")
+            assert c.response_type == 7
         mark = self.standin.mark()
         start = await host.click(self.lobby, f"lk:lobby:{self.game_id}:start")
         assert start.response_type == 6  # deferred, then the lobby is edited
@@ -159,28 +171,56 @@ class Table:
     def to_act(self) -> list[Actor]:
         return [self.by_id(u) for u in self.board.mentions if any(p.id == u for p in self.players)]
 
-    def move_buttons(self, m: Message | None = None) -> list[dict[str, Any]]:
-        return [b for b in (m or self.board).buttons if MOVE_ID.fullmatch(b.get("custom_id", ""))]
+    def choose_button(self, m: Message | None = None) -> str | None:
+        """The custom_id of the board's "Your move" button (``lk:ch:<game>:<version>``), if any."""
+        for b in (m or self.board).buttons:
+            if CHOOSE_ID.fullmatch(b.get("custom_id", "")):
+                return str(b["custom_id"])
+        return None
+
+    @staticmethod
+    def move_buttons(m: Message) -> list[dict[str, Any]]:
+        """The move buttons (``lk:mv:<game>:<version>:<n>``) on a message."""
+        return [b for b in m.buttons if MOVE_ID.fullmatch(b.get("custom_id", ""))]
+
+    async def my_choices(self, player: Actor) -> Message:
+        """``player`` presses "Your move" on the newest board; the private answer."""
+        cid = self.choose_button()
+        assert cid is not None, f"the board offers no 'Your move' button: {self.board!r}"
+        r = await player.click(self.board, cid)
+        self.replies.append(r)
+        return await r.reply()
 
     async def choices(self, player: Actor, current: str = "") -> list[dict[str, Any]]:
         return await player.autocomplete("play", "move", current, channel=self.thread_id)
 
     async def play(self, player: Actor, how: str) -> Message:
-        """One move of ``player``: ``button`` (a random move button of the newest
-        board) or ``play`` (/play with a random autocomplete choice). Returns the
-        next board."""
-        mark = self.standin.mark()
+        """One move of ``player``: ``button`` ("Your move", then a random private move
+        button; /play when the game offers too many moves for buttons) or ``play``
+        (/play with a random autocomplete choice). Returns the next board."""
         if how == "button":
-            button = self.rng.choice(self.move_buttons())
-            r = await player.click(self.board, button["custom_id"])
-        else:
-            options = await self.choices(player)
-            assert options, f"{player.name} is to act but /play offers no moves"
-            r = await player.slash("play", channel=self.thread_id, move=self.rng.choice(options)["value"])
+            private = await self.my_choices(player)
+            assert private.ephemeral
+            buttons = self.move_buttons(private)
+            if buttons:
+                button = self.rng.choice(buttons)
+                return await self._move(player, lambda: player.click(private, button["custom_id"]))
+            assert "/play" in private.content, private.content
+        options = await self.choices(player)
+        assert options, f"{player.name} is to act but /play offers no moves"
+        return await self.play_text(player, self.rng.choice(options)["value"])
+
+    async def play_text(self, player: Actor, move: str) -> Message:
+        """``/play move:<move>`` in the game's thread; returns the next board."""
+        return await self._move(player, lambda: player.slash("play", channel=self.thread_id, move=move))
+
+    async def _move(self, player: Actor, act: Any) -> Message:
+        mark = self.standin.mark()
+        r = await act()
         self.replies.append(r)
         answer = await r.reply()
         assert answer.ephemeral, f"the answer to a move must be ephemeral: {answer!r}"
-        assert answer.content.startswith("Move taken"), answer.content
+        assert answer.content.startswith("Move taken"), f"{player.name}: {answer.content}"
         board = await self.wait_board(mark)
         self.boards.append(board)
         return board
@@ -223,6 +263,7 @@ async def logged_moves(db: Path, game_id: int) -> int:
 async def replay(db: Path, game_id: int) -> Replay:
     from engine import core
     from store import Store
+    from tables import Tables
 
     store = await Store(str(db)).open()
     try:
@@ -243,6 +284,9 @@ async def replay(db: Path, game_id: int) -> Replay:
         if not game.is_over(state):
             secrets |= {game.private_text(state, s) for s in range(n)}
     assert row.moves == len(entries)
+    named = getattr(Tables, "named", None)
+    if named is not None:  # the bot shows the engine's "Player N" as seat names
+        secrets |= {named(row, x) for x in secrets}
     return Replay(row.game_key, n, len(entries), secrets, states, row.status, row.result)
 
 
@@ -255,9 +299,10 @@ def board_move(m: Message) -> int | None:
     return None
 
 
-def audit(standin: StandIn, table: Table, rep: Replay, compare: int = 12) -> None:
+def audit(standin: StandIn, table: Table, rep: Replay, compare: int = 12, every_move: bool = True) -> None:
     """What a player would notice about secrets and boards:
-    - a board after every move, each a PNG that decodes; ``compare`` of them (the
+    - a board after every move (``every_move``; else after every human move),
+      each a PNG that decodes; ``compare`` of them (the
       first, the last and evenly spread ones: drawing all would double the suite's
       time) are byte for byte the drawing of the public view after that move, so
       nothing hidden can be in them;
@@ -266,7 +311,12 @@ def audit(standin: StandIn, table: Table, rep: Replay, compare: int = 12) -> Non
     boards = [m for m in standin.public_messages() if table.is_board(m)]
     shown = [board_move(m) for m in boards]
     assert None not in shown
-    assert sorted(set(shown)) == list(range(rep.moves + 1)), f"boards for moves {shown}, game has {rep.moves}"  # type: ignore[type-var]
+    if every_move:  # all seats human: a board after every move
+        assert sorted(set(shown)) == list(range(rep.moves + 1)), (
+            f"boards for moves {shown}, game has {rep.moves}"
+        )  # type: ignore[type-var]
+    else:  # AI moves are shown together with the human move before them
+        assert shown == sorted(set(shown)) and shown[-1] == rep.moves, shown  # type: ignore[type-var]
     for m in boards:
         decode_png(m.pngs[0])
     step = max(1, len(boards) // max(1, compare - 1))

@@ -1,0 +1,65 @@
+"""Every other installed game played to the end through the real bot process.
+
+One human (moves chosen at random from what /play's autocomplete offers) against
+AI players. To keep the suite fast the human plays the first
+``LAIRKEEPER_E2E_MOVES`` moves (default 20) and then leaves with ``/game leave``:
+the AI takes the seat and the bot plays the game to its end. Set
+``LAIRKEEPER_E2E_MOVES=0`` to play every move by hand (several minutes).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from engine import core
+from tests.e2e.harness import BotProcess, Table, audit, decode_png, replay
+from tests.standin import StandIn
+
+pytestmark = pytest.mark.e2e
+
+GAMES = ["dungeon-lair", "dungeon-decorators", "dungeon-drawers", "dungeon-lords"]
+BY_HAND = int(os.environ.get("LAIRKEEPER_E2E_MOVES", "20"))
+
+
+@pytest.mark.parametrize("key", GAMES)
+async def test_e2e_game_to_the_end(key: str, standin: StandIn, bot: BotProcess) -> None:
+    if key not in core.available():
+        pytest.skip(f"{key} is not installed yet")
+    game = core.get(key)
+    ann = standin.user(301, "ann")
+    t = Table(standin, [ann])
+    await t.open(key, ais=game.min_players - 1)
+    moves = 0
+    while not t.over and (BY_HAND == 0 or moves < BY_HAND):
+        decode_png(t.board.pngs[0])
+        assert t.board.mentions in ([], [ann.id]), t.board.content
+        # AI seats move at once, so whenever the game waits, it waits for the human.
+        offered = await t.choices(ann)
+        assert offered, f"{key}: the game waits but /play offers no move: {t.board.content!r}"
+        if moves == 0:
+            typed = await t.choices(ann, offered[-1]["value"])
+            assert offered[-1] in typed  # typing a move's notation finds it
+        await t.play_text(ann, t.rng.choice(offered)["value"])
+        moves += 1
+        assert moves < 2000, f"{key}: no end after {moves} moves"
+    if not t.over:
+        mark = standin.mark()
+        r = await ann.slash("game leave", channel=t.thread_id, timeout=120)
+        t.replies.append(r)
+        assert "AI" in (await r.reply()).content
+        t.boards.append(await t.wait_board(mark, timeout=120))
+    final = t.board
+    assert [a.filename for a in final.attachments][-1] == f"game{t.game_id}-scores.png"
+    assert len(final.pngs) == 2 and final.buttons == [] and final.mentions == []
+    rep = await replay(bot.db, t.game_id)
+    assert rep.status == "over"
+    audit(standin, t, rep, compare=6, every_move=False)
+    assert all(i.ack_seconds is not None and i.ack_seconds < 3 for i in standin.interactions.values())
+    assert standin.unknown == [] and standin.errors == []
+    if "Final scores" not in final.content:
+        # Known bot defect (reported): the board text is cut at 1900 characters from
+        # the start, so after a long run of AI moves the final scores are cut off.
+        pytest.xfail("the final scores text was cut off the end of a long board message")
+    assert "Winner" in final.content
