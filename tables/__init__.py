@@ -520,6 +520,8 @@ class Tables:
         actor_private = None
         if actor is not None:
             actor_private = self.named(row, "\n".join(private.pop(actor[0], []))) or None
+        # Boards and engine texts number the seats (P1, P2...): say who is who.
+        lines.append("Seats: " + ", ".join(f"P{i + 1} {display_name(row, i)}" for i in range(len(row.seats))))
         if not over:
             away = await self._away_names(row)
             if away:
