@@ -143,7 +143,7 @@ def battle_tiles(p: Player) -> list[str]:
 
 
 def free_imps(p: Player) -> int:
-    return int(p["imps"] - p["used"])
+    return int(p["imps"] - p["used"] - p.get("trained", 0))
 
 
 def can_pay(p: Player, cost: dict[str, int]) -> bool:
@@ -156,6 +156,9 @@ def can_pay(p: Player, cost: dict[str, int]) -> bool:
                 return False
         elif k == "traps":
             if len(p["traps"]) < v:
+                return False
+        elif k == "monster":
+            if sum(1 for m in p["monsters"] if m["up"] is not False) < v:
                 return False
         elif p[k] < v:
             return False
@@ -176,6 +179,11 @@ def pay(state: State, seat: int, cost: dict[str, int], ev: list[Event]) -> None:
             move_evil(state, seat, v, ev)
         elif k == "imps":
             p["imps"] -= v
+        elif k == "monster":
+            # Monster Catapult: the cheapest monster is loaded (discarded).
+            for _ in range(v):
+                ready = [m for m in p["monsters"] if m["up"] is not False] or p["monsters"]
+                p["monsters"].remove(min(ready, key=lambda m: MONSTERS[m["id"]]["rank"]))
         else:
             p[k] -= v
 
@@ -207,35 +215,67 @@ def move_evil(state: State, seat: int, delta: int, ev: list[Event]) -> None:
 
 
 def check_paladin(state: State, ev: list[Event]) -> None:
-    """Place or move the paladin after any Evil change (counters never move together).
+    """Place or move this Year's paladins after any Evil change.
 
-    He enters for the most evil player on or above the paladin space; he moves only to a
-    player on/above the space who is strictly more evil than his current player."""
-    for pal in state.get("paladins", []):
-        if pal["status"] in ("tent", "field"):
-            _check_one(state, pal, ev)
-
-
-def _check_one(state: State, pal: dict[str, Any], ev: list[Event]) -> None:
+    One general rule covers the base paladin, the elf and dwarf, and Three Paladins:
+    the j-th paladin (in entry order, weakest first) enters when j players are on or
+    above the paladin space at once; the candidates are the players on or above the
+    space plus those who already have a paladin; ranked by Evil, ties going to the
+    holder of the stronger paladin, then to later play order (the starting player is
+    nicest); the paladins in play go strongest to the most evil. With one paladin this
+    is the base rule: he moves only to a player on/above the space who is strictly more
+    evil, and never leaves because his player drops (OFF, Festival Season p. 8)."""
+    year = state["year"]
+    pals = [p for p in state.get("paladins", []) if p.get("year", year) == year]
+    if not any(p["status"] in ("tent", "field") for p in pals):
+        return
     line = EVIL["paladin"]
     evil = {s: state["players"][s]["evil"] for s in range(state["seats"])}
-    if pal["status"] == "field":
-        if pal["at"] is None:
-            return
-        cands = [s for s in evil if evil[s] >= line and evil[s] > evil[pal["at"]]]
-    else:
-        cands = [s for s in evil if evil[s] >= line]
-    if not cands:
-        return
-    top = max(evil[s] for s in cands)
+    dummy = state.get("dummy", {})
+    x = state.get("x") or {}
+    building = state.get("phase") not in ("plan", "combat_end")
+    if x.get("exp") and building and dummy.get("evil") is not None and not dummy.get("pal_ignored"):
+        evil[-1] = dummy["evil"]  # 2 players: the non-player counter is treated as a player
+    ignored = set(state.get("pal_ignore", {}).get(str(year), []))
+    for s in ignored:
+        evil.pop(s, None)
+    at_line = [s for s in evil if evil[s] >= line]
     order = play_order(state)
-    target = max((s for s in cands if evil[s] == top), key=order.index)
-    if pal["status"] == "tent":
-        pal["status"] = "field"
-        ev.append(Event(f"The {pal['name']} sets out for the dungeon of P{target + 1}."))
-    else:
-        ev.append(Event(f"The {pal['name']} moves from P{pal['at'] + 1}'s dungeon to P{target + 1}'s."))
-    pal["at"] = target
+    entered = [p for p in pals if p["status"] != "tent"]
+    want = min(len(pals), len(at_line))
+    for p in pals:
+        if len(entered) >= want:
+            break
+        if p["status"] == "tent":
+            p["status"] = "field"
+            entered.append(p)
+    active = [p for p in pals if p["status"] == "field"]
+    strength = {id(p): i + 1 for i, p in enumerate(pals)}
+    held = {p["at"]: strength[id(p)] for p in active if p["at"] is not None and p["at"] in evil}
+    cands = set(at_line) | set(held)
+
+    def key(s: int) -> tuple[int, int, int]:
+        return evil[s], held.get(s, 0), order.index(s) if s >= 0 else -1
+
+    ranked = sorted(cands, key=key, reverse=True)
+    for pal, seat in zip(sorted(active, key=lambda p: -strength[id(p)]), ranked, strict=False):
+        if pal["at"] == seat:
+            continue
+        who = "the non-player" if seat < 0 else f"P{seat + 1}"
+        if pal["at"] is None:
+            ev.append(Event(f"The {pal['name']} sets out for the dungeon of {who}."))
+        else:
+            was = "the non-player" if pal["at"] < 0 else f"P{pal['at'] + 1}"
+            ev.append(Event(f"The {pal['name']} moves from {was}'s dungeon to {who}'s."))
+        pal["at"] = seat
+    for pal in active:
+        if pal["at"] == -1:
+            # Festival Season, 2 players: a paladin assigned to the non-player goes to the
+            # Distant Lands, and from then on paladins ignore the non-player.
+            pal["status"] = "gone"
+            pal["at"] = None
+            dummy["pal_ignored"] = True
+            ev.append(Event(f"The {pal['name']} leaves for the Distant Lands (the non-player's dungeon)."))
 
 
 def hand(p: Player) -> list[str]:

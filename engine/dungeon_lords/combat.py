@@ -11,9 +11,13 @@ from typing import Any
 from engine.core import Event, State
 
 from . import board
-from .data import MONSTERS, ROOMS, RULES, TRAPS
+from .data import MONSTERS, OPPS, ROOMS, RULES, TRAPS
 
 Adv = dict[str, Any]
+
+
+def courage_icons(a: Adv) -> int:
+    return int(a["icons"]) if a["cls"] == "bard" else 0
 
 
 def trap_icons(a: Adv) -> int:
@@ -65,7 +69,7 @@ class Battle:
         self.p = state["players"][seat]
         self.year = state["year"]
         self.tile = plan["tile"]
-        tile = self.p["grid"][self.tile]
+        tile = self.tile_data()
         self.room = tile["room"] if tile["k"] == "r" else None
         self.illusion: Adv | None = None
         self.invisible = False
@@ -77,6 +81,11 @@ class Battle:
         self.rage = False
         self.attacked = False
         self.poison: list[tuple[Adv, int]] = []
+        self.hypno: Adv | None = None
+        combat = ROOMS[self.room].get("combat", {}) if self.room else {}
+        self.minus = int(combat.get("minus", 0))  # Hall of Chaos: fewer trap, heal and spell icons
+        self.fatigue_add = int(combat.get("fatigue_add", 0))
+        self.fatigue_mult = 1.0
 
     # ---- the party line ---------------------------------------------------------
     def line(self) -> list[Adv]:
@@ -89,7 +98,11 @@ class Battle:
         party = list(self.p["party"])
         if self.invisible:
             party = [a for a in party if a["cls"] != "wizard"] + [a for a in party if a["cls"] == "wizard"]
-        return out + party
+        full = out + party
+        if self.hypno is not None and any(a is self.hypno for a in full):
+            # Evil Eye: the hypnotised adventurer stands in front of everyone, even the paladin.
+            full = [self.hypno] + [a for a in full if a is not self.hypno]
+        return full
 
     def real(self) -> list[Adv]:
         return [a for a in self.line() if a["cls"] != "illusion"]
@@ -111,6 +124,14 @@ class Battle:
             self.say(f"Magic Shield absorbs {absorbed} damage.")
             if n <= 0:
                 return 0
+        if a.get("courage"):
+            # Festival Season: each Courage Token cancels one Damage Counter.
+            cancel = min(int(a["courage"]), n)
+            a["courage"] -= cancel
+            n -= cancel
+            self.say(f"Courage cancels {cancel} damage to {label(a)}.")
+            if n <= 0:
+                return 0
         n = min(n, left(a))
         a["dmg"] += n
         self.say(f"{source} deals {n} to {label(a)} ({left(a)} left).")
@@ -123,13 +144,25 @@ class Battle:
             self.illusion = None
             self.say("The illusion vanishes.")
             return
+        a.pop("courage", None)
+        if a is self.hypno:
+            self.hypno = None
         if a["cls"] == "paladin":
             a["status"] = "captured"
             a["at"] = None
             self.p["prison"].append({k: v for k, v in a.items() if k not in ("status", "at")})
-        else:
-            self.p["party"].remove(a)
-            self.p["prison"].append(a)
+            self.say(f"{label(a).capitalize()} is knocked out and thrown into P{self.seat + 1}'s prison.")
+            year = self.state["year"]
+            others = [q for q in self.state["paladins"] if q.get("year", year) == year and q is not a]
+            if others:
+                # Festival Season: the other paladins of this Year ignore this dungeon for the
+                # rest of Combat (even paladins can be intimidated).
+                self.state.setdefault("pal_ignore", {}).setdefault(str(year), []).append(self.seat)
+                board.check_paladin(self.state, self.ev)
+            return
+        self.p["party"].remove(a)
+        self.p["prison"].append(a)
+        self.p["mourn"] = self.p.get("mourn", 0) + 1
         self.say(f"{label(a).capitalize()} is knocked out and thrown into P{self.seat + 1}'s prison.")
 
     # ---- steps -------------------------------------------------------------------------
@@ -138,9 +171,14 @@ class Battle:
         self.say(
             f"-- P{self.seat + 1}: battle on {self.tile}; Combat Card: {card['name']} (fatigue {card['fatigue']})."
         )
+        self.bard_step()
+        self.pet_start()
         self.trap_step()
         casts = self.can_cast()
-        if card["speed"] == "fast" and casts and self.real():
+        nofast = any(MONSTERS[s["id"]].get("nofast") for s in self.sent())
+        if nofast and card["speed"] == "fast":
+            self.say("The Elderbeast knows all the tricks: no fast spell this round.")
+        if card["speed"] == "fast" and casts and self.real() and not nofast:
             self.fast_spell()
         self.monster_step()
         if card["speed"] == "slow" and casts and self.real():
@@ -152,16 +190,38 @@ class Battle:
                 self.hurt(target, n, "The poison")
         self.illusion = None
 
+    def bard_step(self) -> None:
+        """Festival Season: each bard gives one Courage Token per lute (fewer by one for each
+        adventurer captured this Combat) to the adventurers front to back, skipping paladins."""
+        bards = [a for a in self.p["party"] if a["cls"] == "bard"]
+        if not bards:
+            return
+        line = [a for a in self.p["party"] if a["cls"] != "paladin"]
+        for bard in bards:
+            pts = max(0, courage_icons(bard) - int(self.p.get("mourn", 0)))
+            for a in line[:pts]:
+                a["courage"] = a.get("courage", 0) + 1
+            if pts:
+                self.say(f"The bard (L{bard['level']}) sings: {min(pts, len(line))} Courage Token(s).")
+
+    def pet_start(self) -> None:
+        """Stareplant: while active, the first adventurer takes 1 damage as a battle begins."""
+        if self.year in self.p.get("stareplant", []) and self.real():
+            self.hurt(self.real()[0], 1, "The Stareplant")
+
     def trap_step(self) -> None:
-        names = self.plan["traps"]
-        icons = sum(trap_icons(a) for a in self.real())
+        names = list(self.plan.get("installed", [])) + list(self.plan["traps"])
+        icons = max(0, sum(trap_icons(a) for a in self.real()) - self.minus)
         for i, tid in enumerate(names):
             t = TRAPS[tid]
-            self.p["traps"].remove(tid)
+            if i < len(self.plan.get("installed", [])):
+                self.say(f"The trap installed on {self.tile} springs.")
+            else:
+                self.p["traps"].remove(tid)
+                board.pay(self.state, self.seat, t["cost"][self.year - 1], self.ev)
+                if self.room and not ROOMS[self.room].get("combat", {}).get("no_surcharge"):
+                    self.p["gold"] -= RULES["room_trap_surcharge"]
             self.state["trap_discard"].append(tid)
-            board.pay(self.state, self.seat, t["cost"][self.year - 1], self.ev)
-            if self.room and not ROOMS[self.room].get("combat", {}).get("no_surcharge"):
-                self.p["gold"] -= RULES["room_trap_surcharge"]
             line = self.line()
             if not line:
                 return
@@ -179,6 +239,8 @@ class Battle:
             elif t["target"] == "second":
                 if len(line) > 1:
                     dmg[1] = t["dmg"][y]
+            elif t["target"] == "last":
+                dmg[-1] = t["dmg"][y]
             elif t["target"] == "all":
                 dmg = [t["dmg"][y]] * len(line)
                 if t.get("last"):
@@ -219,7 +281,7 @@ class Battle:
     def can_cast(self) -> bool:
         if self.no_spell:
             return False
-        return sum(spell_icons(a) for a in self.real()) >= self.card["need"]
+        return max(0, sum(spell_icons(a) for a in self.real()) - self.minus) >= self.card["need"]
 
     def sent(self) -> list[dict[str, Any]]:
         return [s for s in self.plan["sent"] if s["state"] == "sent"]
@@ -303,6 +365,10 @@ class Battle:
             for a in self.real():
                 if a["dmg"]:
                     a["dmg"] -= 1
+        elif eff == "double_fatigue":
+            self.fatigue_mult *= 2
+        elif eff == "halve_fatigue":
+            self.fatigue_mult /= 2
 
     def knock_out(self, mid: str) -> None:
         for m in self.p["monsters"]:
@@ -329,7 +395,14 @@ class Battle:
             if self.rage and not m.get("ghost"):
                 bonus -= 1
             dmg = max(0, opt["dmg"] + bonus) if opt["dmg"] else 0
-            did = self.attack(m, opt, dmg)
+            first_bonus = 0
+            own = self.own_monster(s)
+            if own is not None and own.get("expert") and not own.get("xp_used") and opt["dmg"]:
+                # Festival Season: an expert's first attack of the Year is at +2 (one hit only).
+                first_bonus = OPPS["expert_bonus"]
+                own["xp_used"] = True
+                self.say(f"The expert {m['name']} strikes with +{first_bonus}.")
+            did = self.attack(m, opt, dmg, first_bonus)
             if did:
                 self.attacked = True
                 if m.get("noheal"):
@@ -341,8 +414,21 @@ class Battle:
             if not returns:
                 self.knock_out(s["id"])
             s["state"] = "done"
+        if self.hypno is not None:
+            # After the Monsters step the paladin and the illusion run in front again; the
+            # hypnotised adventurer stays at the front of the normal adventurers.
+            if any(a is self.hypno for a in self.p["party"]):
+                self.p["party"].remove(self.hypno)
+                self.p["party"].insert(0, self.hypno)
+            self.hypno = None
 
-    def attack(self, m: dict[str, Any], opt: dict[str, Any], dmg: int) -> bool:
+    def own_monster(self, s: dict[str, Any]) -> dict[str, Any] | None:
+        for m in self.p["monsters"]:
+            if m["id"] == s["id"] and m["up"] == "busy":
+                return m  # type: ignore[no-any-return]
+        return None
+
+    def attack(self, m: dict[str, Any], opt: dict[str, Any], dmg: int, first_bonus: int = 0) -> bool:
         kind = opt["kind"]
         name = m["name"]
         line = self.line()
@@ -350,36 +436,47 @@ class Battle:
             return False
         if kind == "first":
             first = line[0]
-            self.hurt(first, dmg, name, monster=True)
+            self.hurt(first, dmg + first_bonus, name, monster=True)
             if opt.get("spill") and first not in self.line() and self.line():
                 self.hurt(self.line()[0], opt["spill"], name, monster=True)
+            if opt.get("then_all"):
+                for a in list(self.line()):
+                    self.hurt(a, opt["then_all"], name, monster=True)
             return True
         if kind == "all":
-            for a in list(line):
+            for k, a in enumerate(list(line)):
                 if a in self.line():
-                    self.hurt(a, dmg, name, monster=True)
+                    self.hurt(a, dmg + (first_bonus if k == 0 else 0), name, monster=True)
             return True
         if kind == "notfirst":
             options = line[1:]
             if not options:
                 self.say(f"The {name} finds no one to haunt behind the first adventurer.")
                 return False
-            self.hurt(pick_target(options, dmg), dmg, name, monster=True)
+            self.hurt(pick_target(options, dmg + first_bonus), dmg + first_bonus, name, monster=True)
             return True
         if kind == "nonpriest":
             options = [a for a in line if a["cls"] != "priest"]
             if not options:
                 self.say(f"The {name} cannot attack priests.")
                 return False
-            self.hurt(pick_target(options, dmg), dmg, name, monster=True)
+            self.hurt(pick_target(options, dmg + first_bonus), dmg + first_bonus, name, monster=True)
             return True
         if kind == "any":
-            self.hurt(pick_target(line, dmg), dmg, name, monster=True)
+            target = pick_target(line, dmg + first_bonus)
+            if opt.get("hypno"):
+                self.hypno = target
+                self.say(f"The {name} hypnotises {label(target)}, who steps to the front.")
+            self.hurt(target, dmg + first_bonus, name, monster=True)
+            if opt.get("poison"):
+                # Cockatrice: the poison hurts at the end of the round even if courage stopped the bite.
+                self.poison.append((target, int(opt["poison"])))
             return True
         if kind == "split":
-            for _ in range(2):
+            for k in range(2):
                 if self.line():
-                    self.hurt(pick_target(self.line(), dmg), dmg, name, monster=True)
+                    d = dmg + (first_bonus if k == 0 else 0)
+                    self.hurt(pick_target(self.line(), d), d, name, monster=True)
             return True
         raise AssertionError(kind)
 
@@ -393,24 +490,49 @@ class Battle:
     def healing_step(self) -> None:
         if not self.attacked or self.no_heal:
             return
-        points = sum(heal_icons(a) for a in self.real())
+        points = max(0, sum(heal_icons(a) for a in self.real()) - self.minus)
         if points and any(a["dmg"] for a in self.real()):
             self.heal(points)
 
     def conquer_step(self) -> None:
+        for a in self.real():
+            a.pop("courage", None)  # courage leaves before the Conquering step, even if it is skipped
         if not self.real():
             return
         if self.no_conquer and not self.key:
             self.say(f"The party does not conquer {self.tile}.")
             return
-        self.p["grid"][self.tile]["c"] = True
+        tile = self.tile_data()
+        dark = tile.get("imp") == "dark" and not tile["c"]
+        tile["c"] = True
         self.say(f"The party conquers {self.tile}; P{self.seat + 1} loses 1 Evil.")
         board.move_evil(self.state, self.seat, -1, self.ev)
-        fatigue = int(self.card["fatigue"])
+        fatigue = self.fatigue(dark)
         # House rule: fatigue is dealt front to back, like a standard attack that keeps going.
         while fatigue and self.real():
             first = self.real()[0]
             fatigue -= self.hurt(first, min(fatigue, left(first)), "Fatigue")
+
+    def tile_data(self) -> dict[str, Any]:
+        for r in self.p.get("rented", []):
+            if r["cell"] == self.tile:
+                return r  # type: ignore[no-any-return]
+        return self.p["grid"][self.tile]  # type: ignore[no-any-return]
+
+    def fatigue(self, dark: bool) -> int:
+        """Fatigue modifiers in the Festival Season order: doubling, then halving, then adding.
+        Doubling (Dark Tunnel, a Scout card) applies to the card's printed number only."""
+        base = float(self.card["fatigue"])
+        if dark:
+            base *= 2
+        base *= self.fatigue_mult
+        total = int(base) + self.fatigue_add + int(self.plan.get("fatigue_add", 0))
+        if self.p.get("trained", 0) > 0 and self.real():
+            # Training Room: one trained imp returns to the Imp Den for 1 extra fatigue.
+            self.p["trained"] -= 1
+            total += 1
+            self.say(f"A trained imp of P{self.seat + 1} harries the party: +1 fatigue.")
+        return total
 
 
 def pick_target(line: list[Adv], dmg: int) -> Adv:

@@ -11,14 +11,15 @@ from typing import Any
 
 DIR = Path(__file__).resolve().parents[2] / "data" / "dungeon-lords"
 
-RESOURCES = {"gold", "food", "imps", "evil", "traps"}
+RESOURCES = {"gold", "food", "imps", "evil", "traps", "monster"}
 LOC_IDS = ("food", "rep", "dig", "mine", "imps", "traps", "monster", "room")
 ATTACK_KINDS = {"first", "all", "notfirst", "nonpriest", "any", "split", "noconquer"}
-TRAP_TARGETS = {"first", "second", "all", "choice"}
-CLASSES = ("warrior", "thief", "priest", "wizard")
+TRAP_TARGETS = {"first", "second", "all", "choice", "last"}
+CLASSES = ("warrior", "thief", "priest", "wizard", "bard")
 SPELL_EFFECTS = {
     "peace", "suggestion", "shield", "invisibility", "evil2", "lose_imp", "treasure", "none", "graffiti",
     "fear", "sheep", "gate", "rage", "illusion", "create_food", "regenerate", "courage", "key",
+    "double_fatigue", "halve_fatigue",
 }  # fmt: skip
 SPECIALS = {
     "witchhunt",
@@ -30,6 +31,9 @@ SPECIALS = {
     "pilgrims",
     "impflu",
     "pardon",
+    "petfair",
+    "feast",
+    "tunnelaudit",
 }
 MEASURES = {"evil", "rooms", "tunnels", "monsters", "imps", "gold_food", "battle"}
 
@@ -82,7 +86,7 @@ def validate_rules(doc: Any) -> dict[str, Any]:
         n,
         "adventurers_per_round needs 2, 3 and 4 players",
     )
-    _check(sorted(doc["class_order"]) == sorted(CLASSES), n, "class_order must list the four classes")
+    _check(sorted(doc["class_order"]) == sorted(CLASSES), n, "class_order must list the five classes")
     _check(len(doc["build_room_gold"]) == 3, n, "build_room_gold needs one price per space")
     for t in doc["titles"]:
         _check(t["measure"] in MEASURES, n, f"unknown title measure {t['measure']!r}")
@@ -121,7 +125,11 @@ def validate_monsters(doc: Any) -> dict[str, dict[str, Any]]:
             _check(o["kind"] in ATTACK_KINDS and isinstance(o["dmg"], int), n, f"{m['id']}: bad attack {o}")
         out[m["id"]] = m
     for y in (0, 1):
-        _check(sum(m["copies"][y] for m in out.values()) == 12, n, f"Year {y + 1} needs 12 monster tiles")
+        base = sum(m["copies"][y] for m in out.values() if not m.get("exp"))
+        _check(base == 12, n, f"Year {y + 1} needs 12 base monster tiles")
+        _check(
+            sum(m["copies"][y] for m in out.values()) >= 15, n, f"Year {y + 1} needs 15 tiles for 5 seasons"
+        )
     return out
 
 
@@ -140,7 +148,14 @@ def validate_rooms(doc: Any) -> dict[str, dict[str, Any]]:
             _check("combat" in r or "scoring" in r, n, f"room {r['id']} needs a combat or scoring effect")
         out[r["id"]] = r
     for y in (1, 2):
-        _check(sum(1 for r in out.values() if r["year"] == y) == 8, n, f"Year {y} needs 8 room tiles")
+        _check(
+            sum(1 for r in out.values() if r["year"] == y and not r.get("exp")) == 8,
+            n,
+            f"Year {y}: 8 base rooms",
+        )
+        _check(
+            sum(1 for r in out.values() if r["year"] == y) >= 10, n, f"Year {y} needs 10 rooms for 5 seasons"
+        )
     return out
 
 
@@ -155,7 +170,11 @@ def validate_traps(doc: Any) -> tuple[int, dict[str, dict[str, Any]]]:
         )
         _check(all(_is_cost(c) for c in t["cost"]), n, f"trap {t['id']} has a bad cost")
         out[t["id"]] = t
-    _check(doc["copies"] * len(out) == 27, n, "the base game has 27 Trap Cards")
+    _check(
+        doc["copies"] * sum(1 for t in out.values() if not t.get("exp")) == 27,
+        n,
+        "the base game has 27 Trap Cards",
+    )
     return int(doc["copies"]), out
 
 
@@ -163,11 +182,12 @@ def validate_adventurers(doc: Any) -> dict[str, Any]:
     n = "adventurers.json"
     for y in ("1", "2"):
         advs = doc["adventurers"][y]
-        _check(len(advs) == 16, n, f"Year {y} needs 16 adventurers")
+        _check(sum(1 for a in advs if not a.get("exp")) == 16, n, f"Year {y} needs 16 base adventurers")
+        _check(len(doc["paladins_exp"][y]) == 2, n, f"Year {y} needs an elven and a dwarven paladin")
         for a in advs:
             _check(a["cls"] in CLASSES and a["hp"] > 0 and a["icons"] >= 0, n, f"bad adventurer {a}")
         _check(len(doc["paladins"][y]) >= 1, n, f"Year {y} needs a paladin")
-        for p in doc["paladins"][y]:
+        for p in doc["paladins"][y] + doc["paladins_exp"][y]:
             _check(p["hp"] > 0 and {"trap", "heal", "spell", "points", "id"} <= set(p), n, f"bad paladin {p}")
     return dict(doc)
 
@@ -176,7 +196,7 @@ def validate_combat(doc: Any) -> dict[str, Any]:
     n = "combat.json"
     for y in ("1", "2"):
         cards = doc["cards"][y]
-        _check(len(cards) == 9, n, f"Year {y} needs 9 Combat Cards")
+        _check(sum(1 for c in cards if not c.get("exp")) == 9, n, f"Year {y} needs 9 base Combat Cards")
         for c in cards:
             _check(
                 c["effect"] in SPELL_EFFECTS and c["speed"] in ("fast", "slow") and c["fatigue"] >= 0,
@@ -189,11 +209,42 @@ def validate_combat(doc: Any) -> dict[str, Any]:
 def validate_events(doc: Any) -> dict[str, Any]:
     n = "events.json"
     _check(set(doc["tiles"]) == {"taxes", "payday", "special"}, n, "tiles must be taxes, payday, special")
+    _check(sorted(doc["tiles_exp"]) == ["payday", "special", "special", "taxes"], n, "tiles_exp: 2 specials")
     _check(
-        len(doc["specials"]) == 9 and {s["id"] for s in doc["specials"]} == SPECIALS,
+        sum(1 for s in doc["specials"] if not s.get("exp")) == 9
+        and {s["id"] for s in doc["specials"]} == SPECIALS,
         n,
         f"specials must be {sorted(SPECIALS)}",
     )
+    return dict(doc)
+
+
+BOARD_LOCS = set(LOC_IDS)
+PET_WHEN = {"build", "combat", "scoring"}
+
+
+def validate_opportunities(doc: Any) -> dict[str, Any]:
+    n = "opportunities.json"
+    boards = doc.get("boards", []) if isinstance(doc, dict) else []
+    _check(len(boards) == 8, n, "there are 8 Unique Opportunity boards")
+    _check({b["replaces"] for b in boards} == BOARD_LOCS, n, "each board replaces a different location")
+    for b in boards:
+        _check(len(b["spaces"]) == 3 and sorted(b["resolve"]) == [0, 1, 2], n, f"{b['id']}: 3 spaces")
+        for sp in b["spaces"]:
+            _check(_is_cost(sp.get("pay", {})), n, f"{b['id']}: bad pay")
+    _check(len(doc["improved_tunnels"]) == 5, n, "there are 5 Improved Tunnel Tiles")
+    _check(set(doc["expertise"]) == {"clever", "cruel", "large"}, n, "3 Expertise Tiles")
+    return dict(doc)
+
+
+def validate_pets(doc: Any) -> dict[str, Any]:
+    n = "pets.json"
+    _check(
+        isinstance(doc, dict) and bool(doc.get("pets")) and doc.get("copies", 0) >= 1, n, "needs pets and copies"
+    )
+    for p in doc["pets"]:
+        _check(p["when"] in PET_WHEN and p["id"] and p["name"], n, f"bad pet {p}")
+    _check(len(doc["pets"]) * doc["copies"] >= 24, n, "the Pet Deck needs at least 24 cards")
     return dict(doc)
 
 
@@ -208,3 +259,8 @@ COMBAT = validate_combat(_load("combat.json"))
 CARDS = {c["id"]: c for y in ("1", "2") for c in COMBAT["cards"][y]}
 EVENTS = validate_events(_load("events.json"))
 SPECIAL = {s["id"]: s for s in EVENTS["specials"]}
+OPPS = validate_opportunities(_load("opportunities.json"))
+BOARDS = {b["id"]: b for b in OPPS["boards"]}
+IMPROVED = {t["id"]: t for t in OPPS["improved_tunnels"]}
+PETS_DOC = validate_pets(_load("pets.json"))
+PETS = {p["id"]: p for p in PETS_DOC["pets"]}

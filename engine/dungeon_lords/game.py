@@ -13,7 +13,7 @@ from typing import Any
 from engine import core
 from engine.core import Event, IllegalAction, Result, Rng, State
 
-from . import board
+from . import board, expansion
 from .board import hand
 from .combat import Battle, paladin_here
 from .data import (
@@ -25,6 +25,7 @@ from .data import (
     LOC_IDS,
     LOCATIONS,
     MONSTERS,
+    PETS,
     ROOMS,
     RULES,
     SPECIAL,
@@ -51,10 +52,22 @@ class DungeonLords(core.Game):
             "how the first inaccessible orders are set: choose 2 of 3 drawn, or random",
             ("choose", "random"),
         ),
+        "expansion": core.Option(True, "the Festival Season expansion (off: the base game alone)"),
+        "seasons": core.Option(5, "building seasons a Year: 5, or 4 (the Four Seasons variant)", (5, 4)),
+        "beginners": core.Option(False, "Beginners' variant: 4 combat rounds, no adventurers in season 2"),
+        "opportunities": core.Option(True, "unique opportunities replace a location in seasons 2-5"),
+        "festival": core.Option(True, "the festival in season 5 (only with unique opportunities)"),
+        "pets": core.Option(True, "pets (a draft in season 1 of each Year)"),
+        "bards": core.Option(True, "bards among the adventurers (courage)"),
+        "paladins": core.Option(
+            "two",
+            "paladins a Year: two (elf and dwarf), single (the base paladin) or three",
+            ("two", "single", "three"),
+        ),
     }
     blurb = (
         "Build a dungeon, hire monsters and set traps with secret simultaneous orders; "
-        "then the adventurers come. Two Years, four seasons each, then combat."
+        "then the adventurers come. Two Years of five seasons (Festival Season), each ending in combat."
     )
 
     # ---- setup ------------------------------------------------------------------------
@@ -63,9 +76,11 @@ class DungeonLords(core.Game):
         rng = Rng(state)
         setup = setup or {}
         start = RULES["start"]
+        x = expansion.flags(state["options"])
+        state["x"] = x
         state.update(
             year=1, round=1, phase="new_round", start=0, turn=0,
-            seasons=RULES["seasons_per_year"], combat_rounds=RULES["combat_rounds"],
+            seasons=x["seasons"], combat_rounds=x["combat_rounds"],
             log=[], trap_discard=[], orders={}, played={}, board={}, queue=[], task=None,
             done=[], offer={"monsters": [], "rooms": []}, next_advs=[], next_event=None, event=None,
             combat={"round": 0, "plans": {}, "log": [], "card": None}, uid=0, specials_seen=[],
@@ -92,28 +107,33 @@ class DungeonLords(core.Game):
         ]
         decks: dict[str, Any] = {}
         for y in ("1", "2"):
-            mons = [m for m, d in MONSTERS.items() for _ in range(d["copies"][int(y) - 1])]
-            rms = [r for r, d in ROOMS.items() if d["year"] == int(y)]
-            advs = [dict(a) for a in ADVENTURERS["adventurers"][y]]
+            ok = expansion.keep(x)
+            mons = [m for m, d in MONSTERS.items() if ok(d) for _ in range(d["copies"][int(y) - 1])]
+            rms = [r for r, d in ROOMS.items() if d["year"] == int(y) and ok(d)]
+            advs = [
+                dict(a) for a in ADVENTURERS["adventurers"][y] if ok(a) and (a["cls"] != "bard" or x["bards"])
+            ]
             for lst in (mons, rms, advs):
                 rng.shuffle(lst)
-            cards = [c["id"] for c in COMBAT["cards"][y]]
+            cards = [c["id"] for c in COMBAT["cards"][y] if ok(c)]
             rng.shuffle(cards)
-            tiles = list(EVENTS["tiles"])
+            tiles = list(EVENTS["tiles_exp"] if x["seasons"] == 5 else EVENTS["tiles"])
             rng.shuffle(tiles)
             decks[y] = {
                 "monsters": setup.get(f"monsters{y}", mons),
                 "rooms": setup.get(f"rooms{y}", rms),
                 "advs": setup.get(f"advs{y}", advs),
-                "cards": setup.get(f"cards{y}", cards[: COMBAT["cards_per_year"]]),
+                "cards": setup.get(f"cards{y}", cards[: x["combat_rounds"]]),
                 "events": setup.get(f"events{y}", tiles),
             }
-        specials = [s["id"] for s in EVENTS["specials"]]
+        specials = [s["id"] for s in EVENTS["specials"] if expansion.keep(x)(s)]
         rng.shuffle(specials)
+        k = EVENTS["special_per_year_exp"] if x["seasons"] == 5 else EVENTS["special_per_year"]
         for i, y in enumerate(("1", "2")):
-            decks[y]["specials"] = setup.get(f"specials{y}", specials[i : i + EVENTS["special_per_year"]])
+            decks[y]["specials"] = setup.get(f"specials{y}", specials[i * k : (i + 1) * k])
         state["decks"] = decks
-        traps = [t for t in TRAPS for _ in range(TRAP_COPIES)]
+        expansion.setup(state, rng, setup)
+        traps = [t for t in TRAPS if expansion.keep(x)(TRAPS[t]) for _ in range(TRAP_COPIES)]
         rng.shuffle(traps)
         state["trap_deck"] = setup.get("traps", traps)
         state["dummy"] = {"cards": [], "evil": RULES["dummy"]["evil_start"] if n == 2 else None, "party": []}
@@ -138,8 +158,18 @@ class DungeonLords(core.Game):
 
     def _new_paladins(self, state: State) -> list[dict[str, Any]]:
         out = []
-        for p in ADVENTURERS["paladins"][str(state["year"])]:
-            out.append({**p, "cls": "paladin", "dmg": 0, "status": "tent", "at": None, "uid": p["id"]})
+        for p in expansion.paladin_cards(state):
+            out.append(
+                {
+                    **p,
+                    "cls": "paladin",
+                    "dmg": 0,
+                    "status": "tent",
+                    "at": None,
+                    "uid": p["id"],
+                    "year": state["year"],
+                }
+            )
         return out
 
     # ---- whose turn ---------------------------------------------------------------------
@@ -226,6 +256,8 @@ class DungeonLords(core.Game):
         if r < state["seasons"]:
             state["next_event"] = deck["events"][r - 1]
             k = RULES["adventurers_per_round"][str(state["seats"])]
+            if r == 1 and state["x"]["beginners"]:
+                k = 0  # Beginners' variant: no adventurers for round 2
             advs = deck["advs"][:k]
             deck["advs"] = deck["advs"][k:]
             for a in advs:
@@ -531,6 +563,25 @@ class DungeonLords(core.Game):
         elif sid == "pardon":
             for s in board.play_order(state):
                 board.move_evil(state, s, -1, ev)
+        elif sid == "petfair":
+            for s in board.play_order(state):
+                if state["x"]["pets"] and state.get("pet_deck"):
+                    pet = state["pet_deck"].pop(0)
+                    players[s]["pets"].append(pet)
+                    ev.append(Event(f"Pet Fair: you get a {PETS[pet]['name']}.", s))
+                else:
+                    players[s]["food"] += 1
+        elif sid in ("feast", "tunnelaudit"):
+            # House rule: the choice is automatic - pay if you can, otherwise gain 1 Evil.
+            res = "food" if sid == "feast" else "gold"
+            count = {s: len(board.tunnels(players[s])) for s in seats}
+            for s in board.play_order(state):
+                if sid == "tunnelaudit" and count[s] < max(count.values()):
+                    continue
+                if players[s][res] >= 1:
+                    players[s][res] -= 1
+                else:
+                    board.move_evil(state, s, 1, ev)
 
     # ---- adventurers and end of round --------------------------------------------------------
     def _assign_adventurers(self, state: State, ev: list[Event]) -> None:
@@ -546,11 +597,14 @@ class DungeonLords(core.Game):
         ranking = sorted(keys, key=lambda s: keys[s], reverse=True)
         for s, a in zip(ranking, reversed(advs), strict=False):
             party = state["dummy"]["party"] if s == DUMMY else state["players"][s]["party"]
+            bards = sum(1 for x in party if x["cls"] == "bard")
             if a["cls"] == "warrior":
                 pos = sum(1 for x in party if x["cls"] == "warrior")
                 party.insert(pos, a)
+            elif a["cls"] == "bard":
+                party.append(a)  # a new bard takes the last space and pushes the others ahead
             else:
-                party.append(a)
+                party.insert(len(party) - bards, a)  # bards always stay at the back
             self._log(state, ev, f"A {a['cls']} (level {a['level']}) heads for {pname(s)}'s dungeon.")
 
     def _end_round(self, state: State, ev: list[Event]) -> None:
@@ -563,8 +617,13 @@ class DungeonLords(core.Game):
             state["dummy"]["evil"] = min(
                 board.EVIL["max"], state["dummy"]["evil"] + RULES["dummy"]["evil_per_round"]
             )
+            board.check_paladin(state, ev)
         state["start"] = (state["start"] + 1) % state["seats"]
         if state["round"] >= state["seasons"]:
+            if state["dummy"]["evil"] is not None and state["x"]["exp"]:
+                # Festival Season, 2 players: the non-player counter drops 3 just before Combat.
+                drop = RULES["expansion"]["dummy_drop_before_combat"]
+                state["dummy"]["evil"] = max(board.EVIL["min"], state["dummy"]["evil"] - drop)
             self._start_combat(state, ev)
         else:
             state["round"] += 1
@@ -573,6 +632,8 @@ class DungeonLords(core.Game):
     # ---- combat -------------------------------------------------------------------------------
     def _start_combat(self, state: State, ev: list[Event]) -> None:
         state["combat"] = {"round": 0, "plans": {}, "log": [], "card": None}
+        for p in state["players"]:
+            p["mourn"] = 0  # adventurers (not paladins) captured this Combat: the bards mourn them
         self._log(state, ev, f"Combat of Year {state['year']} begins.")
         self._next_combat_round(state, ev)
 
@@ -645,9 +706,17 @@ class DungeonLords(core.Game):
             return
         state["year"] += 1
         state["round"] = 1
+        state["pal_ignore"] = {}
         for p in state["players"]:
             p["seen"] = []
-        if state["dummy"]["evil"] is not None:
+            for m in p["monsters"]:
+                m.pop("xp_used", None)  # Expertise Tiles flip face up at the end of Combat
+        if state["x"]["seasons"] == RULES["expansion"]["seasons"]:
+            # Festival Season: the token goes 2 places on (4 players) or 1 (2-3 players)
+            # from the player who started the First Year.
+            shift = RULES["expansion"]["year2_start_shift"][str(state["seats"])]
+            state["start"] = (state.get("y1_start", 0) + shift) % state["seats"]
+        if state["dummy"]["evil"] is not None and not state["x"]["exp"]:
             state["dummy"]["evil"] = max(
                 board.EVIL["min"], state["dummy"]["evil"] - RULES["dummy"]["evil_year2_drop"]
             )

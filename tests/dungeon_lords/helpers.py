@@ -9,8 +9,20 @@ from engine import core
 G: Any = core.get("dungeon-lords")
 
 
+# The base-game tests run the base game explicitly (the expansion is on by default).
+BASE: dict[str, Any] = {"inaccessible": "random", "expansion": False}
+
+
 def new(n: int = 2, seed: int = 1, **setup: Any) -> dict[str, Any]:
-    return G.new(n, {"inaccessible": "random", "setup": setup} if setup else {"inaccessible": "random"}, seed)
+    return G.new(n, {**BASE, "setup": setup} if setup else dict(BASE), seed)
+
+
+def new_x(n: int = 2, seed: int = 1, options: dict[str, Any] | None = None, **setup: Any) -> dict[str, Any]:
+    """A Festival Season game (every expansion option at its default unless given)."""
+    opts: dict[str, Any] = {"inaccessible": "random", **(options or {})}
+    if setup:
+        opts["setup"] = setup
+    return G.new(n, opts, seed)
 
 
 def act(state: dict[str, Any], seat: int, text: str) -> dict[str, Any]:
