@@ -35,8 +35,13 @@ async def test_e2e_monster_inn_full_game_through_a_restart(standin: StandIn, bot
     """Three users play a whole game. Midway the bot is SIGKILLed and started again
     on the same database; a button posted before the kill still works, once."""
     alice, bob, carol = standin.user(101, "alice"), standin.user(102, "bob"), standin.user(103, "carol")
+    standin.dms_closed.add(bob.id)
     dave = standin.user(104, "dave")
     t = Table(standin, [alice, bob, carol])
+    # carol and bob ask for a DM on their turn; bob's DMs are closed (Discord error 50007).
+    for p in (carol, bob):
+        r = await p.slash("notify", dm="on")
+        assert (await r.reply()).ephemeral
     await t.open("monster-inn")
 
     # A thread per game, started from the lobby message, named after the game.
@@ -111,8 +116,18 @@ async def test_e2e_monster_inn_full_game_through_a_restart(standin: StandIn, bot
     for m in standin.public_messages():
         if m is not final:
             assert humanoid_value_leaks(rep.states, m.text) == [], m.text
+    # DMs: carol got one for each board that pinged her, with a link to it; bob's
+    # closed inbox was refused by Discord and the game went on regardless.
+    pinged = [b for b in t.boards if carol.id in b.mentions]
+    dms = carol.dms()
+    assert pinged and len(dms) == len(pinged)
+    assert all(
+        f"#{t.game_id}" in m.content and str(b.id) in m.content for m, b in zip(dms, pinged, strict=True)
+    )
+    assert bob.dms() == [] and alice.dms() == []
     assert all(i.ack_seconds is not None and i.ack_seconds < 3 for i in standin.interactions.values())
-    assert standin.unknown == [] and standin.errors == []
+    assert standin.unknown == []
+    assert standin.errors and all("50007" in e for e in standin.errors), standin.errors
 
 
 async def restart_and_click_old_button(t: Table, bot: BotProcess, p: Actor) -> bool:
