@@ -41,6 +41,10 @@ async def test_e2e_game_to_the_end(key: str, standin: StandIn, bot: BotProcess) 
         if moves == 0:
             typed = await t.choices(ann, offered[-1]["value"])
             assert offered[-1] in typed  # typing a move's notation finds it
+            r = await ann.slash("hand", channel=t.thread_id)
+            t.replies.append(r)
+            for png in (await r.reply()).pngs:  # private, image included
+                decode_png(png)
         await t.play_text(ann, t.rng.choice(offered)["value"])
         moves += 1
         assert moves < 2000, f"{key}: no end after {moves} moves"

@@ -139,7 +139,11 @@ def make_bot() -> commands.Bot:
         bot.add_dynamic_items(Counter)
         await bot.tree.sync()
 
+    async def before_identify_hook(shard_id: int | None, *, initial: bool = False) -> None:
+        pass  # discord.py waits 5 s before a fresh IDENTIFY (Discord's rate limit); the stand-in has none
+
     bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    bot.before_identify_hook = before_identify_hook  # type: ignore[method-assign]
     return bot
 
 
