@@ -769,15 +769,18 @@ class StandIn:
         if ctype.startswith("multipart/"):
             payload: dict[str, Any] = {}
             uploads: dict[int, tuple[str, bytes, str]] = {}
-            reader = await request.multipart()
-            while (part := await reader.next()) is not None:
-                name = part.name or ""  # type: ignore[union-attr]
-                raw = await part.read()  # type: ignore[union-attr]
+            form = await request.post()
+            for name, value in form.items():
                 if name == "payload_json":
-                    payload = json.loads(raw)
+                    payload = json.loads(value if isinstance(value, str) else value.file.read())
                 elif m := re.fullmatch(r"files\[(\d+)\]", name):
-                    fname = part.filename or f"file{m[1]}"  # type: ignore[union-attr]
-                    uploads[int(m[1])] = (fname, bytes(raw), part.headers.get("Content-Type", ""))  # type: ignore[union-attr]
+                    if isinstance(value, str):
+                        raise invalid(f"multipart field {name!r} is not a file")
+                    uploads[int(m[1])] = (
+                        value.filename or f"file{m[1]}",
+                        value.file.read(),
+                        value.content_type,
+                    )
                 else:
                     raise invalid(f"unexpected multipart field {name!r}")
             files = []
