@@ -1120,8 +1120,8 @@ class StandIn:
         name = c.get("name", "")
         if not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower():
             raise invalid(f"command name {name!r} is not a valid lower-case name of 1-32 characters")
-        if c.get("type", 1) == 1 and not 1 <= len(c.get("description", "")) <= 100:
-            raise invalid(f"command {name!r}: description must be 1-100 characters")
+        if (depth > 0 or c.get("type", 1) == 1) and not 1 <= len(c.get("description", "")) <= 100:
+            raise invalid(f"{name!r}: description must be 1-100 characters")
         opts = c.get("options") or []
         if len(opts) > 25:
             raise invalid(f"command {name!r}: at most 25 options (got {len(opts)})")
