@@ -178,9 +178,23 @@ class DungeonDecorators(core.Game):
         state["draft_pos"] = [None] * state["seats"]
         state["exchange_taken"] = None
         state["turn_idx"] = 0
-        state["phase"] = "draft"
         tiles = ", ".join(str(t) for t in state["board"])
         events.append(Event(f"Round {state['round']}: the draft board shows {tiles}."))
+        self._enter_draft(state, events)
+
+    def _enter_draft(self, state: State, events: list[Event]) -> None:
+        state["phase"] = "draft"
+        if any(t is not None for t in state["board"]) or (
+            self._exchange_open(state) and any(self._deck_ready(state, d) for d in "SD")
+        ):
+            return
+        # Only when the bags ran dry (possible only with stacked test bags or a Burrow Bro
+        # emptying the red bag): a player with nothing to draft still builds and scores.
+        seat = self.current(state)
+        events.append(Event(f"Player {seat + 1} has nothing left to draft."))
+        state["players"][seat]["pending"] = []
+        self._begin_build(state, seat)
+        self._maybe_end_build(state, seat, events)
 
     def _next_turn(self, state: State, events: list[Event]) -> None:
         state["turn_idx"] += 1
@@ -188,7 +202,7 @@ class DungeonDecorators(core.Game):
         state["snapshot"] = None
         state["relaxed"] = False
         if state["turn_idx"] < len(state["order"]):
-            state["phase"] = "draft"
+            self._enter_draft(state, events)
             return
         if state["end_after_round"]:
             self._finish(state, events)
@@ -203,13 +217,13 @@ class DungeonDecorators(core.Game):
         for _ in range(p["score"] // 50 - before // 50):
             p["chits"] += 1
             state["chits_left"] = max(0, state["chits_left"] - 1)
-            events.append(Event(f"Seat {seat + 1} passes 50 points and takes a 50-point chit."))
+            events.append(Event(f"Player {seat + 1} passes 50 points and takes a 50-point chit."))
 
     def _gain_token(self, state: State, seat: int, kind: str, events: list[Event]) -> None:
         if state["tokens_left"][kind] > 0:
             state["tokens_left"][kind] -= 1
             state["players"][seat]["tokens"][kind] += 1
-            events.append(Event(f"Seat {seat + 1} recruits a {ASSISTANT_NAMES[kind]} and takes its token."))
+            events.append(Event(f"Player {seat + 1} recruits a {ASSISTANT_NAMES[kind]} and takes its token."))
         else:
             events.append(Event(f"No {ASSISTANT_NAMES[kind]} tokens are left."))
 
@@ -222,7 +236,7 @@ class DungeonDecorators(core.Game):
             if state["generic_left"] > 0:
                 state["generic_left"] -= 1
                 p["pending"].append({"t": "G", "public": True})
-                events.append(Event(f"Seat {seat + 1} recruits a Goblin Sapper and takes a generic tile."))
+                events.append(Event(f"Player {seat + 1} recruits a Goblin Sapper and takes a generic tile."))
             else:
                 events.append(Event("A Goblin Sapper is recruited, but no generic tiles are left."))
         elif helper in ("architect", "mimic"):
@@ -232,7 +246,7 @@ class DungeonDecorators(core.Game):
             if drawn:
                 state["burrow"] = [tile] + drawn
                 state["phase"] = "burrow"
-                events.append(Event(f"Seat {seat + 1} recruits a Burrow Bro and draws {len(drawn)} tiles."))
+                events.append(Event(f"Player {seat + 1} recruits a Burrow Bro and draws {len(drawn)} tiles."))
                 events.append(Event(f"Burrow Bro: keep one of {', '.join(map(str, [tile] + drawn))}.", seat))
                 return
         self._begin_build(state, seat)
@@ -303,7 +317,7 @@ class DungeonDecorators(core.Game):
                 state["phase"] = "refill"
                 return
             self._draw_goal(state, seat, ready[0], events)
-            events.append(Event(f"Seat {seat + 1} draws a {DECK_NAMES[ready[0]]} card."))
+            events.append(Event(f"Player {seat + 1} draws a {DECK_NAMES[ready[0]]} card."))
         self._next_turn(state, events)
 
     def _finish(self, state: State, events: list[Event]) -> None:
@@ -315,7 +329,7 @@ class DungeonDecorators(core.Game):
             gained = sum(v for k, v in f.items() if k != "goals")
             self._add_points(state, seat, gained, events)
         res = self.result(state)
-        names = " and ".join(f"Seat {s + 1}" for s in res.winners)
+        names = " and ".join(f"Player {s + 1}" for s in res.winners)
         events.append(Event(f"The game is over. {names} {'win' if len(res.winners) > 1 else 'wins'}!"))
 
     def _final_scores(self, state: State) -> dict[str, Any]:
@@ -498,7 +512,7 @@ class DungeonDecorators(core.Game):
             p["hand"].remove(g)
             state["discards"][g[0]].append(g)
         p["kept"] = True
-        events.append(Event(f"Seat {seat + 1} keeps four goal cards."))
+        events.append(Event(f"Player {seat + 1} keeps four goal cards."))
         if all(x["kept"] for x in state["players"]):
             self._start_round(state, events)
 
@@ -511,7 +525,7 @@ class DungeonDecorators(core.Game):
         state["draft_pos"][seat] = SPOT_POS[spot]
         p = state["players"][seat]
         p["pending"] = [{"t": t, "public": True}]
-        events.append(Event(f"Seat {seat + 1} drafts tile {t} from spot {spot + 1}."))
+        events.append(Event(f"Player {seat + 1} drafts tile {t} from spot {spot + 1}."))
         self._resolve_assistant(state, seat, t, False, events)
         self._maybe_end_build_if_building(state, seat, events)
 
@@ -532,10 +546,10 @@ class DungeonDecorators(core.Game):
         state["draft_pos"][seat] = EXCHANGE_POS
         p = state["players"][seat]
         p["pending"] = [{"t": t, "public": False}] if t is not None else []
-        events.append(Event(f"Seat {seat + 1} takes the Draw/Exchange spot and draws a tile from the bag."))
+        events.append(Event(f"Player {seat + 1} takes the Draw/Exchange spot and draws a tile from the bag."))
         if t is not None:
             events.append(Event(f"You draw tile {t}.", seat))
-        events.append(Event(f"Seat {seat + 1} draws a {DECK_NAMES[deck]} card."))
+        events.append(Event(f"Player {seat + 1} draws a {DECK_NAMES[deck]} card."))
         self._draw_goal(state, seat, deck, events)
         state["phase"] = "exchange_discard"
 
@@ -549,7 +563,7 @@ class DungeonDecorators(core.Game):
         g = self._hand_card(p, cards[0])
         p["hand"].remove(g)
         state["discards"][g[0]].append(g)
-        events.append(Event(f"Seat {seat + 1} discards a goal card face down."))
+        events.append(Event(f"Player {seat + 1} discards a goal card face down."))
         if p["pending"]:
             self._resolve_assistant(state, seat, p["pending"][0]["t"], False, events)
         else:
@@ -567,7 +581,7 @@ class DungeonDecorators(core.Game):
         p["pending"][0] = {"t": t, "public": public}
         state["box"].extend(x for x in choices if x != t)
         state["burrow"] = None
-        events.append(Event(f"Seat {seat + 1} keeps one Burrow Bro tile and boxes the other two."))
+        events.append(Event(f"Player {seat + 1} keeps one Burrow Bro tile and boxes the other two."))
         if t != original:
             # A tile chosen through the Burrow Bro brings its own assistant, unless it is another Burrow Bro.
             self._resolve_assistant(state, seat, t, True, events)
@@ -618,7 +632,7 @@ class DungeonDecorators(core.Game):
         grid[pos] = cell
         p["dungeon"] = R.from_grid(grid)
         kind = "dungeon tile" if cell["kind"] == "dungeon" else "decoration tile"
-        events.append(Event(f"Seat {seat + 1} places {tile_name(t)} as a {kind} at {R.coord(pos)}."))
+        events.append(Event(f"Player {seat + 1} places {tile_name(t)} as a {kind} at {R.coord(pos)}."))
         self._maybe_end_build(state, seat, events)
 
     def _do_store(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
@@ -630,7 +644,7 @@ class DungeonDecorators(core.Game):
             raise IllegalAction("Your storage already holds two tiles.")
         self._take_tile(p, t)
         p["storage"].append(t)
-        events.append(Event(f"Seat {seat + 1} puts a tile into storage."))
+        events.append(Event(f"Player {seat + 1} puts a tile into storage."))
         self._maybe_end_build(state, seat, events)
 
     def _do_box(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
@@ -646,7 +660,7 @@ class DungeonDecorators(core.Game):
         else:
             state["box"].append(t)
         events.append(
-            Event(f"Seat {seat + 1} has no room for a tile and discards {tile_name(t)} into the box.")
+            Event(f"Player {seat + 1} has no room for a tile and discards {tile_name(t)} into the box.")
         )
         self._maybe_end_build(state, seat, events)
 
@@ -677,7 +691,7 @@ class DungeonDecorators(core.Game):
         what = "turns" if src == dst else "moves"
         events.append(
             Event(
-                f"Seat {seat + 1} spends an Arcane Architect and {what} the tile at {R.coord(src)}"
+                f"Player {seat + 1} spends an Arcane Architect and {what} the tile at {R.coord(src)}"
                 + ("" if src == dst else f" to {R.coord(dst)}")
                 + "."
             )
@@ -697,7 +711,7 @@ class DungeonDecorators(core.Game):
         p["tokens"]["architect"] = snap["architect"]
         state["tokens_left"]["architect"] -= spent
         state["relaxed"] = False
-        events.append(Event(f"Seat {seat + 1} starts their build again."))
+        events.append(Event(f"Player {seat + 1} starts their build again."))
 
     def _do_build_done(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
         p = state["players"][seat]
@@ -724,7 +738,7 @@ class DungeonDecorators(core.Game):
         p["scored"].append(g)
         goal = R.GOALS[g]
         mim = f" using {cost} Decorative Mimic token(s)" if cost else ""
-        events.append(Event(f"Seat {seat + 1} scores {goal['name']} for {goal['points']} points{mim}."))
+        events.append(Event(f"Player {seat + 1} scores {goal['name']} for {goal['points']} points{mim}."))
         self._add_points(state, seat, goal["points"], events)
         if not self._scorable(state, seat):
             self._refill(state, seat, events)
@@ -737,7 +751,7 @@ class DungeonDecorators(core.Game):
         if deck not in ("S", "D") or not self._deck_ready(state, deck):
             raise IllegalAction("Draw from a deck that still has cards: draw S or draw D.")
         self._draw_goal(state, seat, deck, events)
-        events.append(Event(f"Seat {seat + 1} draws a {DECK_NAMES[deck]} card."))
+        events.append(Event(f"Player {seat + 1} draws a {DECK_NAMES[deck]} card."))
         self._refill(state, seat, events)
 
     def can_undo(self, before: State, after: State, seat: int, action: Any) -> bool:

@@ -152,16 +152,16 @@ def status(game: DungeonDecorators, state: dict[str, Any]) -> str:
     ph = state["phase"]
     if ph == "over":
         res = game.result(state)
-        names = " and ".join(f"Seat {s + 1}" for s in res.winners)
+        names = " and ".join(f"Player {s + 1}" for s in res.winners)
         return (
             f"Game over: {names} {'win' if len(res.winners) > 1 else 'wins'} with {max(res.scores)} points."
         )
     if ph == "keep":
-        waiting = ", ".join(f"Seat {s + 1}" for s in sorted(game.to_act(state)))
+        waiting = ", ".join(f"Player {s + 1}" for s in sorted(game.to_act(state)))
         return f"Setup: {waiting} must discard two of their six goal cards."
     seat = game.current(state)
     return (
-        f"Round {state['round']} (hourglasses {state['hourglasses']}/3): Seat {seat + 1} {PHASE_WORDS[ph]}."
+        f"Round {state['round']} (hourglasses {state['hourglasses']}/3): Player {seat + 1} {PHASE_WORDS[ph]}."
     )
 
 

@@ -127,3 +127,22 @@ def finish_turn(s: dict, seat: int) -> dict:
     while not GAME.is_over(s) and GAME.to_act(s) == {seat} and s["phase"] != "draft":
         s, _ = GAME.apply(s, seat, GAME.ai_action(s, seat))
     return s
+
+
+def test_burrow_bro_draws_nothing_more_once_the_red_bag_is_empty() -> None:
+    s = staged(blue=[30, 46, 111, 171], red=[0, 0, 0, 297])
+    s, ev = act(s, 0, "draft 46")
+    # The bag held three hourglasses and one tile: the Burrow Bro gets just that one.
+    assert s["burrow"] == [46, 297] and s["red"] == [] and s["end_after_round"]
+    s, _ = act(s, 0, "keep 297")
+    assert [x["t"] for x in s["players"][0]["pending"]] == [297, "G"]
+
+
+def test_a_player_with_nothing_to_draft_still_takes_a_turn() -> None:
+    # Stacked bags without hourglasses: two tiles for three players, nothing left to draw.
+    s = staged(players=3, blue=[30, 111], red=[])
+    s, _ = act(s, 0, "draft 30")
+    s = finish_turn(s, 0)
+    s, _ = act(s, 1, "draft 111")
+    s = finish_turn(s, 1)
+    assert GAME.is_over(s)  # player 3 had nothing to draft; the next round has no tiles at all

@@ -365,3 +365,57 @@ def test_architect_turns_but_never_flips_and_never_moves_the_start() -> None:
     assert s["players"][0]["dungeon"]["H7"]["e"] == [1, 0, 1, 0]
     with pytest.raises(IllegalAction):
         act(s, 0, "done")
+
+
+def test_a_card_drawn_at_refill_waits_for_the_next_score_phase() -> None:
+    # D36 Dusty Passage needs one spiderweb on the hallway; it is on top of the decoration deck.
+    s = staged(
+        blue=BOARD + [1, 4, 8, 12, 15, 19],
+        hands=[["S3", "S5", "D1", "D2"], ["S4", "S6", "D3", "D4"]],
+        deco_deck=["D36", "D35"],
+    )
+    g = grid({"G6": room_or_hall("S"), "H7": room_or_hall("WE")})
+    g[R.parse_coord("G5")] = deco("--X-")
+    g[R.parse_coord("F6")] = deco("-P--")
+    g[R.parse_coord("H8")] = deco("W---")  # a web on the hallway's wall
+    set_dungeon(s, 0, g)
+    s, _ = act(s, 0, "draft 30")
+    s, _ = act(s, 0, "30 D G8")
+    s, _ = act(s, 0, "score D1")
+    s, _ = act(s, 0, "draw D")
+    assert "D36" in s["players"][0]["hand"] and GAME.to_act(s) == {1}  # no second score phase now
+    s, _ = act(s, 1, "draft 111")
+    while GAME.to_act(s) == {1}:
+        s, _ = GAME.apply(s, 1, GAME.ai_action(s, 1))
+    # Next turn, once the build is done, it can be scored.
+    first = next(t for t in s["board"] if t)
+    s, _ = act(s, 0, f"draft {first}")
+    s, _ = act(s, 0, f"store {first}")
+    s, _ = act(s, 0, "done")
+    s, _ = act(s, 0, "score D36")
+    assert "D36" in s["players"][0]["scored"]
+
+
+def test_scored_points_stay_when_an_architect_breaks_the_goal() -> None:
+    s = staged(blue=BOARD + [1, 4, 8, 12, 15, 19], hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]])
+    g = grid({"G6": room_or_hall("S")})
+    g[R.parse_coord("G5")] = deco("--X-")
+    g[R.parse_coord("F6")] = deco("-PT-")  # spikes towards the room, a table below
+    set_dungeon(s, 0, g)
+    s["players"][0]["tokens"]["architect"] = 1
+    s["tokens_left"]["architect"] = 9
+    s, _ = act(s, 0, "draft 282")
+    s, _ = act(s, 0, "282 D H7")
+    s, _ = act(s, 0, "done")
+    s, _ = act(s, 0, "score D1")
+    s, _ = act(s, 0, "draw S")
+    s, _ = act(s, 1, "draft 111")
+    while GAME.to_act(s) == {1}:
+        s, _ = GAME.apply(s, 1, GAME.ai_action(s, 1))
+    first = next(t for t in s["board"] if t)
+    s, _ = act(s, 0, f"draft {first}")
+    s, _ = act(s, 0, f"store {first}")
+    s, _ = act(s, 0, "turn F6 270")  # the table now faces the room instead of the spikes
+    s, _ = act(s, 0, "done")
+    assert R.deco_cost(R.summarise(R.to_grid(s["players"][0]["dungeon"])), "D1") is None
+    assert s["players"][0]["score"] == 10
