@@ -8,7 +8,12 @@ from typing import Any
 from engine.core import State
 
 from . import board
-from .data import LOC_IDS, MONSTERS, ROOMS, TRAPS
+from .data import LOC_IDS, MONSTERS, PETS, ROOMS, TRAPS
+
+EXP_TASKS = {"harvest", "look", "put", "improve", "install", "expert", "rent", "prize"}
+PET_VALUE = {"build": 2.0, "combat": 2.5, "scoring": 1.5}
+PRIZE_ORDER = ["monster", "room", "traps", "mine", "food", "imps", "dig", "rep"]
+IMPROVE_ORDER = ["dark", "mithril", "foyer", "shed", "secret"]
 
 KEEP_ORDER = ["mine", "dig", "food", "monster", "imps", "room", "traps", "rep"]
 
@@ -41,10 +46,12 @@ def _plan_value(text: str, view: dict[str, Any]) -> float:
     mode = None
     v = 0.0
     for w in words[2:]:
-        if w in ("trap", "send", "at"):
+        if w in ("trap", "send", "at", "pet"):
             mode = w
         elif mode == "trap":
             v += max(TRAPS[w]["dmg"]) + (3 if TRAPS[w].get("kill") else 0) + 1
+        elif mode == "pet":
+            v += 2.5  # a pet revealed in battle beats its 1 point at the pet show
         elif mode == "send":
             v += MONSTERS[w.rstrip("+")]["rank"] + (0.5 if w.endswith("+") and w.startswith("troll") else 0)
             if w == "slime+":
@@ -71,16 +78,34 @@ def choose(game: Any, state: State, seat: int) -> Any:
         sc = _order_scores(view, seat)
         ranked = sorted(hand, key=lambda x: sc[x] + rnd.random() * 2, reverse=True)[:3]
         return "orders " + " ".join(ranked)
+    near_paladin = me["evil"] >= view["evilometer"]["paladin"] - 3
     if ph == "production":
         for a in acts:
-            if a.startswith("use "):
-                rid = a.split()[1]
-                if ROOMS[rid]["gain"].get("evil") and me["evil"] < view["evilometer"]["paladin"] - 3:
+            w = a.split()
+            if w[0] == "pet":
+                if PETS[w[1]]["gain"].get("evil") and not near_paladin:
                     continue
                 return a
+            if w[0] != "use":
+                continue
+            rid = _room_of(view, seat, w[1])
+            if ROOMS[rid]["gain"].get("evil") and not near_paladin:
+                continue
+            if ROOMS[rid].get("choice") and w[2] == ("food" if near_paladin else "evil"):
+                continue
+            if ROOMS[rid].get("train") and (
+                w[2] == "out" or view["year"] == 2 or me["imps"] - me["used"] < 3
+            ):
+                continue
+            return a
         return "done"
     if ph == "plan":
         return max(acts, key=lambda a: (_plan_value(a, view), -len(a)))
+    if (
+        ph in ("festival", "pet_pass", "pet_discard", "prize")
+        or (view["task"] or {}).get("type") in EXP_TASKS
+    ):
+        return _expansion_choice(view, seat, acts, rnd)
     task = view["task"]
     kind = task["type"]
     if kind == "dig":
@@ -112,4 +137,64 @@ def choose(game: Any, state: State, seat: int) -> Any:
         if "pay" in acts:
             return "pay"
         return min((a for a in acts if a.startswith("release")), key=lambda a: MONSTERS[a.split()[1]]["rank"])
+    return acts[0]
+
+
+def _room_of(view: dict[str, Any], seat: int, key: str) -> str:
+    for r in view["players"][seat].get("rented", []):
+        if r["cell"] == key:
+            return str(r["room"])
+    return key
+
+
+def _expansion_choice(view: dict[str, Any], seat: int, acts: list[str], rnd: Any) -> str:
+    """Festival Season decisions: imps for the festival, prizes, pets, the opportunities."""
+    me = view["players"][seat]
+    ph = view["phase"]
+    near_paladin = me["evil"] >= view["evilometer"]["paladin"] - 3
+    if ph == "festival":
+        # Keep imps for the production rooms; the rest go to the festival (at most 3).
+        need = max((ROOMS[t["room"]].get("imps", 0) for t in me["grid"].values() if t["k"] == "r"), default=0)
+        free = me["imps"] - me["used"] - me.get("trained", 0)
+        return f"bid {max(0, min(3, free - need))}"
+    if ph in ("pet_pass", "pet_discard"):
+        return min(acts, key=lambda a: (PET_VALUE[PETS[a.split()[1]]["when"]], a))
+    kind = view["task"]["type"]
+    if kind == "prize":
+        order = list(PRIZE_ORDER)
+        if near_paladin:
+            order.insert(0, "rep")
+        return min(acts, key=lambda a: order.index(a.split()[1]) if a != "prize none" else 99)
+    if kind == "harvest":
+        return acts[0]
+    if kind == "look":
+        return acts[0]
+    if kind == "put":
+        return f"put {view['task']['card'] + 1}" if f"put {view['task']['card'] + 1}" in acts else acts[0]
+    if kind == "improve":
+        dec = [a for a in acts if a.startswith("deconquer")]
+        if dec:
+            return dec[0]
+        imp = [a for a in acts if a.startswith("improve")]
+        if imp:
+            return min(imp, key=lambda a: (IMPROVE_ORDER.index(a.split()[2]), a))
+        return "done"
+    if kind == "install":
+        opts = [a for a in acts if a != "install none"]
+        if not opts:
+            return "install none"
+        return max(opts, key=lambda a: (max(TRAPS[a.split()[1]]["dmg"]), -board.coords(a.split()[2])[1]))
+    if kind == "expert":
+        best = None
+        for a in acts:
+            if a == "hire none":
+                continue
+            mid = a.split()[1]
+            if MONSTERS[mid]["cost"].get("evil") and near_paladin:
+                continue
+            if best is None or MONSTERS[mid]["rank"] > MONSTERS[best]["rank"]:
+                best = mid
+        return f"hire {best}" if best else "hire none"
+    if kind == "rent":
+        return "rent gold" if "rent gold" in acts else acts[0]
     return acts[0]

@@ -65,7 +65,9 @@ def room_ids(p: Player) -> list[str]:
 
 
 def conquered(p: Player) -> int:
-    return sum(1 for t in p["grid"].values() if t["c"])
+    """Conquered tiles that count: rented rooms too, never the Secret Passage."""
+    own = sum(1 for t in p["grid"].values() if t["c"] and t.get("imp") != "secret")
+    return own + sum(1 for r in p.get("rented", []) if r["c"])
 
 
 def makes_square(grid: dict[str, Any], c: str) -> bool:
@@ -130,13 +132,23 @@ def distances(p: Player) -> dict[str, int]:
 
 
 def battle_tiles(p: Player) -> list[str]:
-    """The unconquered tiles closest to the entrance (the party may fight on any of them)."""
+    """The unconquered tiles closest to the entrance (the party may fight on any of them),
+    plus any unconquered rented combat room (Festival Season: always an option)."""
     dist = distances(p)
     free = [c for c in dist if not p["grid"][c]["c"]]
+    rented = [r["cell"] for r in p.get("rented", []) if not r["c"] and ROOMS[r["room"]].get("combat")]
     if not free:
         return []
     best = min(dist[c] for c in free)
-    return sorted(c for c in free if dist[c] == best)
+    return sorted(c for c in free if dist[c] == best) + rented
+
+
+def tile(p: Player, c: str) -> dict[str, Any]:
+    """A dungeon tile or a rented room (cells R1, R2, ...)."""
+    for r in p.get("rented", []):
+        if r["cell"] == c:
+            return r  # type: ignore[no-any-return]
+    return p["grid"][c]  # type: ignore[no-any-return]
 
 
 # ---- resources -----------------------------------------------------------------------
@@ -188,8 +200,32 @@ def pay(state: State, seat: int, cost: dict[str, int], ev: list[Event]) -> None:
             p[k] -= v
 
 
-def monster_cost(mid: str) -> dict[str, int]:
-    return dict(MONSTERS[mid]["cost"])
+def monster_cost(mid: str, alt: bool = False) -> dict[str, int]:
+    return dict(MONSTERS[mid]["cost_alt" if alt else "cost"])
+
+
+def cost_ways(mid: str) -> list[bool]:
+    """The ways to pay a monster: the printed cost, and the Cockatrice's Evil instead of food."""
+    return [False, True] if MONSTERS[mid].get("cost_alt") else [False]
+
+
+def edible(p: Player) -> list[dict[str, Any]]:
+    """Monsters a Demon may eat (not another Demon, not a pet like Baby Golem)."""
+    return [m for m in p["monsters"] if not MONSTERS[m["id"]].get("eats") and not m.get("pet")]
+
+
+def feed_demon(state: State, seat: int, ev: list[Event]) -> None:
+    """House rule: the new Demon eats your cheapest monster."""
+    p = state["players"][seat]
+    food = min(edible(p), key=lambda m: MONSTERS[m["id"]]["rank"])
+    p["monsters"].remove(food)
+    state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(food["id"])
+    ev.append(Event(f"P{seat + 1}'s new Demon eats a {MONSTERS[food['id']]['name']}."))
+
+
+def counted(p: Player) -> dict[str, Any]:
+    """The dungeon tiles that count (Taxes, scoring): the Secret Passage never counts."""
+    return {c: t for c, t in p["grid"].items() if t.get("imp") != "secret"}
 
 
 # ---- Evilometer and paladin ---------------------------------------------------------------

@@ -181,6 +181,10 @@ class Battle:
         if card["speed"] == "fast" and casts and self.real() and not nofast:
             self.fast_spell()
         self.monster_step()
+        if self.plan.get("pet_dmg") and self.real():
+            # A pet is not a monster: no spell touches it and it does not make priests heal.
+            name, n = self.plan["pet_dmg"]
+            self.hurt(pick_target(self.real(), n), n, name)
         if card["speed"] == "slow" and casts and self.real():
             self.slow_spell()
         self.healing_step()

@@ -240,7 +240,9 @@ def validate_opportunities(doc: Any) -> dict[str, Any]:
 def validate_pets(doc: Any) -> dict[str, Any]:
     n = "pets.json"
     _check(
-        isinstance(doc, dict) and bool(doc.get("pets")) and doc.get("copies", 0) >= 1, n, "needs pets and copies"
+        isinstance(doc, dict) and bool(doc.get("pets")) and doc.get("copies", 0) >= 1,
+        n,
+        "needs pets and copies",
     )
     for p in doc["pets"]:
         _check(p["when"] in PET_WHEN and p["id"] and p["name"], n, f"bad pet {p}")

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.core import Rng, State
 
-from .data import ADVENTURERS, BOARDS, PETS, PETS_DOC, RULES
+from .data import ADVENTURERS, BOARDS, IMPROVED, PETS, PETS_DOC, RULES
 
 
 def flags(options: dict[str, Any]) -> dict[str, Any]:
@@ -80,7 +80,10 @@ def setup(state: State, rng: Rng, setup: dict[str, Any]) -> None:
         rng.shuffle(boards)
         boards = setup.get("opps", boards)
         state["opps"] = {"1": boards[:4], "2": boards[4:8], "used": [], "now": None, "next": None}
-    if fl["pets"]:
+        state["improved"] = list(IMPROVED)
+    if fl["exp"]:
+        # The Pet Deck exists even without the Pet Phase: pets "can still sneak into the game
+        # via a unique opportunity" (and the Pet Fair).
         pets = [p for p in PETS for _ in range(PETS_DOC["copies"])]
         rng.shuffle(pets)
         state["pet_deck"] = setup.get("pets", pets)

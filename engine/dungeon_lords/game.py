@@ -13,7 +13,7 @@ from typing import Any
 from engine import core
 from engine.core import Event, IllegalAction, Result, Rng, State
 
-from . import board, expansion
+from . import board, expansion, festival
 from .board import hand
 from .combat import Battle, paladin_here
 from .data import (
@@ -21,10 +21,12 @@ from .data import (
     CARDS,
     COMBAT,
     EVENTS,
+    IMPROVED,
     LOC,
     LOC_IDS,
     LOCATIONS,
     MONSTERS,
+    OPPS,
     PETS,
     ROOMS,
     RULES,
@@ -35,6 +37,20 @@ from .data import (
 
 SEAT_NAMES = "P{}"
 DUMMY = -1
+
+
+def _rented(w: str) -> bool:
+    return len(w) == 2 and w[0] in "rR" and w[1].isdigit() and w[1] != "0"
+
+
+def _prize_shape(args: list[str]) -> bool:
+    if args == ["none"] or (len(args) == 1 and args[0] in ("food", "rep", "mine", "imps", "traps")):
+        return True
+    if len(args) == 2 and args[0] == "dig":
+        return board.is_cell(args[1])
+    if len(args) == 2 and args[0] == "monster":
+        return args[1] in MONSTERS
+    return len(args) == 3 and args[0] == "room" and args[1] in ROOMS and board.is_cell(args[2])
 
 
 def pname(seat: int) -> str:
@@ -181,8 +197,14 @@ class DungeonLords(core.Game):
             return {state["start"]}
         if ph == "orders":
             return {s for s in range(state["seats"]) if str(s) not in state["orders"]}
-        if ph in ("resolve", "payday") and state["task"]:
+        if ph in ("resolve", "payday", "prize") and state["task"]:
             return {state["task"]["seat"]}
+        if ph == "festival":
+            return {s for s in range(state["seats"]) if str(s) not in state["fest"]["bids"]}
+        if ph == "pet_pass":
+            return {s for s in range(state["seats"]) if str(s) not in state["pet_pass"]}
+        if ph == "pet_discard":
+            return {s for s in range(state["seats"]) if s not in state["pet_discard_done"]}
         if ph == "production":
             return {s for s in range(state["seats"]) if s not in state["done"]}
         if ph == "plan":
@@ -204,7 +226,7 @@ class DungeonLords(core.Game):
                 if state["task"]:
                     return
                 if not state["queue"]:
-                    self._start_production(state, ev)
+                    festival.after_orders(self, state, ev)
                     continue
                 self._resolve_next(state, ev)
             elif ph == "production":
@@ -212,6 +234,8 @@ class DungeonLords(core.Game):
                     return
                 self._retrieve_orders(state, ev)
                 state["phase"] = "event" if state["round"] >= 2 else "end_round"
+                if state["round"] == 1 and state["x"]["pets"]:
+                    festival.start_pet_draft(self, state, ev)  # the Pet Phase: round 1 of each Year
             elif ph == "event":
                 self._event(state, ev)
             elif ph == "payday":
@@ -230,6 +254,10 @@ class DungeonLords(core.Game):
                 self._combat_round(state, ev)
             elif ph == "combat_end":
                 self._end_combat(state, ev)
+            elif ph == "prize":
+                if state["task"]:
+                    return
+                festival.next_prize(self, state, ev)
             else:  # inacc, dummy, over
                 return
         raise AssertionError("the flow did not settle")
@@ -271,6 +299,9 @@ class DungeonLords(core.Game):
         state["orders"] = {}
         state["played"] = {}
         state["board"] = {loc: [None, None, None] for loc in LOC_IDS}
+        if state.get("opps"):
+            state["opps"]["rent_gold"] = 0
+        festival.new_round(self, state, ev)
         self._log(state, ev, f"Year {y}, season {r}: on offer {', '.join(MONSTERS[m]['name'] for m in offer_m)}; "
                   f"rooms {', '.join(ROOMS[x]['name'] for x in offer_r)}.")  # fmt: skip
         n = state["seats"]
@@ -305,8 +336,10 @@ class DungeonLords(core.Game):
                     state["played"][str(s)][k]["ok"] = False
                     self._log(state, ev, f"{pname(s)}'s minion finds {LOC[loc]['name']} full.")
         queue = []
+        opp = festival.now_board(state)
         for loc in LOCATIONS:
-            for i in loc["resolve"]:
+            order = opp["resolve"] if opp and opp["replaces"] == loc["id"] else loc["resolve"]
+            for i in order:
                 s = state["board"][loc["id"]][i]
                 if s is not None and s != DUMMY:
                     queue.append({"loc": loc["id"], "space": i, "seat": s})
@@ -324,6 +357,9 @@ class DungeonLords(core.Game):
         t = state["queue"].pop(0)
         seat, loc, i = t["seat"], t["loc"], t["space"]
         p = state["players"][seat]
+        if loc == festival.replaced(state):
+            festival.resolve(self, state, seat, i, ev)
+            return
         sp = LOC[loc]["spaces"][i]
         gain = sp["gain"]
         if loc in ("food", "rep", "imps", "traps"):
@@ -407,50 +443,122 @@ class DungeonLords(core.Game):
                 ev.append(Event(f"Combat Card {idx + 1} of this Year is {CARDS[cid]['name']}.", seat))
                 return
 
-    def _can_hire(self, state: State, seat: int, mid: str, space: int) -> bool:
+    def _hire_cost(self, state: State, seat: int, mid: str, space: int) -> dict[str, int] | None:
+        """What hiring costs (None: unaffordable). House rule: a Cockatrice is paid with
+        food when you can, otherwise with Evil."""
         p = state["players"][seat]
-        cost = board.monster_cost(mid)
-        if space == 2:
-            cost["food"] = cost.get("food", 0) + RULES["hire_space3_extra_food"]
-        if MONSTERS[mid].get("eats") and not any(not MONSTERS[m["id"]].get("eats") for m in p["monsters"]):
-            return False
-        return board.can_pay(p, cost)
+        if MONSTERS[mid].get("eats") and not board.edible(p):
+            return None
+        for alt in board.cost_ways(mid):
+            cost = board.monster_cost(mid, alt)
+            if space == 2:
+                cost["food"] = cost.get("food", 0) + RULES["hire_space3_extra_food"]
+            if board.can_pay(p, cost):
+                return cost
+        return None
+
+    def _can_hire(self, state: State, seat: int, mid: str, space: int) -> bool:
+        return self._hire_cost(state, seat, mid, space) is not None
 
     # ---- production -------------------------------------------------------------------------
-    def _usable_rooms(self, state: State, seat: int) -> list[str]:
+    def _room_sources(self, state: State, seat: int) -> list[tuple[str, str, str | None]]:
+        """Production rooms a player may use: (key, room id, dungeon cell or None). Rented rooms
+        have the key R1, R2... and work once a round, also in Year 2 (Festival Season)."""
+        p = state["players"][seat]
+        out: list[tuple[str, str, str | None]] = []
+        for c in board.rooms(p):
+            rid = p["grid"][c]["room"]
+            if ROOMS[rid]["year"] == 1:
+                out.append((rid, rid, c))
+        for r in p.get("rented", []):
+            if ROOMS[r["room"]]["year"] == 1:
+                out.append((r["cell"], r["room"], None))
+        return out
+
+    def _room_need(self, state: State, seat: int, key: str, rid: str, cell: str | None) -> int:
+        """Imps a use needs: 1 fewer next to an unconquered Tool Shed, once per room a round."""
+        p = state["players"][seat]
+        need = int(ROOMS[rid]["imps"])
+        if cell and key not in p.get("shed_used", []):
+            if any(
+                p["grid"].get(n, {}).get("imp") == "shed" and not p["grid"][n]["c"]
+                for n in board.neighbours(cell)
+            ):
+                need -= 1
+        return max(0, need)
+
+    def _production_actions(self, state: State, seat: int) -> list[str]:
         p = state["players"][seat]
         uses = RULES["room_uses_per_round"][str(state["year"])]
         tokens = sum(1 for m in p["monsters"] if MONSTERS[m["id"]].get("token")) - p["tok"]
-        out = []
-        for c in board.rooms(p):
-            rid = p["grid"][c]["room"]
+        out: list[str] = []
+        for key, rid, cell in self._room_sources(state, seat):
             r = ROOMS[rid]
-            if r["year"] != 1 or p["uses"].get(rid, 0) >= uses:
+            limit = 1 if cell is None else uses
+            if r.get("train"):
+                limit = RULES["expansion"]["training_per_round"][str(state["year"])]
+                used = p["uses"].get(key, 0)
+                if used >= limit:
+                    continue
+                way = p.get("train_dir")
+                if way in (None, "in") and board.free_imps(p) >= 1:
+                    out.append(f"use {key} in")
+                if way in (None, "out") and p.get("trained", 0) >= 1:
+                    out.append(f"use {key} out")
                 continue
-            if board.free_imps(p) + tokens < r["imps"] or not board.can_pay(p, r["pay"]):
+            if p["uses"].get(key, 0) >= limit:
                 continue
-            if r["gain"].get("tunnels") and not board.dig_cells(p):
+            if board.free_imps(p) + tokens < self._room_need(state, seat, key, rid, cell):
                 continue
-            if r["gain"].get("evil") and p["evil"] <= board.EVIL["min"]:
+            if not board.can_pay(p, r["pay"]):
                 continue
-            out.append(rid)
-        return out
+            if r["gain"].get("tunnels"):
+                out += [f"use {key} {c}" for c in board.dig_cells(p)]
+            elif r.get("choice"):
+                out.append(f"use {key} food")
+                if p["evil"] > board.EVIL["min"]:
+                    out.append(f"use {key} evil")
+            elif r["gain"].get("evil") and p["evil"] <= board.EVIL["min"]:
+                continue
+            else:
+                out.append(f"use {key}")
+        return out + festival.build_pet_actions(state, seat)
+
+    def _usable_rooms(self, state: State, seat: int) -> list[str]:
+        return self._production_actions(state, seat)
 
     def _start_production(self, state: State, ev: list[Event]) -> None:
         state["phase"] = "production"
-        state["done"] = [s for s in range(state["seats"]) if not self._usable_rooms(state, s)]
+        state["done"] = [s for s in range(state["seats"]) if not self._production_actions(state, s)]
 
-    def _produce(self, state: State, seat: int, rid: str, where: str | None, ev: list[Event]) -> None:
+    def _produce(self, state: State, seat: int, words: list[str], ev: list[Event]) -> None:
         p = state["players"][seat]
+        key = words[1]
+        src = next(x for x in self._room_sources(state, seat) if x[0] == key)
+        rid, cell = src[1], src[2]
         r = ROOMS[rid]
+        p["uses"][key] = p["uses"].get(key, 0) + 1
+        if r.get("train"):
+            p["train_dir"] = words[2]
+            p["trained"] = p.get("trained", 0) + (1 if words[2] == "in" else -1)
+            self._log(
+                state,
+                ev,
+                f"P{seat + 1} sends an imp {words[2]} {'to' if words[2] == 'in' else 'of'} the Training Room.",
+            )
+            return
         tokens = sum(1 for m in p["monsters"] if MONSTERS[m["id"]].get("token")) - p["tok"]
-        need = r["imps"]
+        need = self._room_need(state, seat, key, rid, cell)
+        if need < r["imps"]:
+            p.setdefault("shed_used", []).append(key)
         use_tok = min(tokens, need)
         p["tok"] += use_tok
         p["used"] += need - use_tok
         board.pay(state, seat, r["pay"], ev)
-        p["uses"][rid] = p["uses"].get(rid, 0) + 1
-        g = r["gain"]
+        g = dict(r["gain"])
+        if r.get("choice"):
+            g = r["choice"][0] if words[2] == "food" else r["choice"][1]
+        where = words[2] if g.get("tunnels") else None
         for k in ("food", "gold", "imps"):
             if g.get(k):
                 p[k] += g[k]
@@ -460,8 +568,7 @@ class DungeonLords(core.Game):
             drawn = self._draw_traps(state, g["traps"])
             p["traps"].extend(drawn)
             ev.append(Event(f"Your {r['name']} makes {', '.join(TRAPS[x]['name'] for x in drawn)}.", seat))
-        if g.get("tunnels"):
-            assert where is not None
+        if where:
             p["grid"][where] = {"k": "t", "c": False}
         self._log(state, ev, f"P{seat + 1} uses the {r['name']}{' on ' + where if where else ''}.")
 
@@ -508,9 +615,24 @@ class DungeonLords(core.Game):
         state["task"] = {"type": "payday", "seat": s}
 
     def _payday_cost(self, p: dict[str, Any]) -> dict[str, int]:
+        """Every monster's cost again, with Expertise surcharges; Cockatrices take food while it
+        lasts, then Evil (house rule). Baby Golem is a pet: no pay."""
         total: dict[str, int] = {}
+        alts = []
         for m in p["monsters"]:
+            if m.get("pet"):
+                continue
+            if MONSTERS[m["id"]].get("cost_alt"):
+                alts.append(m)
+                continue
             for k, v in MONSTERS[m["id"]]["cost"].items():
+                total[k] = total.get(k, 0) + v
+        for m in alts:
+            cost = board.monster_cost(m["id"], p["food"] < total.get("food", 0) + 1)
+            for k, v in cost.items():
+                total[k] = total.get(k, 0) + v
+        for m in p["monsters"]:
+            for k, v in OPPS["expertise"].get(m.get("expert") or "", {}).items():
                 total[k] = total.get(k, 0) + v
         return total
 
@@ -612,7 +734,12 @@ class DungeonLords(core.Game):
             p["used"] = 0
             p["tok"] = 0
             p["uses"] = {}
+            p.pop("train_dir", None)
+            p.pop("shed_used", None)
+        state["discard"]["monsters"] += state["offer"]["monsters"]
+        state["discard"]["rooms"] += state["offer"]["rooms"]
         state["offer"] = {"monsters": [], "rooms": []}
+        festival.end_round(state)
         if state["dummy"]["evil"] is not None:
             state["dummy"]["evil"] = min(
                 board.EVIL["max"], state["dummy"]["evil"] + RULES["dummy"]["evil_per_round"]
@@ -674,6 +801,9 @@ class DungeonLords(core.Game):
             plan = self._parse_plan(text)
             if plan["tile"] not in board.battle_tiles(p):
                 plan["tile"] = board.battle_tiles(p)[0]
+            plan["installed"] = [it["trap"] for it in p.get("installed", []) if it["cell"] == plan["tile"]]
+            festival.drop_installed(p, plan["tile"])  # an installed trap springs in the first battle there
+            festival.use_combat_pet(self, state, s, plan, ev)
             sent = []
             for mid, opt in plan["send"]:
                 for m in p["monsters"]:
@@ -694,6 +824,7 @@ class DungeonLords(core.Game):
             if p["party"]:
                 self._log(state, ev, f"{len(p['party'])} adventurer(s) leave the dungeon alive.")
             p["party"] = []
+            p["monsters"] = [m for m in p["monsters"] if not m.get("pet")]  # Baby Golem goes home
             for m in p["monsters"]:
                 m["up"] = True
         state["dummy"]["party"] = []
@@ -744,6 +875,14 @@ class DungeonLords(core.Game):
             self._do_produce(state, seat, words, ev)
         elif ph in ("resolve", "payday"):
             self._do_task(state, seat, words, ev)
+        elif ph == "festival":
+            festival.do_bid(self, state, seat, words, ev)
+        elif ph == "prize":
+            festival.do_prize(self, state, seat, words, ev)
+        elif ph == "pet_pass":
+            festival.do_pet_pass(self, state, seat, words, ev)
+        elif ph == "pet_discard":
+            festival.do_pet_discard(self, state, seat, words, ev)
         elif ph == "plan":
             if verb != "fight":
                 raise IllegalAction("Plan your battle: for example 'fight C1 trap stone send troll goblin'.")
@@ -805,28 +944,42 @@ class DungeonLords(core.Game):
         if words == ["done"]:
             state["done"].append(seat)
             return
-        if words[0] != "use" or len(words) not in (2, 3):
+        acts = self._production_actions(state, seat)
+        text = " ".join(words)
+        if words[0] == "pet":
+            festival.use_build_pet(self, state, seat, words, ev)
+        elif text in acts:
+            self._produce(state, seat, words, ev)
+        elif words[0] != "use" or len(words) not in (2, 3):
             raise IllegalAction("Use a room ('use mint', 'use toolroom B3') or type 'done'.")
-        rid = words[1]
-        if rid not in self._usable_rooms(state, seat):
+        elif not any(a.split()[1] == words[1] for a in acts):
+            rid = words[1]
             raise IllegalAction(f"You cannot use a {ROOMS.get(rid, {}).get('name', rid)} now.")
-        where = None
-        if ROOMS[rid]["gain"].get("tunnels"):
-            if len(words) != 3 or words[2] not in board.dig_cells(state["players"][seat]):
-                raise IllegalAction(
-                    "Say where the new tunnel goes, e.g. 'use toolroom B3', next to your dungeon."
-                )
-            where = words[2]
-        elif len(words) == 3:
+        elif any(a.startswith(f"use {words[1]} ") for a in acts) and len(words) == 2:
+            raise IllegalAction(
+                f"Say how to use it, e.g. '{next(a for a in acts if a.startswith('use ' + words[1]))}'."
+            )
+        elif ROOMS.get(words[1], {}).get("gain", {}).get("tunnels"):
+            raise IllegalAction(
+                "Say where the new tunnel goes, e.g. 'use toolroom B3', next to your dungeon."
+            )
+        else:
             raise IllegalAction("That room takes no coordinate.")
-        self._produce(state, seat, rid, where, ev)
-        if not self._usable_rooms(state, seat):
+        if not self._production_actions(state, seat):
             state["done"].append(seat)
 
     def _do_task(self, state: State, seat: int, words: list[str], ev: list[Event]) -> None:
         t = state["task"]
         p = state["players"][seat]
         kind = t["type"]
+        expansion_tasks = {
+            "harvest": festival.do_harvest, "look": festival.do_look, "put": festival.do_look,
+            "improve": festival.do_improve, "install": festival.do_install, "expert": festival.do_expert,
+            "rent": festival.do_rent,
+        }  # fmt: skip
+        if kind in expansion_tasks:
+            expansion_tasks[kind](self, state, seat, words, ev)
+            return
         if kind == "dig":
             if words == ["done"]:
                 if t["n"] == 0:
@@ -870,14 +1023,13 @@ class DungeonLords(core.Game):
                 raise IllegalAction("That monster is not on offer.")
             if not self._can_hire(state, seat, mid, t["space"]):
                 raise IllegalAction(f"You cannot pay for the {MONSTERS[mid]['name']}.")
-            cost = board.monster_cost(mid)
-            if t["space"] == 2:
-                cost["food"] = cost.get("food", 0) + RULES["hire_space3_extra_food"]
+            cost = self._hire_cost(state, seat, mid, t["space"])
+            assert cost is not None
             if MONSTERS[mid].get("eats"):
                 # House rule: the Demon eats your cheapest monster.
-                food = min((m for m in p["monsters"] if not MONSTERS[m["id"]].get("eats")),
-                           key=lambda m: MONSTERS[m["id"]]["rank"])  # fmt: skip
+                food = min(board.edible(p), key=lambda m: MONSTERS[m["id"]]["rank"])
                 p["monsters"].remove(food)
+                state["discard"]["monsters"].append(food["id"])
                 self._log(state, ev, f"P{seat + 1}'s new Demon eats a {MONSTERS[food['id']]['name']}.")
             board.pay(state, seat, cost, ev)
             state["offer"]["monsters"].remove(mid)
@@ -900,6 +1052,7 @@ class DungeonLords(core.Game):
                 )
             p["gold"] -= RULES["build_room_gold"][t["space"]]
             p["grid"][words[2]] = {"k": "r", "room": rid, "c": False}
+            festival.drop_installed(p, words[2])
             state["offer"]["rooms"].remove(rid)
             self._log(state, ev, f"P{seat + 1} builds a {ROOMS[rid]['name']} on {words[2]}.")
             state["task"] = None
@@ -919,17 +1072,20 @@ class DungeonLords(core.Game):
                 self._log(state, ev, f"P{seat + 1} pays {board.cost_text(cost)} for the monsters.")
                 state["task"] = None
             elif (
-                words[0] == "release" and len(words) == 2 and any(m["id"] == words[1] for m in p["monsters"])
+                words[0] == "release"
+                and len(words) == 2
+                and any(m["id"] == words[1] and not m.get("pet") for m in p["monsters"])
             ):
-                m = next(m for m in p["monsters"] if m["id"] == words[1])
+                m = next(m for m in p["monsters"] if m["id"] == words[1] and not m.get("pet"))
                 p["monsters"].remove(m)
+                state["discard"]["monsters"].append(m["id"])
                 self._log(
                     state,
                     ev,
                     f"P{seat + 1} cannot or will not pay: the {MONSTERS[m['id']]['name']} leaves (Evil +1).",
                 )
                 board.move_evil(state, seat, 1, ev)
-                if not p["monsters"]:
+                if not [m for m in p["monsters"] if not m.get("pet")]:
                     state["task"] = None
             else:
                 raise IllegalAction("Type 'pay' to pay every monster, or 'release <monster>' to let one go.")
@@ -937,11 +1093,13 @@ class DungeonLords(core.Game):
     # ---- combat plans -------------------------------------------------------------------------------
     def _parse_plan(self, text: str) -> dict[str, Any]:
         words = text.split()
-        plan: dict[str, Any] = {"tile": words[1], "traps": [], "target": None, "send": []}
+        plan: dict[str, Any] = {"tile": words[1], "traps": [], "target": None, "send": [], "pet": None}
         mode = None
         for w in words[2:]:
-            if w in ("trap", "send", "at"):
+            if w in ("trap", "send", "at", "pet"):
                 mode = w
+            elif mode == "pet":
+                plan["pet"] = w
             elif mode == "trap":
                 plan["traps"].append(w)
             elif mode == "at":
@@ -956,9 +1114,11 @@ class DungeonLords(core.Game):
         tiles = board.battle_tiles(p)
         if plan["tile"] not in tiles:
             raise IllegalAction(f"The party must fight on the nearest unconquered tile: {', '.join(tiles)}.")
-        tile = p["grid"][plan["tile"]]
+        tile = board.tile(p, plan["tile"])
         room = tile["room"] if tile["k"] == "r" else None
         combat = ROOMS[room].get("combat", {}) if room else {}
+        if plan["pet"] is not None and plan["pet"] not in p.get("pets", []):
+            raise IllegalAction("You have no such combat pet face down.")
         if len(plan["traps"]) > combat.get("traps", 1):
             raise IllegalAction("Only one trap per battle (two in a Labyrinth).")
         need: dict[str, int] = {}
@@ -974,6 +1134,9 @@ class DungeonLords(core.Game):
         if not board.can_pay(p, need):
             raise IllegalAction(f"You cannot pay {board.cost_text(need)} for those traps.")
         limit = RULES["monster_limit"]["room" if room else "tunnel"]
+        sent_ids = [m for m, _ in plan["send"]]
+        if "babygolem" in sent_ids and "golem" in sent_ids:
+            limit += 1  # Baby Golem does not count when he comes along with a big golem
         if len(plan["send"]) > limit:
             raise IllegalAction(f"At most {limit} monsters may fight in a {'room' if room else 'tunnel'}.")
         up = [m["id"] for m in p["monsters"] if m["up"] is True]
@@ -992,7 +1155,7 @@ class DungeonLords(core.Game):
         up.sort(key=lambda m: -MONSTERS[m]["rank"])
         out: list[str] = []
         for tile in tiles:
-            t = p["grid"][tile]
+            t = board.tile(p, tile)
             room = t["room"] if t["k"] == "r" else None
             limit = RULES["monster_limit"]["room" if room else "tunnel"]
             sends: list[list[str]] = [[]]
@@ -1003,19 +1166,24 @@ class DungeonLords(core.Game):
                     if len(MONSTERS[mid]["options"]) > 1:
                         sends.append([mid + "+"])
             traps: list[list[str]] = [[]] + [[tid] for tid in dict.fromkeys(p["traps"])]
-            for tr in traps:
-                for sd in sends:
-                    text = (
-                        f"fight {tile}"
-                        + (" trap " + " ".join(tr) if tr else "")
-                        + (" send " + " ".join(sd) if sd else "")
-                    )
-                    try:
-                        self._check_plan(state, seat, text)
-                    except IllegalAction:
-                        continue
-                    if text not in out:
-                        out.append(text)
+            pets = [f" pet {x}" for x in dict.fromkeys(p.get("pets", [])) if PETS[x]["when"] == "combat"]
+            # A combat pet goes with the full send (and no trap) to keep the list short.
+            combos = [(tr, sd, "") for tr in traps for sd in sends] + [
+                ([], sends[1] if len(sends) > 1 else [], pt) for pt in pets
+            ]
+            for tr, sd, pet in combos:
+                text = (
+                    f"fight {tile}"
+                    + (" trap " + " ".join(tr) if tr else "")
+                    + (" send " + " ".join(sd) if sd else "")
+                    + pet
+                )
+                try:
+                    self._check_plan(state, seat, text)
+                except IllegalAction:
+                    continue
+                if text not in out:
+                    out.append(text)
         return out
 
     # ---- legal actions -------------------------------------------------------------------------------
@@ -1032,16 +1200,12 @@ class DungeonLords(core.Game):
             h = hand(p)
             return [f"orders {a} {b} {c}" for a in h for b in h for c in h if len({a, b, c}) == 3]
         if ph == "production":
-            out = ["done"]
-            for rid in self._usable_rooms(state, seat):
-                if ROOMS[rid]["gain"].get("tunnels"):
-                    out += [f"use {rid} {c}" for c in board.dig_cells(p)]
-                else:
-                    out.append(f"use {rid}")
-            return out
+            return ["done"] + self._production_actions(state, seat)
         if ph == "plan":
             return self._plan_options(state, seat)
         t = state["task"]
+        if t is None or ph not in ("resolve", "payday"):
+            return self._expansion_actions(state, seat)
         kind = t["type"]
         if kind == "dig":
             return [f"dig {c}" for c in board.dig_cells(p)] + ["done"]
@@ -1064,7 +1228,43 @@ class DungeonLords(core.Game):
             return [f"return {x}" for x in dict.fromkeys(p["traps"])]
         if kind == "payday":
             out = ["pay"] if board.can_pay(p, self._payday_cost(p)) else []
-            return out + [f"release {m}" for m in dict.fromkeys(m["id"] for m in p["monsters"])]
+            return out + [
+                f"release {m}" for m in dict.fromkeys(m["id"] for m in p["monsters"] if not m.get("pet"))
+            ]
+        return self._expansion_actions(state, seat)
+
+    def _expansion_actions(self, state: State, seat: int) -> list[str]:
+        ph = state["phase"]
+        p = state["players"][seat]
+        if ph == "festival":
+            return [f"bid {k}" for k in range(board.free_imps(p), -1, -1)]
+        if ph == "pet_pass":
+            return [f"pass {x}" for x in dict.fromkeys(p["pets"])]
+        if ph == "pet_discard":
+            return [f"discard {x}" for x in dict.fromkeys(p["pets"])]
+        t = state["task"]
+        kind = t["type"] if t else None
+        if kind == "prize":
+            return festival.prize_options(state, seat) + ["prize none"]
+        if kind == "harvest":
+            return [f"harvest {k}" for k in range(t["cap"], -1, -1)]
+        if kind == "look":
+            return [f"look {k}" for k in festival.look_options(state)]
+        if kind == "put":
+            return [f"put {k}" for k in festival.look_options(state)]
+        if kind == "improve":
+            return festival.improve_options(state, seat) + ["done"]
+        if kind == "install":
+            return festival.install_options(state, seat, t["space"]) + ["install none"]
+        if kind == "expert":
+            mons = [
+                m
+                for m in dict.fromkeys(state["offer"]["monsters"])
+                if festival.can_hire_expert(state, seat, m, t["space"])
+            ]
+            return [f"hire {m}" for m in mons] + ["hire none"]
+        if kind == "rent":
+            return festival.rent_options(state, seat, t["space"]) + ["rent none"]
         return []
 
     # ---- notation --------------------------------------------------------------------------------------
@@ -1073,16 +1273,22 @@ class DungeonLords(core.Game):
             raise IllegalAction("Type a move, e.g. 'orders food mine dig'.")
         words = text.strip().lower().replace(",", " ").split()
         verb = words[0]
-        simple = {"keep", "dummy", "orders", "dig", "mine", "hire", "build", "return", "use", "release"}
+        simple = {"keep", "dummy", "orders", "dig", "mine", "hire", "build", "return", "use", "release", "harvest",
+                  "look", "put", "improve", "deconquer", "install", "rent", "bid", "prize", "pass", "discard", "pet"}  # fmt: skip
         if verb in ("done", "pay") and len(words) == 1:
             return verb
         if verb == "fight":
-            if len(words) < 2 or not board.is_cell(words[1]):
+            if len(words) < 2 or not (board.is_cell(words[1]) or _rented(words[1])):
                 raise IllegalAction("Plan a battle as 'fight C1 [trap stone] [at 2] [send troll goblin+]'.")
             out = ["fight", words[1].upper()]
             mode = None
             for w in words[2:]:
-                if w in ("trap", "send", "at"):
+                if w == "pet" and "pet" not in out:
+                    mode = w
+                    out.append(w)
+                elif mode == "pet" and out[-1] == "pet" and w in PETS and PETS[w]["when"] == "combat":
+                    out.append(w)
+                elif w in ("trap", "send", "at"):
                     if w in out:
                         raise IllegalAction(f"'{w}' appears twice in the plan.")
                     mode = w
@@ -1097,9 +1303,9 @@ class DungeonLords(core.Game):
                     raise IllegalAction(
                         f"'{w}' does not fit in a plan: 'fight C1 [trap stone] [at 2] [send troll goblin+]'."
                     )
-            for kw in ("trap", "send", "at"):
+            for kw in ("trap", "send", "at", "pet"):
                 if kw in out and (
-                    out.index(kw) == len(out) - 1 or out[out.index(kw) + 1] in ("trap", "send", "at")
+                    out.index(kw) == len(out) - 1 or out[out.index(kw) + 1] in ("trap", "send", "at", "pet")
                 ):
                     raise IllegalAction(f"'{kw}' needs something after it.")
             return " ".join(out)
@@ -1108,7 +1314,9 @@ class DungeonLords(core.Game):
                 "Moves: keep, dummy, orders, dig, mine, hire, build, return, use, done, pay, release, fight."
             )
         for i, w in enumerate(words[1:], 1):
-            if board.is_cell(w) and verb in ("dig", "build", "use"):
+            if (board.is_cell(w) or _rented(w)) and verb not in ("orders", "keep", "dummy", "prize"):
+                words[i] = w.upper()
+            elif board.is_cell(w) and verb == "prize" and words[1] in ("dig", "room"):
                 words[i] = w.upper()
         args = words[1:]
         k = RULES["orders_per_round"]
@@ -1121,14 +1329,31 @@ class DungeonLords(core.Game):
             "hire": len(args) == 1 and (args[0] in MONSTERS or args[0] == "none"),
             "build": (args == ["none"]) or (len(args) == 2 and args[0] in ROOMS and board.is_cell(args[1])),
             "return": len(args) == 1 and args[0] in TRAPS,
-            "use": len(args) in (1, 2) and args[0] in ROOMS and (len(args) == 1 or board.is_cell(args[1])),
+            "use": len(args) in (1, 2)
+            and (args[0] in ROOMS or _rented(args[0]))
+            and (len(args) == 1 or board.is_cell(args[1]) or args[1] in ("food", "evil", "in", "out")),
             "release": len(args) == 1 and args[0] in MONSTERS,
+            "harvest": len(args) == 1 and args[0].isdigit(),
+            "look": len(args) == 1 and args[0].isdigit(),
+            "put": len(args) == 1 and args[0].isdigit(),
+            "improve": len(args) == 2 and board.is_cell(args[0]) and args[1] in IMPROVED,
+            "deconquer": len(args) == 1 and board.is_cell(args[0]),
+            "install": args == ["none"] or (len(args) == 2 and args[0] in TRAPS and board.is_cell(args[1])),
+            "rent": len(args) == 1 and (args[0] in ROOMS or args[0] in ("gold", "none")),
+            "bid": len(args) == 1 and args[0].isdigit(),
+            "prize": _prize_shape(args),
+            "pass": len(args) == 1 and args[0] in PETS,
+            "discard": len(args) == 1 and args[0] in PETS,
+            "pet": len(args) in (1, 2) and args[0] in PETS and (len(args) == 1 or board.is_cell(args[1])),
         }
         if not shapes[verb]:
             examples = {
                 "keep": "keep mine", "dummy": "dummy monster", "orders": "orders food mine dig", "dig": "dig B2",
                 "mine": "mine 3", "hire": "hire troll", "build": "build mint C3", "return": "return stone",
-                "use": "use mint", "release": "release goblin",
+                "use": "use mint", "release": "release goblin", "harvest": "harvest 2", "look": "look 3",
+                "put": "put 1", "improve": "improve C2 shed", "deconquer": "deconquer C1", "install": "install stone C2",
+                "rent": "rent mint", "bid": "bid 2", "prize": "prize food", "pass": "pass hen", "discard": "discard hen",
+                "pet": "pet hen",
             }  # fmt: skip
             raise IllegalAction(f"That '{verb}' move is not complete; for example '{examples[verb]}'.")
         return " ".join(words)
@@ -1138,14 +1363,14 @@ class DungeonLords(core.Game):
 
     def public_format(self, state: State, seat: int, action: Any) -> str:
         word = str(action).split()[0]
-        if word in ("orders", "keep"):
+        if word in ("orders", "keep", "bid", "pass", "discard"):
             return f"{word} (secret)"
         return self.format(action)
 
     def can_undo(self, before: State, after: State, seat: int, action: Any) -> bool:
         # Completing secret choices reveals them: only undo while the phase is unchanged.
         return bool(before["rng"]["n"] == after["rng"]["n"] and before["phase"] == after["phase"]
-                    and before["round"] == after["round"] and str(action).split()[0] not in ("orders", "keep", "fight"))  # fmt: skip
+                    and before["round"] == after["round"] and str(action).split()[0] not in ("orders", "keep", "fight", "bid", "pass", "discard", "look"))  # fmt: skip
 
     def pass_action(self, state: State, seat: int) -> Any:
         acts = self.legal_actions(state, seat)
@@ -1193,6 +1418,8 @@ class DungeonLords(core.Game):
                 "ordered": str(s) in state["orders"],
                 "played": [o["loc"] for o in state["played"].get(str(s), [])],
                 "tokens": sum(1 for m in p["monsters"] if MONSTERS[m["id"]].get("token")) - p["tok"],
+                "pets": len(p.get("pets", [])), "used_pets": p.get("used_pets", []), "trained": p.get("trained", 0),
+                "rented": p.get("rented", []), "installed": p.get("installed", []), "invest": p.get("invest", 0),
             })  # fmt: skip
         c = state["combat"]
         cards = state["decks"][y]["cards"]
@@ -1209,8 +1436,25 @@ class DungeonLords(core.Game):
             "combat_round": c["round"], "combat_rounds": state["combat_rounds"],
             "combat_cards": [cards[i] if i < revealed else None for i in range(len(cards))],
             "planned": sorted(int(s) for s, x in c.get("plans", {}).items() if x is not None),
-            "task": state["task"], "specials_seen": state["specials_seen"],
+            "task": state["task"], "specials_seen": state["specials_seen"], "x": state.get("x"),
+            "discard": state.get("discard"), "improved": state.get("improved", []),
         }  # fmt: skip
+        o = state.get("opps")
+        if o:
+            v["opps"] = {"now": o.get("now"), "next": o.get("next"), "used": o.get("used", []),
+                         "traps": o.get("traps", [])}  # fmt: skip
+        fest = state.get("fest")
+        if fest:
+            revealed = len(fest["bids"]) == state["seats"]
+            v["festival"] = {
+                "boards": fest["boards"], "order": fest["order"],
+                "bid": sorted(int(s) for s in fest["bids"]),  # who has bid - never how many, until all are in
+                "bids": fest["bids"] if revealed else None,
+            }  # fmt: skip
+        if state["phase"] == "pet_pass":
+            v["pet_chosen"] = sorted(int(s) for s in state["pet_pass"])
+        if state["phase"] == "pet_discard":
+            v["pet_chosen"] = sorted(state["pet_discard_done"])
         if seat is not None and 0 <= seat < state["seats"]:
             p = state["players"][seat]
             v["private"] = {
@@ -1218,6 +1462,9 @@ class DungeonLords(core.Game):
                 "orders": state["orders"].get(str(seat)),
                 "inacc_draw": state["inacc_draw"].get(str(seat)) if state["phase"] == "inacc" else None,
                 "seen_cards": {str(i + 1): cards[i] for i in p["seen"] if i < len(cards)},
+                "pets": list(p.get("pets", [])),
+                "pet_pass": (state.get("pet_pass") or {}).get(str(seat)),
+                "bid": (fest["bids"].get(str(seat)) if fest else None),
             }
         return v
 
@@ -1237,10 +1484,20 @@ class DungeonLords(core.Game):
             return f"{where}, production: {who} may use rooms (or 'done')."
         if ph == "plan":
             return f"Year {state['year']} combat, round {state['combat']['round']}: {who} plan the battle."
+        if ph == "festival":
+            return f"{where}, festival: waiting for {who} to send imps (secretly)."
+        if ph == "pet_pass":
+            return f"{where}, Pet Phase: waiting for {who} to pass a pet to the left."
+        if ph == "pet_discard":
+            return f"{where}, Pet Phase: waiting for {who} to discard a pet."
         t = state["task"]
         if t:
             what = {"dig": "digs tunnels", "mine": "mines gold", "hire": "hires a monster", "build": "builds a room",
-                    "return": "returns a Trap Card", "payday": "pays the monsters (Pay Day)"}[t["type"]]  # fmt: skip
+                    "return": "returns a Trap Card", "payday": "pays the monsters (Pay Day)",
+                    "harvest": "harvests food", "look": "picks a Combat Card to look at",
+                    "put": "puts the Combat Card back", "improve": "improves tunnels",
+                    "install": "installs a trap", "expert": "hires an expert monster", "rent": "rents a room",
+                    "prize": "chooses a festival prize"}[t["type"]]  # fmt: skip
             return f"{where}: {who} {what}."
         return where
 
