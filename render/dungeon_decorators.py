@@ -222,7 +222,11 @@ def _track(draw: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> None:
         draw.rectangle([x0 + 12, y + 22, x0 + 12 + bar, y + 30], fill=PALETTE["panel2"])
         px = x0 + 12 + bar * p["track"] / 50
         draw.rectangle([x0 + 12, y + 22, px, y + 30], fill=c)
-        chips = f" +{p['chits']}x50" if p["chits"] else ""
+        chips = (
+            f"  ({p['chits']} chit{'s' if p['chits'] > 1 else ''} + {p['track']} on the track)"
+            if p["chits"]
+            else ""
+        )
         text(draw, (x0 + 12, y), f"P{p['seat'] + 1}: {p['score']}{chips}", 18, c)
         text(
             draw,

@@ -54,7 +54,7 @@ def check(s: dict) -> None:
         assert sorted(goals) == sorted(R.GOALS)
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 4))
 def test_random_games_end_with_invariants(seed: int, players: int) -> None:
     scores: list[int] = [0] * players

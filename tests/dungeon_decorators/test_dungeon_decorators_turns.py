@@ -419,3 +419,13 @@ def test_scored_points_stay_when_an_architect_breaks_the_goal() -> None:
     s, _ = act(s, 0, "done")
     assert R.deco_cost(R.summarise(R.to_grid(s["players"][0]["dungeon"])), "D1") is None
     assert s["players"][0]["score"] == 10
+
+
+def test_a_mimic_can_complete_a_decorated_hallway_in_a_shape() -> None:
+    # S13 Trophy Hall: hallway with 2+ decorations, hallway, hallway with 2+ decorations, in a row.
+    g = grid({"F7": room_or_hall("WE"), "H7": room_or_hall("WE")})
+    for c, icons in {"F6": "--K-", "F8": "T---", "H6": "--S-", "H8": "*---"}.items():
+        g[R.parse_coord(c)] = deco(icons)
+    assert R.shape_cost(R.summarise(g), "S13") == 1  # one wild icon to turn into a decoration
+    g[R.parse_coord("H8")] = deco("B---")
+    assert R.shape_cost(R.summarise(g), "S13") == 0
