@@ -97,8 +97,7 @@ class SlowPlay(commands.Cog):
 
     async def deliver(self, notice: Notice) -> None:
         try:
-            if notice.update is not None:
-                notice.update.text = notice.text + "\n" + notice.update.text
+            if notice.update is not None:  # its text already starts with the notice
                 await post_board(self.bot, notice.update)
             else:
                 channel = await thread_of(self.bot, notice.thread_id)

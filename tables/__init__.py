@@ -152,6 +152,30 @@ def display_name(row: GameRow, seat: int) -> str:
     return s.name + (" (AI)" if s.is_ai else "")
 
 
+MESSAGE_ROOM = 1900  # Discord's 2000 characters, less room for the pings
+
+
+def fit_message(head: str, news: list[str], tail: str, room: int = MESSAGE_ROOM) -> str:
+    """Intro, then as many of the latest news lines as fit, then the status or
+    final scores, which always survive: a long run of AI moves shortens the
+    middle, never the end."""
+    tail = tail[:room]
+    head = head[: max(0, room - len(tail) - 1)]
+    budget = room - len(tail) - len(head) - 2
+    kept: list[str] = []
+    for line in reversed(news):
+        cost = len(line) + 1
+        if cost > budget - 60:  # keep room for the "earlier moves" line
+            break
+        kept.append(line)
+        budget -= cost
+    kept.reverse()
+    dropped = len(news) - len(kept)
+    if dropped:
+        kept.insert(0, f"... {dropped} earlier line(s) not shown; /history has every move.")
+    return "\n".join(part for part in (head, *kept, tail) if part)
+
+
 class Tables:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
@@ -357,6 +381,8 @@ class Tables:
         t0 = time.perf_counter()
         async with self._lock(game_id):
             row = await self._load(game_id)
+            if button is not None and button[0] != row.version and row.seat_of(user_id) is not None:
+                raise TableError("That button belongs to an earlier board; use the newest one.")
             seat = self._acting_seat(row, user_id)
             game = core.get(row.game_key)
             assert row.state is not None
@@ -455,8 +481,19 @@ class Tables:
             return events
 
     async def _run_ai(self, game_id: int) -> list[Event]:
+        """Let AI seats move until a human must act. An AI failure is logged and
+        stops the loop: the moves already taken stand, and the next start retries."""
         out: list[Event] = []
-        while (events := await self.step_ai(game_id)) is not None:
+        while True:
+            try:
+                events = await self.step_ai(game_id)
+            except TableError:
+                break  # another task moved the game on at the same moment
+            except Exception:
+                log.exception("AI move failed in game %s", game_id)
+                break
+            if events is None:
+                return out
             out.extend(events)
         return out
 
@@ -491,12 +528,9 @@ class Tables:
             log.exception("render failed for game %s version %s", row.id, row.version)
         render_s = time.perf_counter() - t0
 
-        lines: list[str] = []
-        if intro:
-            lines.append(intro)
-        for e in events or []:
-            if e.seat is None:
-                lines.append(e.text)
+        head: list[str] = [intro] if intro else []
+        news = [e.text for e in events or [] if e.seat is None]
+        lines: list[str] = []  # what follows the news: status or result, seats, who is away
         private: dict[int, list[str]] = {}
         for e in events or []:
             if e.seat is not None and row.seats[e.seat].user_id is not None and not row.seats[e.seat].is_ai:
@@ -537,7 +571,11 @@ class Tables:
             game_id=row.id,
             version=row.version,
             thread_id=row.thread_id,
-            text=self.named(row, "\n".join(lines))[:1900],
+            text=fit_message(
+                self.named(row, "\n".join(head)),
+                [self.named(row, n) for n in news],
+                self.named(row, "\n".join(lines)),
+            ),
             png=png,
             ping=ping,
             actor_private=actor_private,

@@ -205,3 +205,40 @@ async def test_engine_player_numbers_become_names(tables: Tables) -> None:
         Tables.named(row, "Player 1 pays Player 2; Player 9 is nobody.")
         == "alice pays bob; Player 9 is nobody."
     )
+
+
+def test_long_news_shortens_the_middle_never_the_final_scores() -> None:
+    from tables import MESSAGE_ROOM, fit_message
+
+    news = [f"Player {i % 4 + 1} does something long and wordy, number {i}." for i in range(200)]
+    tail = "**Final scores**\n1. alice: 12\n2. bob: 9\nWinner: alice!"
+    text = fit_message("The AI takes over.", news, tail)
+    assert len(text) <= MESSAGE_ROOM
+    assert text.startswith("The AI takes over.") and text.endswith(tail)
+    assert "number 199." in text and "number 0." not in text
+    assert "earlier line(s) not shown; /history has every move." in text
+    assert fit_message("", ["a", "b"], "end") == "a\nb\nend"
+
+
+async def test_an_ai_failure_never_loses_the_human_move(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lobby = await tables.create(ALICE, "alice", "test-race", seed=1)
+    await tables.add_ai(lobby.game_id, ALICE)
+    await tables.start(lobby.game_id, ALICE)
+    row = await tables.store.get(lobby.game_id)
+    assert row is not None and row.state is not None
+    assert row.seats[who(row.state)].user_id == ALICE
+
+    def broken(self: object, state: dict, seat: int) -> int:
+        raise KeyError("monster")
+
+    from tests.fakegame import Race
+
+    monkeypatch.setattr(Race, "ai_action", broken)
+    update = await tables.act(lobby.game_id, ALICE, "1")
+    assert update.png is not None
+    assert [n for _q, _s, n in await tables.store.log(lobby.game_id)] == ["1"], "the human move stands"
+    monkeypatch.undo()
+    assert await tables.resume_all() == 1, "the next start lets the AI move"
+    assert len(await tables.store.log(lobby.game_id)) == 2
