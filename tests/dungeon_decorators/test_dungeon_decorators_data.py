@@ -78,3 +78,37 @@ def test_star_hallway_supply_is_checked() -> None:
 
     with pytest.raises(D.DataError, match="not enough star hallways"):
         D.validate(broken(no_stars))
+
+
+def test_every_goal_has_a_witness_dungeon_built_from_real_tiles() -> None:
+    from engine.dungeon_decorators import witness
+
+    data = D.load()
+    witness.check_goals(data)  # raises DataError naming the first goal without one
+    t = data["tiles"]
+    for goal in data["goals"]["shape"]:
+        cells = D.shape_cells(goal["rows"], t["colours"])
+        grid = witness.shape_witness(cells, witness._tile_pool(t["tiles"], 10))
+        assert grid is not None
+        assert R.dungeon_problem(grid) is None
+        assert R.shape_cost(R.summarise(grid), goal["id"]) == 0
+    for goal in data["goals"]["decoration"]:
+        grid = witness.deco_witness(goal, witness._tile_pool(t["tiles"], 10))
+        assert grid is not None and R.deco_cost(R.summarise(grid), goal["id"]) == 0
+
+
+def test_a_goal_without_a_witness_is_refused() -> None:
+    from engine.dungeon_decorators import witness
+
+    colours = D.load()["tiles"]["colours"]
+    # Two rooms side by side that each want three decorated walls: no room for a door.
+    assert witness.shape_witness(D.shape_cells(["R3 R3"], colours), witness._tile_pool([], 10)) is None
+    # Without the tiles to build it, even an easy shape has no witness.
+    assert witness.shape_witness(D.shape_cells(["H H"], colours), []) is None
+
+    def no_spikes(d: dict) -> None:
+        for tile in d["tiles"]["tiles"]:
+            tile["edges"] = ["T" if e == "P" else e for e in tile["edges"]]
+
+    with pytest.raises(D.DataError, match="Sharp Pointy|Chic Skulls|Spiky|Trap|Hall of Arms|Everything"):
+        witness.check_goals(broken(no_spikes))
