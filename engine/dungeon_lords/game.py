@@ -390,10 +390,33 @@ class DungeonLords(core.Game):
             return
         if loc in ("dig", "mine"):
             cap = self._imp_cap(p, gain)
+            extra = 0
             if loc == "mine":
-                cap = min(cap, len(board.tunnels(p, unconquered_only=True)))
+                veins = [
+                    c for c in board.tunnels(p, unconquered_only=True) if p["grid"][c].get("imp") == "mithril"
+                ]
+                cap = min(cap, len(board.tunnels(p, unconquered_only=True)) - len(veins))
+                if veins:
+                    # Mithril Vein: up to 2 more imps mine there, beyond the space's limit.
+                    spare = board.free_imps(p) - max(cap, 0) - (1 if cap == 4 else 0)
+                    extra = max(0, min(2, spare))
+                    cap = max(cap, 0)
             elif not board.dig_cells(p):
                 cap = 0
+            if cap + extra <= 0:
+                self._fail(state, seat, loc, ev, "no imps or no room to work")
+                return
+            if extra:
+                state["task"] = {
+                    "type": loc,
+                    "seat": seat,
+                    "loc": loc,
+                    "space": i,
+                    "cap": cap + extra,
+                    "n": 0,
+                    "normal": cap,
+                }
+                return
             if cap <= 0:
                 self._fail(state, seat, loc, ev, "no imps or no room to work")
                 return
@@ -587,7 +610,7 @@ class DungeonLords(core.Game):
             rate = RULES["taxes"]["tiles_per_gold"]
             for s in range(state["seats"]):
                 p = state["players"][s]
-                due = len(p["grid"]) // rate
+                due = len(board.counted(p)) // rate  # rented rooms and the Secret Passage are not taxed
                 paid = min(due, p["gold"])
                 p["gold"] -= paid
                 p["penalty"] += due - paid
@@ -667,7 +690,9 @@ class DungeonLords(core.Game):
                 p["food"] += 2
         elif sid == "goldrush":
             for p in players:
-                p["gold"] += min(2, len(board.tunnels(p, unconquered_only=True)))
+                p["gold"] += min(
+                    2, len([c for c in board.tunnels(p, unconquered_only=True) if c in board.counted(p)])
+                )
         elif sid in ("inquisition", "pilgrims"):
             evil = [players[s]["evil"] for s in seats]
             pick = max(evil) if sid == "inquisition" else min(evil)
@@ -1004,7 +1029,8 @@ class DungeonLords(core.Game):
             if words[0] != "mine" or len(words) != 2 or not words[1].isdigit() or int(words[1]) > t["cap"]:
                 raise IllegalAction(f"Mine with 0 to {t['cap']} imps, e.g. 'mine {t['cap']}'.")
             k = int(words[1])
-            p["used"] += k + (1 if k == 4 else 0)
+            normal = min(k, t.get("normal", k))
+            p["used"] += k + (1 if normal == 4 else 0)
             p["gold"] += k
             if k == 0:
                 self._fail(state, seat, "mine", ev, "no imps sent")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.core import Result, State, rank
 
 from . import board
-from .data import ROOMS, RULES
+from .data import PETS, ROOMS, RULES
 
 
 def measures(state: State, seat: int) -> dict[str, int]:
@@ -14,7 +14,7 @@ def measures(state: State, seat: int) -> dict[str, int]:
     return {
         "evil": p["evil"],
         "rooms": len(board.rooms(p)),
-        "tunnels": len(board.tunnels(p)),
+        "tunnels": len([c for c in board.tunnels(p) if c in board.counted(p)]),
         "monsters": len(p["monsters"]),
         "imps": p["imps"],
         "gold_food": p["gold"] + p["food"],
@@ -38,6 +38,30 @@ def title_holders(state: State) -> dict[str, list[int]]:
     return out
 
 
+def pet_value(state: State, seat: int, pid: str) -> int:
+    """What a scoring pet is worth if revealed for its effect."""
+    p = state["players"][seat]
+    pet = PETS[pid]
+    if pet.get("per_gold"):
+        return int(p["gold"] // pet["per_gold"])
+    if pet.get("per_room"):
+        return len(board.rooms(p)) * int(pet["per_room"])
+    if pet.get("per_prisoners"):
+        return int(len(p["prison"]) // pet["per_prisoners"])
+    return 0
+
+
+def pet_points(state: State, seat: int) -> int:
+    """The pet show: each face-down scoring pet is used when its effect beats the show point
+    (house rule: the choice is automatic); every other face-down pet scores 1."""
+    show = RULES["expansion"]["pet_show"]
+    total = 0
+    for pid in state["players"][seat].get("pets", []):
+        value = pet_value(state, seat, pid) if PETS[pid]["when"] == "scoring" else 0
+        total += max(value, show)
+    return total
+
+
 def breakdown(state: State, seat: int) -> dict[str, int]:
     sc = RULES["scoring"]
     p = state["players"][seat]
@@ -50,16 +74,31 @@ def breakdown(state: State, seat: int) -> dict[str, int]:
     b["monsters"] = sc["monster"] * len(p["monsters"])
     b["tax penalties"] = -RULES["taxes"]["penalty_points"] * p["penalty"]
     bonus = 0
-    for rid in board.room_ids(p):
+    # Rented scoring rooms score too (Festival Season), though rented rooms are not rooms.
+    for rid in board.room_ids(p) + [r["room"] for r in p.get("rented", [])]:
         rule = ROOMS[rid].get("scoring")
         if not rule:
             continue
         for what in rule["per"]:
+            pts = rule.get("points_by", {}).get(what, rule["points"])
             if what == "prisoner":
-                bonus += rule["points"] * len(p["prison"])
+                bonus += pts * len(p["prison"])
             else:
-                bonus += rule["points"] * sum(1 for m in p["monsters"] if m["id"] == what)
+                bonus += pts * sum(1 for m in p["monsters"] if m["id"] == what)
     b["scoring rooms"] = bonus
+    foyer = 0
+    for c, t in p["grid"].items():
+        if t.get("imp") == "foyer" and not t["c"]:
+            rooms = [
+                n
+                for n in board.neighbours(c)
+                if p["grid"].get(n, {}).get("k") == "r" and not p["grid"][n]["c"]
+            ]
+            foyer += 1 + len(rooms)
+    if foyer:
+        b["foyer"] = foyer
+    if p.get("pets") is not None and state.get("x", {}).get("exp"):
+        b["pets"] = pet_points(state, seat)
     holders = title_holders(state)
     for t in RULES["titles"]:
         who = holders[t["id"]]
