@@ -115,7 +115,6 @@ class DungeonDecorators(core.Game):
             snapshot=None,
             relaxed=False,
             final=None,
-            log=[],
         )
         if all(p["kept"] for p in players):
             self._start_round(state, [])
@@ -581,7 +580,7 @@ class DungeonDecorators(core.Game):
         p["pending"][0] = {"t": t, "public": public}
         state["box"].extend(x for x in choices if x != t)
         state["burrow"] = None
-        events.append(Event(f"Player {seat + 1} keeps one Burrow Bro tile and boxes the other two."))
+        events.append(Event(f"Player {seat + 1} keeps one Burrow Bro tile and puts the rest in the box."))
         if t != original:
             # A tile chosen through the Burrow Bro brings its own assistant, unless it is another Burrow Bro.
             self._resolve_assistant(state, seat, t, True, events)
