@@ -1,0 +1,158 @@
+"""Festival Season: production rooms, costs, new cards and scoring rooms; random
+games under every variant; the AI with the expansion; undo of secret choices."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.dungeon_lords import board, scoring
+from tests.playout import ai_playout, random_playout
+
+from .helpers import G, act, adv, ai_until, new_x
+from .test_dungeon_lords_festival_structure import battle, dmg, fight
+
+VARIANTS: list[dict[str, Any]] = [
+    {},
+    {"paladins": "three"},
+    {"paladins": "single", "pets": False},
+    {"beginners": True, "bards": False},
+    {"seasons": 4},
+    {"opportunities": False},
+    {"festival": False},
+]
+
+
+def production(seat: int = 0, **grid: Any) -> dict[str, Any]:
+    s = new_x(2, seed=12)
+    p = s["players"][seat]
+    p.update(imps=6, used=0, food=3, gold=3, evil=8, pets=[])
+    for cell, room in grid.items():
+        p["grid"][cell] = {"k": "r", "room": room, "c": False}
+    s["phase"] = "production"
+    s["done"] = [1 - seat]
+    return s
+
+
+def test_bakery_gives_food_or_lowers_evil() -> None:
+    s = production(C1="bakery")
+    assert {"use bakery food", "use bakery evil"} <= set(G.legal_actions(s, 0))
+    s = act(s, 0, "use bakery evil")
+    assert s["players"][0]["evil"] == 7 and s["players"][0]["used"] == 2
+
+
+def test_training_room_sends_imps_in_and_they_add_fatigue() -> None:
+    s = production(C2="training")
+    s = act(s, 0, "use training in")
+    p = s["players"][0]
+    assert p["trained"] == 1 and board.free_imps(p) == 5
+    assert s["phase"] != "production" or "use training out" not in G.legal_actions(s, 0)
+    b = battle([adv("warrior", 20, uid="w")])
+    b["players"][0]["trained"] = 2
+    fight(b, card="peace")  # fatigue 2 + 1 trained imp
+    assert dmg(b) == [3] and b["players"][0]["trained"] == 1
+
+
+def test_cockatrice_is_paid_with_evil_when_food_runs_out() -> None:
+    s = new_x(2, seed=13)
+    p = s["players"][0]
+    p.update(food=0, evil=5)
+    assert G._hire_cost(s, 0, "cockatrice", 0) == {"evil": 1}
+    p["food"] = 1
+    assert G._hire_cost(s, 0, "cockatrice", 0) == {"food": 1}
+    p["monsters"] = [{"id": "cockatrice", "up": True}, {"id": "goblin", "up": True}]
+    assert G._payday_cost(p) == {"food": 1, "evil": 1}
+
+
+def test_elderbeast_needs_a_fresh_imp() -> None:
+    s = new_x(2, seed=13)
+    p = s["players"][0]
+    p.update(food=3, imps=2, used=2)
+    assert G._hire_cost(s, 0, "elderbeast", 0) is None
+    p["used"] = 1
+    assert G._hire_cost(s, 0, "elderbeast", 0) == {"food": 1, "imps": 1}
+
+
+def test_violet_lounge_scores_violet_monsters() -> None:
+    s = new_x(2, seed=14)
+    p = s["players"][0]
+    p["grid"]["C2"] = {"k": "r", "room": "lounge", "c": False}
+    p["monsters"] = [{"id": m, "up": True} for m in ("elderbeast", "cockatrice", "evileye", "troll")]
+    assert scoring.breakdown(s, 0)["scoring rooms"] == 2 + 1 + 1
+
+
+def test_new_traps_catapult_and_spike_pit() -> None:
+    s = battle([adv("warrior", 9, uid="w"), adv("priest", 9, 1, uid="p")], ["goblin", "troll"], ["catapult"])
+    fight(s, traps=["catapult"], card="invisibility")
+    p = s["players"][0]
+    assert [m["id"] for m in p["monsters"]] == ["troll"] and sum(dmg(s)) == 4
+    s = battle([adv("warrior", 9, uid="w"), adv("priest", 9, 1, uid="p")], traps=["spikes"])
+    fight(s, traps=["spikes"], card="invisibility")
+    assert dmg(s) == [0, 3]
+
+
+def test_secret_choices_cannot_be_undone() -> None:
+    s = new_x(2, seed=15)
+    s = ai_until(s, lambda st: st["phase"] == "pet_pass")
+    pet = s["players"][0]["pets"][0]
+    after, _ = G.apply(s, 0, f"pass {pet}")
+    assert not G.can_undo(s, after, 0, f"pass {pet}")
+    assert G.public_format(s, 0, f"pass {pet}") == "pass (secret)"
+
+
+def invariants(s: dict[str, Any]) -> None:
+    for p in s["players"]:
+        assert p["gold"] >= 0 and p["food"] >= 0 and p["imps"] >= 0
+        assert 0 <= p.get("trained", 0) <= p["imps"]
+        assert board.EVIL["min"] <= p["evil"] <= board.EVIL["max"]
+        assert len(p.get("pets", [])) <= 8
+    if s["phase"] in ("festival", "pet_pass", "pet_discard"):
+        pub = G.view(s, None)
+        assert "private" not in pub
+        if s["phase"] == "festival":
+            assert pub["festival"]["bids"] is None
+    pals = [p for p in s["paladins"] if p["status"] == "field" and p["at"] is not None]
+    assert len({p["at"] for p in pals}) == len(pals)  # never two paladins in one dungeon
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.sampled_from([2, 3, 4]), v=st.integers(0, len(VARIANTS) - 1))
+def test_random_expansion_games_end_with_invariants(seed: int, n: int, v: int) -> None:
+    state, _ = random_playout(G, n, seed, options=VARIANTS[v], check=invariants)
+    r = G.result(state)
+    assert all(r.scores[s] == sum(r.breakdown[s].values()) for s in range(n))
+
+
+def test_ai_plays_the_expansion_to_the_end_for_every_player_count() -> None:
+    for n in (2, 3, 4):
+        s = ai_playout(G, n, 20 + n)
+        assert G.is_over(s)
+        assert all(len(p["used_pets"]) + len(p["pets"]) >= 1 for p in s["players"])
+
+
+def test_ai_beats_random_play_with_the_expansion() -> None:
+    wins = 0
+    games = 4
+    for seed in range(games):
+        s = G.new(2, None, 300 + seed)
+        pick = random.Random(seed)
+        while not G.is_over(s):
+            seat = min(G.to_act(s))
+            a = G.ai_action(s, seat) if seat == 0 else pick.choice(G.legal_actions(s, seat))
+            s, _ = G.apply(s, seat, a)
+        wins += 0 in G.result(s).winners
+    assert wins >= 3
+
+
+def test_ai_bids_leave_imps_for_rooms_and_uses_the_festival() -> None:
+    s = new_x(3, seed=16)
+    s = ai_until(s, lambda st: st["phase"] == "festival", limit=8000)
+    for seat in sorted(G.to_act(s)):
+        a = G.ai_action(s, seat)
+        assert a in G.legal_actions(s, seat)
+    p = s["players"][0]
+    p.update(imps=6, used=0, trained=0, grid={"C1": {"k": "t", "c": False}})
+    assert G.ai_action(s, 0) == "bid 3"
