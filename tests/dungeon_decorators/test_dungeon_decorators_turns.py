@@ -429,3 +429,37 @@ def test_a_mimic_can_complete_a_decorated_hallway_in_a_shape() -> None:
     assert R.shape_cost(R.summarise(g), "S13") == 1  # one wild icon to turn into a decoration
     g[R.parse_coord("H8")] = deco("B---")
     assert R.shape_cost(R.summarise(g), "S13") == 0
+
+
+def test_refill_of_two_cards_may_mix_decks_one_at_a_time() -> None:
+    s = staged(blue=BOARD + [1, 4, 8], hands=[["S4", "S5", "D1", "D2"], ["S3", "S6", "D3", "D4"]])
+    g = grid({"G6": room_or_hall("S"), "G8": room_or_hall("N")})  # S4 Twin Cells: room, hallway, room
+    g[R.parse_coord("G5")] = deco("--X-")
+    g[R.parse_coord("F6")] = deco("-P--")
+    set_dungeon(s, 0, g)
+    s, _ = act(s, 0, "draft 282")
+    s, _ = act(s, 0, "282 D H7")
+    s, _ = act(s, 0, "score D1")
+    s, _ = act(s, 0, "score S4")
+    assert s["phase"] == "refill" and len(s["players"][0]["hand"]) == 2
+    top_shape = s["decks"]["S"][0]
+    s, ev = act(s, 0, "draw S")
+    assert s["phase"] == "refill" and top_shape in s["players"][0]["hand"]
+    assert any(top_shape in e.text for e in ev if e.seat == 0)  # seen before choosing the next deck
+    s, _ = act(s, 0, "draw D")
+    assert len(s["players"][0]["hand"]) == 4 and GAME.to_act(s) == {1}
+    assert sorted(c[0] for c in s["players"][0]["hand"]) == ["D", "D", "S", "S"]
+
+
+def test_every_offered_move_has_a_short_label() -> None:
+    import random
+
+    s = GAME.new(3, None, 13)
+    r = random.Random(13)
+    while not GAME.is_over(s):
+        seat = min(GAME.to_act(s))
+        legal = GAME.legal_actions(s, seat)
+        for a in legal:
+            label = GAME.describe(s, a)
+            assert 0 < len(label) <= 80, label
+        s, _ = GAME.apply(s, seat, r.choice(legal))
