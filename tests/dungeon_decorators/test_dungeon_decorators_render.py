@@ -38,3 +38,17 @@ def test_a_sprawling_dungeon_still_fits() -> None:
     state, _ = random_playout(GAME, 2, 77)
     png = render(GAME.view(state, None))
     assert len(png) <= 250_000
+
+
+def test_render_is_quick() -> None:
+    import time
+
+    state, _ = random_playout(GAME, 4, 9)
+    view = GAME.view(state, None)
+    render(view)
+    times = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        render(view)
+        times.append(time.perf_counter() - t0)
+    assert sorted(times)[1] < 0.4  # ~0.05 s on an idle machine; generous for a busy CI box
