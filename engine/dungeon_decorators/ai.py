@@ -191,6 +191,18 @@ def choose(game: DungeonDecorators, state: dict[str, Any], seat: int) -> Any:
                 gain -= 1.0  # a stored tile may find a better home later
             if best_act is None or gain > best_act[0]:
                 best_act = (gain, act)
+    # An Arcane Architect turn that completes a goal or gains clearly is worth its token.
+    for a in legal:
+        if a["a"] == "arch" and not pending:
+            g = dict(grid)
+            src = R.parse_coord(a["from"])
+            assert src is not None
+            g[src] = R.turned(g[src], a["rot"])
+            gain = evaluate(g, hand, mimics, boss, True) - base - 2.0
+            if best_act is None or gain > best_act[0]:
+                best_act = (gain, a)
+    if best_act is not None and best_act[1]["a"] == "arch":
+        return best_act[1] if best_act[0] > 0 else {"a": "done"}
     stores = [a for a in legal if a["a"] == "store"]
     if best_act is not None and (best_act[0] > 0.5 or not stores):
         if best_act[1]["tile"] in pending or best_act[0] > 0.5:

@@ -189,3 +189,19 @@ def test_illegal_moves_change_nothing() -> None:
     assert s == frozen
     with pytest.raises(IllegalAction):
         GAME.apply(s, 0, "garbage")
+
+
+def test_ai_spends_an_architect_when_a_turn_completes_a_goal() -> None:
+    s = staged(blue=[30, 111, 171, 282, 4, 8])
+    g = grid({"G6": room_or_hall("S")})
+    g[R.parse_coord("G5")] = deco("-XT-")  # table on the room's wall, swords pointing east
+    g[R.parse_coord("F6")] = deco("-P--")  # spikes on the room's west wall
+    set_dungeon(s, 0, g)
+    s["players"][0]["tokens"]["architect"] = 1
+    s["tokens_left"]["architect"] = 9
+    s, _ = act(s, 0, "draft 282")
+    s, _ = act(s, 0, "282 D H7")
+    assert GAME.ai_action(s, 0) == {"a": "arch", "from": "G5", "to": "G5", "rot": 1}
+    s, _ = act(s, 0, "turn G5 90")
+    s, _ = GAME.apply(s, 0, GAME.ai_action(s, 0))  # done
+    assert GAME.ai_action(s, 0) == {"a": "score", "goal": "D1"}
