@@ -160,9 +160,18 @@ def status(game: DungeonDecorators, state: dict[str, Any]) -> str:
         waiting = ", ".join(f"Player {s + 1}" for s in sorted(game.to_act(state)))
         return f"Setup: {waiting} must discard two of their six goal cards."
     seat = game.current(state)
-    return (
-        f"Round {state['round']} (hourglasses {state['hourglasses']}/3): Player {seat + 1} {PHASE_WORDS[ph]}."
-    )
+    doing = PHASE_WORDS[ph]
+    if ph == "build":
+        # Only tiles that came off the draft board (or generic tiles) are public.
+        shown = [
+            "a generic tile" if x["t"] == "G" else f"tile {x['t']}"
+            for x in state["players"][seat]["pending"]
+            if x["public"]
+        ]
+        hidden = sum(1 for x in state["players"][seat]["pending"] if not x["public"])
+        items = shown + (["a tile from the bag"] if hidden else [])
+        doing = "places or stores " + " and ".join(items) if items else "may still build, then done"
+    return f"Round {state['round']} (hourglasses {state['hourglasses']}/3): Player {seat + 1} {doing}."
 
 
 def tile_text(info: dict[str, Any]) -> str:

@@ -101,3 +101,14 @@ def test_errors_do_not_reveal_other_hands() -> None:
     with pytest.raises(IllegalAction) as exc:
         act(s, 0, "discard S5")  # S5 is in seat 1's hand: the answer is the same as for any card
     assert str(exc.value) == "S5 is not a goal card in your hand."
+
+
+def test_status_names_board_tiles_but_not_bag_draws() -> None:
+    s = staged(blue=[297, 111, 171, 282, 30, 4, 8])
+    s1, _ = act(s, 0, "draft 297")
+    assert "tile 297 and a generic tile" in GAME.status(s1)
+    s2, _ = act(s, 0, "exchange S")
+    s2, _ = act(s2, 0, f"discard {s2['players'][0]['hand'][0]}")
+    assert s2["players"][0]["pending"][0]["t"] == 30
+    assert "a tile from the bag" in GAME.status(s2) and "30" not in GAME.status(s2)
+    assert GAME.view(s2, None)["players"][0]["new_tiles"] == [None]
