@@ -90,6 +90,10 @@ async def post_board(client: discord.Client, update: Update) -> discord.Message 
         )
     if update.result_png is not None:
         files.append(discord.File(io.BytesIO(update.result_png), filename=f"game{update.game_id}-scores.png"))
+    for i, step in enumerate(update.steps, 1):
+        files.append(
+            discord.File(io.BytesIO(step), filename=f"game{update.game_id}-move{update.moves}-step{i}.png")
+        )
     message = await channel.send(
         content[:2000],
         view=board_view(update),

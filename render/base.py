@@ -1,7 +1,9 @@
 """Shared drawing primitives: fonts, palette, canvas, grid, PNG encoding.
 
 Every game renderer is ``render/<module>.py`` exposing ``render(view) -> bytes``
-(PNG). Renderers only ever receive a *view* (``Game.view(state, seat)``), never
+(PNG). Optional: ``render_private(view_for_seat) -> bytes | None`` (shown only to
+that seat) and ``render_steps(view_before, view_after) -> list[bytes]`` (images of
+what happened in between, e.g. each step of a battle, posted with the board). Renderers only ever receive a *view* (``Game.view(state, seat)``), never
 a state, so they cannot draw hidden information.
 
 Boards are drawn for a phone: at most ~1200 px wide, text >= 16 px, high

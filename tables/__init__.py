@@ -132,6 +132,9 @@ class Update:
     choose: bool = False
     dm: list[int] = field(default_factory=list)  # pinged users who opted in to DMs
     result_png: bytes | None = None  # the final score breakdown, once the game is over
+    # Extra images of what happened since the last board (e.g. each step of a
+    # battle), from the renderer's optional render_steps(view_before, view_after).
+    steps: list[bytes] = field(default_factory=list)
     over: bool = False
     moves: int = 0
     timings: dict[str, float] = field(default_factory=dict)
@@ -152,7 +155,8 @@ def display_name(row: GameRow, seat: int) -> str:
     return s.name + (" (AI)" if s.is_ai else "")
 
 
-MESSAGE_ROOM = 1900  # Discord's 2000 characters, less room for the pings
+MESSAGE_ROOM = 1900
+MAX_STEP_IMAGES = 8  # Discord takes 10 files a message: the board, the scores, 8 steps  # Discord's 2000 characters, less room for the pings
 
 
 def fit_message(head: str, news: list[str], tail: str, room: int = MESSAGE_ROOM) -> str:
@@ -527,6 +531,14 @@ class Tables:
         except Exception:  # the move is saved; a drawing failure must not hide that
             log.exception("render failed for game %s version %s", row.id, row.version)
         render_s = time.perf_counter() - t0
+        steps: list[bytes] = []
+        draw_steps = getattr(renderer(row.game_key), "render_steps", None)
+        if draw_steps is not None and before is not None and before.state is not None:
+            try:
+                steps = await asyncio.to_thread(draw_steps, game.view(before.state, None), view)
+            except Exception:
+                log.exception("step render failed for game %s version %s", row.id, row.version)
+            steps = steps[:MAX_STEP_IMAGES]
 
         head: list[str] = [intro] if intro else []
         news = [e.text for e in events or [] if e.seat is None]
@@ -583,6 +595,7 @@ class Tables:
             choose=choose,
             dm=dm,
             result_png=result_png,
+            steps=steps,
             over=over,
             moves=row.moves,
             timings={"render": render_s},

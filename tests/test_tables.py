@@ -242,3 +242,23 @@ async def test_an_ai_failure_never_loses_the_human_move(
     monkeypatch.undo()
     assert await tables.resume_all() == 1, "the next start lets the AI move"
     assert len(await tables.store.log(lobby.game_id)) == 2
+
+
+async def test_step_images_come_from_the_renderer_with_both_views(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests import fakegame
+
+    seen: list[tuple[int, int]] = []
+
+    def render_steps(before: dict, after: dict) -> list[bytes]:
+        seen.append((before["total"], after["total"]))
+        return [fakegame.render(after)] * 12
+
+    monkeypatch.setattr(fakegame, "render_steps", render_steps, raising=False)
+    gid = await two_player_game(tables)
+    mover, _ = await acting_user(tables, gid)
+    update = await tables.act(gid, mover, "3")
+    assert seen == [(0, 3)]
+    assert len(update.steps) == 8, "at most 8 step images fit beside the board and the scores"
+    assert (await tables.board(gid)).steps == [], "a re-posted board repeats no steps"
