@@ -4,11 +4,12 @@ has no treasure coordinates and no hands; ``render_private`` adds the viewer's."
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
-from render.base import PALETTE, box, canvas, grid, header, seat_colour, text, text_width, to_png
+from render.base import PALETTE, box, font, seat_colour, text_width, to_png
 
 W = 1180
 CELL = 34
@@ -40,6 +41,64 @@ TRACKS = {
     "treasure": [2, 3, 3],
     "hand": [2, 2, 3],
 }
+
+
+def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    # A palette image, as render/dungeon_lair.py does: the sheets use a few dozen colours,
+    # and one byte a pixel halves the PNG encode that dominated the render time.
+    img = Image.new("P", (width, height), 0)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, width, height), fill=PALETTE["bg"])
+    return img, d
+
+
+@lru_cache(maxsize=2048)
+def _stamp(s: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """A one-bit image of ``s``, rendered once. Glyph rendering was most of the render time
+    (about 200 strings a board), and the same labels recur on every board."""
+    f = font(size)
+    x0, y0, x1, y1 = (int(v) for v in f.getbbox(s, anchor=anchor))
+    pad = 8  # getbbox and the one-bit rasteriser disagree by a pixel or two
+    im = Image.new("1", (x1 - x0 + 2 * pad, y1 - y0 + 2 * pad), 0)
+    ImageDraw.Draw(im).text((pad - x0, pad - y0), s, font=f, fill=1, anchor=anchor)
+    ink = im.getbbox() or (0, 0, 1, 1)
+    return im.crop(ink), x0 - pad + ink[0], y0 - pad + ink[1]
+
+
+def text(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    size: int = 18,
+    fill: str | tuple[int, int, int] = "text",
+    anchor: str = "la",
+) -> None:
+    if not s:
+        return
+    im, x0, y0 = _stamp(s, size, anchor)
+    colour = PALETTE[fill] if isinstance(fill, str) else fill
+    d.bitmap((round(xy[0]) + x0, round(xy[1]) + y0), im, fill=colour)
+
+
+def grid(d: ImageDraw.ImageDraw, origin: tuple[int, int], cols: int, rows: int, cell: int, size: int) -> None:
+    """Grid lines with column letters above and row numbers on the left."""
+    x0, y0 = origin
+    line = PALETTE["line"]
+    for c in range(cols + 1):
+        d.line([(x0 + c * cell, y0), (x0 + c * cell, y0 + rows * cell)], fill=line, width=1)
+    for r in range(rows + 1):
+        d.line([(x0, y0 + r * cell), (x0 + cols * cell, y0 + r * cell)], fill=line, width=1)
+    for c in range(cols):
+        text(d, (x0 + c * cell + cell / 2, y0 - 4), COLS[c], size, "muted", "md")
+    for r in range(rows):
+        text(d, (x0 - 6, y0 + r * cell + cell / 2), str(r + 1), size, "muted", "rm")
+
+
+def header(d: ImageDraw.ImageDraw, width: int, title: str, status: str) -> int:
+    d.rectangle([0, 0, width, 64], fill=PALETTE["panel"])
+    text(d, (16, 8), title, 24, "accent")
+    text(d, (16, 38), status, 18, "text")
+    return 76
 
 
 def _xy(cell: str) -> tuple[int, int]:
