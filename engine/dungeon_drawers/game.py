@@ -238,10 +238,25 @@ class DungeonDrawers(core.Game):
                     step = len(spots) / WALL_OPTIONS
                     spots = [spots[int(i * step)] for i in range(WALL_OPTIONS)]
                 return [{"t": "wall", "cells": c} for c in spots]
+            # Up to 80 spaces: autocomplete shows the first 25, so the useful ones come first.
+            hidden = set(sheet["treasures"])
             if el in board.BLOCKER_KINDS:
-                return [{"t": "place", "kind": el, "at": c} for c in board.blocker_cells(sheet)]
+                cells = board.blocker_cells(sheet)
+                if el == "trap":  # a trap on a treasure's space leaves that treasure unguardable
+                    cells.sort(key=lambda c: c in hidden)
+                else:  # a monster first guards a treasure already hidden
+                    cells.sort(key=lambda c: c not in hidden)
+                return [{"t": "place", "kind": el, "at": c} for c in cells]
             if el == "treasure":
-                return [{"t": "treasure", "at": c} for c in board.ALL_CELLS if c not in sheet["treasures"]]
+                free = [c for c in board.ALL_CELLS if c not in hidden]
+                guardable = set(board.blocker_cells(sheet))
+
+                def rank(c: str) -> int:
+                    # under a monster of yours, then where a monster may still go, then the rest
+                    return 0 if active_kind(sheet, c) in MONSTERS else 1 if c in guardable else 2
+
+                free.sort(key=rank)
+                return [{"t": "treasure", "at": c} for c in free]
             return [{"t": "improve", "track": t} for t in TRACKS if sheet["imp"][t] < track_size(t)]
         if phase == "path":
             from .ai import candidate_paths
@@ -837,6 +852,10 @@ class DungeonDrawers(core.Game):
             return "path (shown when every path is drawn)"
         if t in ("wall", "place", "improve"):
             return f"{action.get('kind', t)} (shown when the card is turned over)"
+        if t == "refill":
+            # The cards go face down under the action deck: which ones is the player's secret.
+            under = action.get("under") or []
+            return f"refill ({len(under)} card(s) put under the deck)" if under else "refill"
         return self.format(action)
 
     def describe(self, state: State, action: Any) -> str:

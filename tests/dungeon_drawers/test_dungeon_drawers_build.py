@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from engine.core import IllegalAction
@@ -233,3 +235,28 @@ def test_improvements_fill_their_category_and_refuse_a_full_one() -> None:
     state, _ = act(state, 0, "improve trap")
     assert state["players"][0]["sheet"]["imp"]["trap"] == 3
     assert GAME.view(state, 0)["players"][0]["levels"]["trap"] == 2
+
+
+def test_placement_lists_are_unique_short_and_put_useful_spaces_first() -> None:
+    """Monster, trap and treasure placements list up to 80 spaces; autocomplete shows 25, so a
+    monster is first offered on a treasure still unguarded, a treasure under one of your monsters,
+    and a trap never first on a treasure's space."""
+    state = GAME.new(2, None, 1)
+    sheet = sheet_from(["........", "..o....."] + EMPTY[2:], treasures=["F7"])
+    state["players"][0]["sheet"] = sheet
+    card = {"goblin": 7, "trap": 5, "treasure": 6}
+    for el, cid in card.items():
+        s = copy.deepcopy(state)
+        pos = list(CARDS[cid].elements).index(el)
+        s["players"][0]["pending"] = {"card": cid, "next": pos, "lost": [], "log": [], "before": sheet}
+        acts = GAME.legal_actions(s, 0)
+        labels = [GAME.describe(s, a) for a in acts]
+        assert len(set(labels)) == len(labels) and max(map(len, labels)) <= 16
+        if el == "goblin":
+            assert labels[0] == "goblin F7"
+        elif el == "trap":
+            assert labels[-1] == "trap F7" and labels[0] == "trap A1"
+        else:
+            assert labels[0] == "treasure C2" and "treasure F7" not in labels
+            # then spaces where a monster may still go, before spaces next to the orc
+            assert labels.index("treasure D2") > labels.index("treasure H10")

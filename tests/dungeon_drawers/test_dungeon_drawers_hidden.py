@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from engine.core import IllegalAction
+from engine.dungeon_drawers import board
 from render import dungeon_drawers as R
 from tests.dungeon_drawers.helpers import EMPTY, GAME, act, cards_with, defend_state, sheet_from
 
@@ -157,3 +158,67 @@ def test_private_render_shows_only_the_viewers_secrets() -> None:
     mine = R.render_private(GAME.view(state, 0))
     assert mine is not None and mine != R.render(GAME.view(state, None))
     assert R.render_private(GAME.view(state, None)) is None
+
+
+def secret_twin(state: dict, keep: int) -> dict:
+    """The same position with every other seat's secrets changed: treasures moved to other
+    spaces, hand and action deck dealt anew from the same cards."""
+    import random
+
+    twin = copy.deepcopy(state)
+    rnd = random.Random(state["rng"]["n"])
+    for s, p in enumerate(twin["players"]):
+        if s == keep:
+            continue
+        moved = [c for c in board.ALL_CELLS if c not in p["sheet"]["treasures"]][
+            : len(p["sheet"]["treasures"])
+        ]
+        rnd.shuffle(moved)
+        p["sheet"]["treasures"] = moved
+        if p["pending"]:
+            p["pending"]["before"]["treasures"] = moved[: len(p["pending"]["before"]["treasures"])]
+        cards = p["hand"] + p["deck"]
+        rnd.shuffle(cards)
+        p["hand"], p["deck"] = cards[: len(p["hand"])], cards[len(p["hand"]) :]
+    return twin
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_adversarial_twins_agree_on_everything_public(players: int) -> None:
+    """Along a whole AI game, a twin whose other seats hold different secrets gives the same
+    public view, status, history line and public events for every move made."""
+    state = GAME.new(players, None, 31 + players)
+    step = 0
+    secrets_differed = 0
+    while not GAME.is_over(state):
+        seat = min(GAME.to_act(state))
+        action = GAME.ai_action(state, seat)
+        if step % 7 == 0:
+            twin = secret_twin(state, seat)
+            other = (seat + 1) % players
+            secrets_differed += GAME.view(twin, other) != GAME.view(state, other)
+            assert GAME.view(twin, None) == GAME.view(state, None)
+            assert GAME.status(twin) == GAME.status(state)
+            assert GAME.public_format(twin, seat, action) == GAME.public_format(state, seat, action)
+            after_a, ev_a = GAME.apply(state, seat, action)
+            after_b, ev_b = GAME.apply(twin, seat, action)
+            assert [e.text for e in ev_a if e.seat is None] == [e.text for e in ev_b if e.seat is None]
+            if not GAME.is_over(after_a):
+                assert GAME.view(after_a, None) == GAME.view(after_b, None)
+        state, _ = GAME.apply(state, seat, action)
+        step += 1
+    assert secrets_differed > 10  # the twins really hid different things
+
+
+def test_cards_put_under_the_deck_stay_secret_in_the_public_history() -> None:
+    ax, club = cards_with("ax")[0], cards_with("club")[0]
+    state = defend_state(
+        [sheet_from(EMPTY), sheet_from(EMPTY)], [DOWN, DOWN], hands=[[ax], []], decks=[[club], []]
+    )
+    action = GAME.parse(f"refill {ax}")
+    shown = GAME.public_format(state, 0, action)
+    assert str(ax) not in shown and "1 card" in shown
+    after, events = GAME.apply(state, 0, action)
+    assert not [e.text for e in events if e.seat is None and (f"#{ax}" in e.text or f"#{club}" in e.text)]
+    assert any(f"#{club}" in e.text for e in events if e.seat == 0)
+    assert GAME.public_format(state, 0, GAME.parse("refill")) == "refill"
