@@ -155,31 +155,38 @@ def card_value(view: dict, seat: int, cid: int) -> float:
 
 
 def _improve_choice(sheet: dict, rnd: random.Random) -> str:
+    """The box worth most per box spent. A monster track is valued by the chance of winning
+    a fight it adds (with a card's +2 on average) up to the best level still reachable, so
+    the AI concentrates on one monster type: +2 on a goblin that cannot reach 20 is worth
+    nothing, while a dragon at +12 wins 4 fights in 10."""
     grid = sheet["grid"]
     counts = {k: sum(1 for v in grid.values() if v == k) for k in ("goblin", "orc", "dragon", "trap")}
-    weights = {
-        "treasure": 0.8 * (len(sheet["treasures"]) + 1),
-        "trap": 1.0 * counts["trap"],
-        "hand": 3.0 if level("hand", sheet["imp"]["hand"]) < 3 else 0.5,
-    }
-    for m in MONSTERS:
-        weights[m] = 0.15 * counts[m] * (SHEET["monsters"][m]["points"] + SHEET["monsters"][m]["damage"])
-    best, best_v = None, -1.0
+    best, best_v = "hand", -1.0
     for t in TRACKS:
         boxes = sheet["imp"][t]
         if boxes >= track_size(t):
             continue
-        used, need, gain = 0, 0, 0
         cur = level(t, boxes)
+        v = 0.0
+        used = 0
         for size, lvl in SHEET["tracks"][t]["groups"]:
             used += size
-            if used > boxes:
-                need, gain = used - boxes, lvl - cur
-                break
-        v = weights[t] * gain / need + rnd.random() * 0.01
+            if used <= boxes:
+                continue
+            need = used - boxes
+            if t in MONSTERS:
+                info = SHEET["monsters"][t]
+                gain = (p_win(lvl + 2) - p_win(cur + 2)) * (info["points"] + info["damage"])
+                v = max(v, counts[t] * gain / need)
+            elif t == "trap":
+                v = max(v, 0.8 * counts["trap"] * (lvl - cur) / need)
+            elif t == "treasure":
+                v = max(v, 0.8 * (len(sheet["treasures"]) + 1) * (lvl - cur) / need)
+            else:
+                v = max(v, (3.0 if cur < 3 else 0.5) * (lvl - cur) / need)
+        v += rnd.random() * 0.01
         if v > best_v:
             best, best_v = t, v
-    assert best is not None
     return best
 
 
@@ -205,6 +212,7 @@ def _install(view: dict, seat: int, el: str, rnd: random.Random) -> dict[str, An
         cells = board.blocker_cells(sheet)
         route = _shortest_set(sheet)
         dist = board.distances(sheet, board.ENTRANCE)
+        strong = el in MONSTERS and p_win(me["levels"][el] + 2) >= 0.25
 
         def score(c: str) -> float:
             v = rnd.random() * 0.5
@@ -212,6 +220,11 @@ def _install(view: dict, seat: int, el: str, rnd: random.Random) -> dict[str, An
                 v += 1.0 if c in route else 0.0
                 v += 3.0 if c in route and _chokepoint(sheet, c) else 0.0
                 v -= 2.0 if c in treasures else 0.0
+            elif strong:
+                # a monster that often wins goes where the hero cannot avoid it
+                v += 10.0 if c in treasures else 0.0
+                v += 1.0 if c in route else 0.0
+                v += 3.0 if c in route and _chokepoint(sheet, c) else 0.0
             else:
                 v += 10.0 if c in treasures else 0.0
                 v += 0.0 if c in route else 2.0 + 0.05 * dist.get(c, 0)

@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from engine.core import IllegalAction
-from engine.dungeon_drawers.data import CARDS, level
+from engine.dungeon_drawers.data import CARDS, HEARTS, level
 from tests.dungeon_drawers.helpers import EMPTY, GAME, act, build_state, sheet_from
 
 
@@ -23,7 +23,7 @@ def test_setup_removes_and_reveals_by_player_count(players: int, removed: int, s
     assert len(state["display"]) == shown
     assert len(state["deck"]) == 60 - removed - shown
     assert state["round"] == 1 and state["phase"] == "build"
-    assert all(p["hero"]["hearts"] == 15 for p in state["players"])
+    assert all(p["hero"]["hearts"] == HEARTS == 10 for p in state["players"])
 
 
 def test_picks_go_clockwise_from_the_start_player_and_installing_is_simultaneous() -> None:

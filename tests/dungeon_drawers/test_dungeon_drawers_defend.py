@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalAction
+from engine.dungeon_drawers.data import HEARTS
 from tests.dungeon_drawers.helpers import EMPTY, GAME, act, cards_with, defend_state, path_state, sheet_from
 
 DOWN = GAME.parse("path A1 A10 H10")["cells"]  # column A, then row 10
@@ -42,7 +43,7 @@ def test_hero_moves_until_a_monster_and_fights_on_two_dice() -> None:
     assert state["step"] == "encounter"
     state, _ = act(state, 0, "resolve")
     assert "A5" in state["players"][0]["sheet"]["crossed"]  # 7 < 20: the goblin flees
-    assert state["players"][0]["hero"]["hearts"] == 15
+    assert state["players"][0]["hero"]["hearts"] == HEARTS
 
 
 def test_trap_deals_its_level_once_then_the_space_is_empty_annas_example() -> None:
@@ -51,7 +52,7 @@ def test_trap_deals_its_level_once_then_the_space_is_empty_annas_example() -> No
     state = defend_state([sheet, quiet()], [path, DOWN])
     assert state["encounter"]["cell"] == "A3" and state["encounter"]["dice"] == []
     state, _ = act(state, 0, "resolve")
-    assert state["players"][0]["hero"]["hearts"] == 13
+    assert state["players"][0]["hero"]["hearts"] == HEARTS - 2
     assert "A3" in state["players"][0]["sheet"]["crossed"]
     state, _ = act(state, 0, "refill")
     # P2's turn (its empty dungeon: the hero walks straight out)
@@ -72,7 +73,7 @@ def test_chris_orc_loses_with_17() -> None:
     assert GAME.view(state, None)["strength"] == 17
     state, _ = act(state, 0, "resolve")
     assert "A4" in state["players"][0]["sheet"]["crossed"]
-    assert state["players"][0]["hero"]["hearts"] == 15
+    assert state["players"][0]["hero"]["hearts"] == HEARTS
 
 
 def test_chris_orc_club_wins_with_21_and_the_hero_suffers_2() -> None:
@@ -81,7 +82,7 @@ def test_chris_orc_club_wins_with_21_and_the_hero_suffers_2() -> None:
     assert GAME.view(state, None)["strength"] == 21
     state, _ = act(state, 0, "resolve")
     p = state["players"][0]
-    assert "A4" not in p["sheet"]["crossed"] and p["hero"]["hearts"] == 13
+    assert "A4" not in p["sheet"]["crossed"] and p["hero"]["hearts"] == HEARTS - 2
     assert p["hero"]["pos"] == 3  # the hero stays on the orc's space
     assert CLUB in state["discard"]
 
@@ -91,7 +92,7 @@ def test_a_winning_monster_deals_its_type_damage(kind: str, damage: int) -> None
     sheet = sheet_from(rows_with(A4=kind), imp={"goblin": 11, "orc": 11, "dragon": 7})  # +12 each
     state = defend_state([sheet, quiet()], [DOWN, DOWN], dice=[6, 6])
     state, _ = act(state, 0, "resolve")
-    assert state["players"][0]["hero"]["hearts"] == 15 - damage
+    assert state["players"][0]["hero"]["hearts"] == HEARTS - damage
 
 
 def test_orc_club_works_only_for_an_orc() -> None:
@@ -134,7 +135,7 @@ def test_cursed_blade_and_evil_eye() -> None:
     assert state["encounter"]["dice"] == [5, 5, 5, 5]
     assert GAME.view(state, None)["strength"] == 20
     state, _ = act(state, 0, "resolve")
-    assert state["players"][0]["hero"]["hearts"] == 14
+    assert state["players"][0]["hero"]["hearts"] == HEARTS - 1
 
 
 def test_spikes_only_on_a_trap_and_monster_cards_never_on_a_trap() -> None:
@@ -144,7 +145,7 @@ def test_spikes_only_on_a_trap_and_monster_cards_never_on_a_trap() -> None:
         act(state, 0, f"play {DRUM}")
     state, _ = act(state, 0, f"play {SPIKES}")
     state, _ = act(state, 0, "resolve")
-    assert state["players"][0]["hero"]["hearts"] == 15 - 1 - 2
+    assert state["players"][0]["hero"]["hearts"] == HEARTS - 1 - 2
 
 
 def test_dungeon_actions_only_in_your_encounter_hero_actions_only_on_opponents() -> None:
@@ -195,7 +196,7 @@ def test_hero_actions_resolve_when_their_event_happens() -> None:
     # the rope: the trap on A3 will deal no damage
     assert state["encounter"]["cell"] == "A3"
     state, _ = act(state, 0, "resolve")
-    assert state["players"][0]["hero"]["hearts"] == 15 and ROPE in state["discard"]
+    assert state["players"][0]["hero"]["hearts"] == HEARTS and ROPE in state["discard"]
     state, _ = act(state, 0, "refill")
     state, _ = act(state, 1, f"hero {SWORD} P1")
     state, _ = act(state, 1, "refill")
@@ -206,7 +207,7 @@ def test_hero_actions_resolve_when_their_event_happens() -> None:
     # the sword: 6+6+12 = 24, minus 4 = 20 - still a win
     assert GAME.view(state, None)["strength"] == 20
     state, _ = act(state, 0, "resolve")
-    assert state["players"][0]["hero"]["hearts"] == 13
+    assert state["players"][0]["hero"]["hearts"] == HEARTS - 2
     assert state["players"][0]["on"] == [] and SWORD in state["discard"]
 
 
@@ -218,7 +219,7 @@ def test_shield_takes_two_damage_off_the_next_damage() -> None:
     state, _ = act(state, 1, f"hero {SHIELD} P1")
     state, _ = act(state, 1, "refill")
     state, _ = act(state, 0, "resolve")
-    assert state["players"][0]["hero"]["hearts"] == 15 - (3 - 2)
+    assert state["players"][0]["hero"]["hearts"] == HEARTS - (3 - 2)
     assert SHIELD in state["discard"]
 
 
@@ -231,11 +232,17 @@ def test_healing_potion_at_the_start_of_the_next_turn_never_above_the_start() ->
         turn=1,
         started=[True, False],
     )
-    state["players"][0]["hero"]["hearts"] = 11
+    state["players"][0]["hero"]["hearts"] = HEARTS - 5
     state, _ = act(state, 1, f"hero {POTION} P1")
     state, _ = act(state, 1, "refill")
-    assert state["players"][0]["hero"]["hearts"] == 14
-    state["players"][0]["hero"]["hearts"] = 14
+    assert state["players"][0]["hero"]["hearts"] == HEARTS - 2  # regains 3
+    # the second potion meets a hero one heart short: never above the starting hearts
+    state["players"][0]["hero"]["hearts"] = HEARTS - 1
+    state, _ = act(state, 0, "resolve")  # the goblin on A5 (+0) cannot reach 20 and flees
+    state, _ = act(state, 0, "refill")
+    state, _ = act(state, 1, f"hero {cards_with('potion')[1]} P1")
+    state, _ = act(state, 1, "refill")
+    assert state["players"][0]["hero"]["hearts"] == HEARTS
 
 
 def test_refill_puts_cards_under_the_deck_in_order_and_draws_to_the_hand_level() -> None:
@@ -279,7 +286,7 @@ def test_a_winning_monster_stays_and_is_fought_again_when_the_path_returns() -> 
     path = GAME.parse("path A1 A6 A2 H2 H10")["cells"]
     state = defend_state([sheet, quiet()], [path, DOWN], dice=[6, 6, 1, 1])
     state, _ = act(state, 0, "resolve")  # 24: the orc wins and stays
-    assert state["players"][0]["hero"]["hearts"] == 13
+    assert state["players"][0]["hero"]["hearts"] == HEARTS - 2
     state, _ = act(state, 0, "refill")
     state, _ = act(state, 1, "refill")  # P2's hero walked out of its empty dungeon
     assert state["encounter"]["cell"] == "A6"

@@ -123,3 +123,16 @@ def test_ai_puts_hero_actions_on_an_opponent() -> None:
         [sheet_from(EMPTY), sheet_from(EMPTY)], [DOWN, DOWN], hands=[[sword], []], started=False
     )
     assert GAME.ai_action(state, 0) == {"t": "hero", "card": sword, "to": 1}
+
+
+def test_ai_concentrates_improvements_on_the_monster_that_can_win() -> None:
+    """+2 on a goblin (+0, never 20 on two dice) is worth nothing; boxes go where fights turn."""
+    import random
+
+    from engine.dungeon_drawers.ai import _improve_choice
+
+    rnd = random.Random(0)
+    sheet = sheet_from(["g.g.g.g.", "........", "d.d....."] + EMPTY[3:], imp={"hand": 4})
+    assert _improve_choice(sheet, rnd) == "dragon"
+    sheet["imp"]["dragon"] = 7  # full: +12
+    assert _improve_choice(sheet, rnd) != "dragon"
