@@ -190,23 +190,27 @@ def _improve_choice(sheet: dict, rnd: random.Random) -> str:
     return best
 
 
+def wall_value(sheet: dict, cells: list[str]) -> float:
+    """Walls against the border and other walls keep the middle open for monsters; never on
+    a treasure (a treasure in a wall is lost)."""
+    grid, treasures = sheet["grid"], set(sheet["treasures"])
+    v = 0.0
+    for c in cells:
+        v -= 5.0 if c in treasures else 0.0
+        nb = board.NEIGHBOURS[c]
+        v += 4 - len(nb)  # border spaces
+        v += sum(1 for n in nb if grid.get(n) == "wall")
+    return v
+
+
 def _install(view: dict, seat: int, el: str, rnd: random.Random) -> dict[str, Any]:
     me = view["players"][seat]
     sheet = me["sheet"]
     grid = sheet["grid"]
     treasures = set(sheet["treasures"])
     if el.startswith("wall:"):
-        best, best_v = None, -1e9
-        for cells in board.wall_placements(sheet, el[5:]):
-            v = rnd.random() * 0.5
-            for c in cells:
-                v -= 5.0 if c in treasures else 0.0
-                nb = board.NEIGHBOURS[c]
-                v += 4 - len(nb)  # border spaces
-                v += sum(1 for n in nb if grid.get(n) == "wall")
-            if v > best_v:
-                best, best_v = cells, v
-        assert best is not None
+        placements = board.wall_placements(sheet, el[5:])
+        best = max(placements, key=lambda cells: wall_value(sheet, cells) + rnd.random() * 0.5)
         return {"t": "wall", "cells": best}
     if el in board.BLOCKER_KINDS:
         cells = board.blocker_cells(sheet)

@@ -233,10 +233,17 @@ class DungeonDrawers(core.Game):
             if el is None:
                 return [{"t": "done"}, {"t": "erase"}]
             if el.startswith("wall:"):
+                from .ai import wall_value
+
                 spots = board.wall_placements(sheet, el[5:])
                 if len(spots) > WALL_OPTIONS:
-                    step = len(spots) / WALL_OPTIONS
-                    spots = [spots[int(i * step)] for i in range(WALL_OPTIONS)]
+                    # the placements the AI likes best first (autocomplete shows 25), then an
+                    # even sample of the rest so that any part of the dungeon is on offer
+                    ranked = sorted(spots, key=lambda c: -wall_value(sheet, c))
+                    best, rest = ranked[: WALL_OPTIONS // 2], ranked[WALL_OPTIONS // 2 :]
+                    rest.sort(key=lambda cs: [board.INDEX[c] for c in cs])
+                    step = len(rest) / (WALL_OPTIONS - len(best))
+                    spots = best + [rest[int(i * step)] for i in range(WALL_OPTIONS - len(best))]
                 return [{"t": "wall", "cells": c} for c in spots]
             # Up to 80 spaces: autocomplete shows the first 25, so the useful ones come first.
             hidden = set(sheet["treasures"])

@@ -7,6 +7,7 @@ import copy
 import pytest
 
 from engine.core import IllegalAction
+from engine.dungeon_drawers import board
 from engine.dungeon_drawers.data import CARDS, HEARTS, level
 from tests.dungeon_drawers.helpers import EMPTY, GAME, act, build_state, sheet_from
 
@@ -260,3 +261,26 @@ def test_placement_lists_are_unique_short_and_put_useful_spaces_first() -> None:
             assert labels[0] == "treasure C2" and "treasure F7" not in labels
             # then spaces where a monster may still go, before spaces next to the orc
             assert labels.index("treasure D2") > labels.index("treasure H10")
+
+
+def test_walls_may_be_built_next_to_monsters_traps_and_walls() -> None:
+    """DuBuL §3(3): walls are not affected by the distance rule, either way round."""
+    rows = list(EMPTY)
+    rows[3] = "..g.t..."  # C4 goblin, E4 trap
+    rows[6] = ".....#.."  # F7 wall
+    state = take_card(1, sheet_from(rows))
+    state, _ = act(state, 0, "wall D4 D5 E5")  # between the goblin and the trap, under the trap
+    state, _ = act(state, 0, "goblin G7")  # next to the wall on F7
+    state, _ = act(state, 0, "goblin D6")  # next to the new wall on D5
+    grid = state["players"][0]["sheet"]["grid"]
+    assert [grid[c] for c in ("D4", "D5", "E5", "G7", "D6")] == ["wall"] * 3 + ["goblin"] * 2
+
+
+def test_wall_list_offers_border_placements_first_and_a_sample_of_the_rest() -> None:
+    state = take_card(1, sheet_from(EMPTY))
+    acts = GAME.legal_actions(state, 0)
+    labels = [GAME.describe(state, a) for a in acts]
+    assert len(acts) == 40 and len(set(labels)) == 40
+    first = acts[0]["cells"]
+    assert sum(len(board.NEIGHBOURS[c]) < 4 for c in first) == 3  # all against the border
+    assert any(all(len(board.NEIGHBOURS[c]) == 4 for c in a["cells"]) for a in acts)  # inner ones too
