@@ -5,8 +5,11 @@ how many tiles are left in the stack - never the stack's order or another
 player's tile. A position is worth, for each seat, the rooms of the zones it
 controls plus a little for each free exit of those zones (they will grow) plus a
 little for each monster still in hand while tiles remain to place it on (kept in
-reserve, a monster can break a tie late in the game); the AI
-maximises its own worth minus the best rival's.
+reserve, a monster can break a tie late in the game). A zone counts for less
+while a rival there could still catch up with the monsters in her hand. The AI
+maximises its own worth minus a quarter of the best rival's: with the full
+rival's worth subtracted, AIs spent every monster spoiling each other's zones
+and two-player games ended 0-0.
 """
 
 from __future__ import annotations
@@ -22,6 +25,12 @@ if TYPE_CHECKING:
 
 EXIT_WEIGHT = 0.3
 REMOVE_PENALTY = 0.1
+# A zone whose runner-up can still catch up counts this much of its worth.
+INSECURE = 0.4
+# How much the best rival's worth counts against the AI's own. At 1 (pure margin) every AI
+# spends its monsters spoiling the others' zones, and two-player games ended 0-0 in a single
+# zone holding every monster; valuing its own rooms more makes it build zones it can hold.
+RIVAL_WEIGHT = 0.25
 
 
 @dataclass
@@ -29,6 +38,7 @@ class Zone:
     rooms: int
     exits: int
     power: list[int]
+    reserve: list[int] | None = None  # per seat: the power she can still bring in from hand
 
     def owner(self) -> int | None:
         best = max(self.power, default=0)
@@ -37,7 +47,16 @@ class Zone:
         return None
 
     def worth(self) -> float:
-        return self.rooms + EXIT_WEIGHT * self.exits
+        base = self.rooms + EXIT_WEIGHT * self.exits
+        o = self.owner()
+        if o is None or self.reserve is None:
+            return base
+        # A contested zone whose runner-up can still catch up with the monsters in her hand
+        # (one a turn, in the turns she has left) is likely to end in a race that scores
+        # nobody, so it counts for less.
+        if any(p > 0 and p + self.reserve[s] >= self.power[o] for s, p in enumerate(self.power) if s != o):
+            return base * INSECURE
+        return base
 
 
 class Position:
@@ -49,9 +68,10 @@ class Position:
         self.dungeon = Dungeon.of(state["board"])
         self.monsters = state["monsters"]
         d = self.dungeon
+        self.reserve = [reserve(ms, turns_left(state, s)) for s, ms in enumerate(self.monsters)]
         self.zones: dict[str, Zone] = {}
         for z, labels in d.zones().items():
-            self.zones[z] = Zone(sum(1 for lab in labels if d.room[lab]), 0, [0] * self.seats)
+            self.zones[z] = Zone(sum(1 for lab in labels if d.room[lab]), 0, [0] * self.seats, self.reserve)
         for (cell, side), label in d.area_at.items():
             other = neighbour(cell, side)
             if other is not None and other not in d.tiles:
@@ -71,7 +91,7 @@ class Position:
 
     def margin(self, totals: list[float]) -> float:
         others = [t for s, t in enumerate(totals) if s != self.seat]
-        return totals[self.seat] - max(others, default=0.0)
+        return totals[self.seat] - RIVAL_WEIGHT * max(others, default=0.0)
 
     def _with(self, old: list[Zone], new: list[Zone]) -> list[float]:
         totals = list(self.totals)
@@ -130,14 +150,14 @@ class Position:
         groups: dict[str, Zone] = {}
         for z in touched:
             zone = self.zones[z]
-            g = groups.setdefault(find(z), Zone(0, 0, [0] * self.seats))
+            g = groups.setdefault(find(z), Zone(0, 0, [0] * self.seats, self.reserve))
             g.rooms += zone.rooms
             g.exits += zone.exits - exits_lost[z]
             g.power = [a + b for a, b in zip(g.power, zone.power, strict=True)]
         new_groups: list[str] = []
         for label, room, _sides in p.areas:
             key = find("new:" + label)
-            g = groups.setdefault(key, Zone(0, 0, [0] * self.seats))
+            g = groups.setdefault(key, Zone(0, 0, [0] * self.seats, self.reserve))
             g.rooms += int(room)
             g.exits += new_exits[label]
             if key not in new_groups:
@@ -173,12 +193,27 @@ class Position:
             o = zone.owner()
             if o is not None:
                 totals[o] -= zone.worth()
-            after = Zone(zone.rooms, zone.exits, list(zone.power))
+            after = Zone(zone.rooms, zone.exits, list(zone.power), self.reserve)
             after.power[self.seat] += delta
             o = after.owner()
             if o is not None:
                 totals[o] += after.worth()
         return self.margin(totals)
+
+
+def turns_left(state: dict[str, Any], seat: int) -> int:
+    """How many more turns ``seat`` gets, about: one a turn while tiles remain (from the next one
+    on for the player whose turn it is)."""
+    n = state["seats"]
+    tiles = len(state["deck"]) + sum(len(h) for h in state["hands"])
+    after = (seat - state["current"]) % n or n
+    return max(0, (tiles - after) // n + 1) if tiles else 0
+
+
+def reserve(monsters: list[dict[str, Any]], turns: int) -> int:
+    """The power a player can still bring in: one monster from hand a turn, biggest first."""
+    hand = sorted((RULES.power[m["s"]] for m in monsters if m["at"] is None), reverse=True)
+    return sum(hand[:turns])
 
 
 def state_tiles_left(state: dict[str, Any]) -> int:

@@ -19,7 +19,7 @@ from engine.dungeon_lair.board import Dungeon, is_doorway, neighbour
 from engine.dungeon_lair.data import TILES
 from render import dungeon_lair as R
 from tests.dungeon_lair.helpers import ROOM4, ROOM_NS, STRAIGHT, act, board, new, position
-from tests.playout import random_playout
+from tests.playout import ai_playout, random_playout
 
 # ---- notation ---------------------------------------------------------------------------------
 
@@ -182,6 +182,15 @@ def test_ai_beats_random_play_on_most_seeds() -> None:
         res = play(players, seed, {ai})
         wins += res.ranking[0] == [ai]
     assert wins >= len(games) - 2, wins
+
+
+def test_ai_games_are_won_not_tied_at_nothing() -> None:
+    # Two AIs used to race every monster into the biggest zone and end 0-0 ("rooms now: 0" for
+    # every player mid-game). They must now build zones they hold: most games score rooms.
+    results = [GAME.result(ai_playout(GAME, 2, seed)) for seed in range(6)]
+    nil = sum(1 for r in results if r.scores == [0, 0])
+    assert nil <= 2, [r.scores for r in results]
+    assert sum(max(r.scores) for r in results) >= 6 * 15, [r.scores for r in results]
 
 
 def test_ai_takes_a_zone_it_can_win() -> None:
