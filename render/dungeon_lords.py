@@ -241,7 +241,14 @@ def render_private(view: dict[str, Any]) -> bytes | None:
     seat = view["seat"]
     lines = [
         "Trap Cards: " + (", ".join(priv["traps"]) or "none"),
-        "Orders given: " + (", ".join(LOC_NAMES[x] for x in priv["orders"]) if priv["orders"] else "-"),
+        "Orders given: "
+        + (
+            ", ".join(
+                LOC_NAMES[x.rstrip("-")] + (" (declined)" if x.endswith("-") else "") for x in priv["orders"]
+            )
+            if priv["orders"]
+            else "-"
+        ),
         "Combat Cards seen: " + (", ".join(f"#{k} {v}" for k, v in priv["seen_cards"].items()) or "none"),
     ]
     if priv.get("pets") is not None and (priv.get("pets") or priv.get("pet_pass")):

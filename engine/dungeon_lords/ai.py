@@ -10,6 +10,10 @@ from engine.core import State
 from . import board
 from .data import LOC_IDS, MONSTERS, PETS, ROOMS, TRAPS
 
+BOARD_LOC = {
+    "harvest": "food", "masquerade": "rep", "improve": "dig", "invest": "mine", "petshop": "imps",
+    "install": "traps", "expert": "monster", "rent": "room",
+}  # fmt: skip
 EXP_TASKS = {"harvest", "look", "put", "improve", "install", "expert", "rent", "prize"}
 PET_VALUE = {"build": 2.0, "combat": 2.5, "scoring": 1.5}
 PRIZE_ORDER = ["monster", "room", "traps", "mine", "food", "imps", "dig", "rep"]
@@ -38,6 +42,22 @@ def _order_scores(view: dict[str, Any], seat: int) -> dict[str, float]:
     }
     if evil >= pal - 2:
         s["food"] = min(s["food"], 2)  # spaces II and III cost Evil
+    now = (view.get("opps") or {}).get("now")
+    if now:
+        # The season's unique opportunity replaces a location: value the board instead.
+        conquered = sum(1 for t in me["grid"].values() if t["c"])
+        free = me["imps"] - me["used"]
+        board_score = {
+            "harvest": 8 if me["food"] < 2 + upkeep else 4,
+            "masquerade": 7 if evil >= pal - 3 else 4,
+            "improve": 7 if conquered else (5 if free >= 2 else 1),
+            "invest": 8 if me["gold"] >= 2 else (4 if me["gold"] >= 1 else 0),
+            "petshop": 5 if me["food"] >= 1 else 3,
+            "install": 7 if me["gold"] >= 1 else 3,
+            "expert": s["monster"],
+            "rent": 5 if view["offer"]["rooms"] and me["gold"] >= 1 else 1,
+        }[now]
+        s[BOARD_LOC[now]] = board_score
     return s
 
 

@@ -170,7 +170,7 @@ def can_pay(p: Player, cost: dict[str, int]) -> bool:
             if len(p["traps"]) < v:
                 return False
         elif k == "monster":
-            if sum(1 for m in p["monsters"] if m["up"] is not False) < v:
+            if sum(1 for m in p["monsters"] if m["up"] is not False and not m.get("pet")) < v:
                 return False
         elif p[k] < v:
             return False
@@ -194,7 +194,7 @@ def pay(state: State, seat: int, cost: dict[str, int], ev: list[Event]) -> None:
         elif k == "monster":
             # Monster Catapult: the cheapest monster is loaded (discarded).
             for _ in range(v):
-                ready = [m for m in p["monsters"] if m["up"] is not False] or p["monsters"]
+                ready = [m for m in p["monsters"] if m["up"] is not False and not m.get("pet")]
                 p["monsters"].remove(min(ready, key=lambda m: MONSTERS[m["id"]]["rank"]))
         else:
             p[k] -= v

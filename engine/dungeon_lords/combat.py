@@ -406,7 +406,7 @@ class Battle:
                 first_bonus = OPPS["expert_bonus"]
                 own["xp_used"] = True
                 self.say(f"The expert {m['name']} strikes with +{first_bonus}.")
-            did = self.attack(m, opt, dmg, first_bonus)
+            did = self.attack(m, opt, dmg, first_bonus, s.get("aim"))
             if did:
                 self.attacked = True
                 if m.get("noheal"):
@@ -432,7 +432,17 @@ class Battle:
                 return m  # type: ignore[no-any-return]
         return None
 
-    def attack(self, m: dict[str, Any], opt: dict[str, Any], dmg: int, first_bonus: int = 0) -> bool:
+    def aimed(self, options: list[Adv], dmg: int, aim: int | None) -> Adv:
+        """The adventurer an 'any adventurer' attack hits: the n-th in line named in the plan
+        ('ghost@2') when that one may be hit, otherwise the automatic choice."""
+        line = self.line()
+        if aim and 1 <= aim <= len(line) and any(a is line[aim - 1] for a in options):
+            return line[aim - 1]
+        return pick_target(options, dmg)
+
+    def attack(
+        self, m: dict[str, Any], opt: dict[str, Any], dmg: int, first_bonus: int = 0, aim: int | None = None
+    ) -> bool:
         kind = opt["kind"]
         name = m["name"]
         line = self.line()
@@ -457,17 +467,17 @@ class Battle:
             if not options:
                 self.say(f"The {name} finds no one to haunt behind the first adventurer.")
                 return False
-            self.hurt(pick_target(options, dmg + first_bonus), dmg + first_bonus, name, monster=True)
+            self.hurt(self.aimed(options, dmg + first_bonus, aim), dmg + first_bonus, name, monster=True)
             return True
         if kind == "nonpriest":
             options = [a for a in line if a["cls"] != "priest"]
             if not options:
                 self.say(f"The {name} cannot attack priests.")
                 return False
-            self.hurt(pick_target(options, dmg + first_bonus), dmg + first_bonus, name, monster=True)
+            self.hurt(self.aimed(options, dmg + first_bonus, aim), dmg + first_bonus, name, monster=True)
             return True
         if kind == "any":
-            target = pick_target(line, dmg + first_bonus)
+            target = self.aimed(line, dmg + first_bonus, aim)
             if opt.get("hypno"):
                 self.hypno = target
                 self.say(f"The {name} hypnotises {label(target)}, who steps to the front.")
@@ -480,7 +490,7 @@ class Battle:
             for k in range(2):
                 if self.line():
                     d = dmg + (first_bonus if k == 0 else 0)
-                    self.hurt(pick_target(self.line(), d), d, name, monster=True)
+                    self.hurt(self.aimed(self.line(), d, aim if k == 0 else None), d, name, monster=True)
             return True
         raise AssertionError(kind)
 

@@ -39,6 +39,14 @@ SEAT_NAMES = "P{}"
 DUMMY = -1
 
 
+def _send_token(w: str) -> bool:
+    """A monster in a plan: 'troll', 'troll+' (second option), 'ghost@2' (aim at the 2nd in line)."""
+    body, at, aim = w.partition("@")
+    if at and not (aim.isdigit() and 1 <= int(aim) <= 9):
+        return False
+    return body.rstrip("+") in MONSTERS and body.count("+") <= 1 and (body.endswith("+") or "+" not in body)
+
+
 def _rented(w: str) -> bool:
     return len(w) == 2 and w[0] in "rR" and w[1].isdigit() and w[1] != "0"
 
@@ -320,15 +328,18 @@ class DungeonLords(core.Game):
     def _reveal_orders(self, state: State, ev: list[Event]) -> None:
         n = state["seats"]
         for s in range(n):
-            state["played"][str(s)] = [{"loc": loc, "ok": True} for loc in state["orders"][str(s)]]
+            state["played"][str(s)] = [
+                {"loc": w.rstrip("-"), "ok": True, **({"skip": True} if w.endswith("-") else {})}
+                for w in state["orders"][str(s)]
+            ]
         text = "; ".join(
-            f"P{s + 1}: {', '.join(LOC[x]['name'] for x in state['orders'][str(s)])}" for s in range(n)
+            f"P{s + 1}: {', '.join(LOC[x['loc']]['name'] for x in state['played'][str(s)])}" for s in range(n)
         )
         self._log(state, ev, f"Orders revealed - {text}.")
         seq = ([DUMMY] if n < 4 else []) + board.play_order(state)
         for k in range(RULES["orders_per_round"]):
             for s in seq:
-                loc = state["dummy"]["cards"][k] if s == DUMMY else state["orders"][str(s)][k]
+                loc = state["dummy"]["cards"][k] if s == DUMMY else state["played"][str(s)][k]["loc"]
                 spaces = state["board"][loc]
                 if None in spaces:
                     spaces[spaces.index(None)] = s
@@ -356,6 +367,9 @@ class DungeonLords(core.Game):
     def _resolve_next(self, state: State, ev: list[Event]) -> None:
         t = state["queue"].pop(0)
         seat, loc, i = t["seat"], t["loc"], t["space"]
+        if any(o["loc"] == loc and o.get("skip") for o in state["played"].get(str(seat), [])):
+            self._fail(state, seat, loc, ev, "declined")
+            return
         p = state["players"][seat]
         if loc == festival.replaced(state):
             festival.resolve(self, state, seat, i, ev)
@@ -830,11 +844,12 @@ class DungeonLords(core.Game):
             festival.drop_installed(p, plan["tile"])  # an installed trap springs in the first battle there
             festival.use_combat_pet(self, state, s, plan, ev)
             sent = []
-            for mid, opt in plan["send"]:
+            for k, (mid, opt) in enumerate(plan["send"]):
                 for m in p["monsters"]:
                     if m["id"] == mid and m["up"] is True:
                         m["up"] = "busy"
-                        sent.append({"id": mid, "opt": opt, "state": "sent"})
+                        aim = plan.get("aim", {}).get(k)
+                        sent.append({"id": mid, "opt": opt, "state": "sent", **({"aim": aim} if aim else {})})
                         break
             plan["sent"] = sent
             Battle(state, s, plan, card, ev).run()
@@ -952,16 +967,18 @@ class DungeonLords(core.Game):
 
     def _do_orders(self, state: State, seat: int, words: list[str], ev: list[Event]) -> None:
         p = state["players"][seat]
-        locs = words[1:]
+        locs = [w.rstrip("-") for w in words[1:]]
         k = RULES["orders_per_round"]
         if words[0] != "orders" or len(locs) != k or len(set(locs)) != k:
             raise IllegalAction(f"Give {k} different orders, e.g. 'orders food mine dig'.")
         for loc in locs:
             if loc not in hand(p):
                 raise IllegalAction(f"Your {LOC[loc]['name']} card is inaccessible this season.")
-        state["orders"][str(seat)] = locs
+        # A '-' after a location sends the minion but declines the action when it comes up.
+        state["orders"][str(seat)] = words[1:]
         ev.append(Event(f"P{seat + 1} has given orders."))
-        ev.append(Event(f"Your orders: {', '.join(LOC[x]['name'] for x in locs)}.", seat))
+        names = [LOC[w.rstrip("-")]["name"] + (" (declined)" if w.endswith("-") else "") for w in words[1:]]
+        ev.append(Event(f"Your orders: {', '.join(names)}.", seat))
 
     def _do_produce(self, state: State, seat: int, words: list[str], ev: list[Event]) -> None:
         if seat in state["done"]:
@@ -1038,7 +1055,7 @@ class DungeonLords(core.Game):
                 self._log(state, ev, f"P{seat + 1} mines {k} gold.")
             state["task"] = None
         elif kind == "hire":
-            if words[0] != "hire" or len(words) != 2:
+            if words[0] != "hire" or len(words) not in (2, 3):
                 raise IllegalAction("Hire a monster on offer ('hire troll') or 'hire none'.")
             if words[1] == "none":
                 self._fail(state, seat, "monster", ev, "declined")
@@ -1051,9 +1068,14 @@ class DungeonLords(core.Game):
                 raise IllegalAction(f"You cannot pay for the {MONSTERS[mid]['name']}.")
             cost = self._hire_cost(state, seat, mid, t["space"])
             assert cost is not None
+            meal = words[2] if len(words) == 3 else None
+            if meal and not (MONSTERS[mid].get("eats") and any(m["id"] == meal for m in board.edible(p))):
+                raise IllegalAction(
+                    "Only a Demon eats, and only one of your own monsters (not a Demon or a pet)."
+                )
             if MONSTERS[mid].get("eats"):
-                # House rule: the Demon eats your cheapest monster.
-                food = min(board.edible(p), key=lambda m: MONSTERS[m["id"]]["rank"])
+                # The Demon eats the monster you name ('hire demon goblin'), else your cheapest.
+                food = min(board.edible(p), key=lambda m: (m["id"] != meal, MONSTERS[m["id"]]["rank"]))
                 p["monsters"].remove(food)
                 state["discard"]["monsters"].append(food["id"])
                 self._log(state, ev, f"P{seat + 1}'s new Demon eats a {MONSTERS[food['id']]['name']}.")
@@ -1131,7 +1153,10 @@ class DungeonLords(core.Game):
             elif mode == "at":
                 plan["target"] = int(w)
             elif mode == "send":
-                plan["send"].append((w.rstrip("+"), 1 if w.endswith("+") else 0))
+                body, _, aim = w.partition("@")
+                if aim:
+                    plan.setdefault("aim", {})[len(plan["send"])] = int(aim)
+                plan["send"].append((body.rstrip("+"), 1 if body.endswith("+") else 0))
         return plan
 
     def _check_plan(self, state: State, seat: int, text: str) -> None:
@@ -1323,7 +1348,7 @@ class DungeonLords(core.Game):
                     out.append(w)
                 elif mode == "at" and w.isdigit() and out[-1] == "at":
                     out.append(w)
-                elif mode == "send" and w.rstrip("+") in MONSTERS and w.count("+") <= 1:
+                elif mode == "send" and _send_token(w):
                     out.append(w)
                 else:
                     raise IllegalAction(
@@ -1349,10 +1374,11 @@ class DungeonLords(core.Game):
         shapes = {
             "keep": len(args) == 1 and args[0] in LOC_IDS,
             "dummy": len(args) == 1 and args[0] in LOC_IDS,
-            "orders": len(args) == k and all(a in LOC_IDS for a in args),
+            "orders": len(args) == k and all(a.rstrip("-") in LOC_IDS and a.count("-") <= 1 for a in args),
             "dig": len(args) == 1 and board.is_cell(args[0]),
             "mine": len(args) == 1 and args[0].isdigit(),
-            "hire": len(args) == 1 and (args[0] in MONSTERS or args[0] == "none"),
+            "hire": (len(args) == 1 and (args[0] in MONSTERS or args[0] == "none"))
+            or (len(args) == 2 and MONSTERS.get(args[0], {}).get("eats") and args[1] in MONSTERS),
             "build": (args == ["none"]) or (len(args) == 2 and args[0] in ROOMS and board.is_cell(args[1])),
             "return": len(args) == 1 and args[0] in TRAPS,
             "use": len(args) in (1, 2)
@@ -1410,7 +1436,11 @@ class DungeonLords(core.Game):
         words = text.split()
         verb = words[0]
         if verb == "orders":
-            return "Orders: " + " -> ".join(LOC[w]["name"] for w in words[1:] if w in LOC)
+            return "Orders: " + " -> ".join(
+                LOC[w.rstrip("-")]["name"] + ("(no)" if w.endswith("-") else "")
+                for w in words[1:]
+                if w.rstrip("-") in LOC
+            )
         if verb == "keep" and len(words) == 2 and words[1] in LOC:
             return f"Keep {LOC[words[1]]['name']} (the other two become inaccessible)"
         if verb == "hire" and words[1] in MONSTERS:
