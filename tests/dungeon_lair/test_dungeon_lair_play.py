@@ -93,6 +93,36 @@ def test_the_tile_in_hand_never_shows_in_public() -> None:
     assert v1["my_tiles"][0]["id"] == 25 and "24" not in json.dumps(v1["players"])
 
 
+def test_errors_history_and_labels_never_tell_another_players_tile() -> None:
+    a, b = twin_states()
+    # Seat 0 names a tile another player holds, one in the stack, one on the map: the same
+    # sentence as for any tile she does not hold, in both twins.
+    for state, rival, stacked in ((a, 25, 31), (b, 45, 41)):
+        for text in (f"T{rival} H7 0", f"T{rival} remove", f"T{stacked} H7 0", f"T{ROOM4[0]} H7 0"):
+            with pytest.raises(IllegalAction) as exc:
+                GAME.apply(state, 0, GAME.parse(text))
+            assert str(exc.value) == "You do not hold that tile; /hand shows the tiles you hold."
+        # out of turn, even with her own tile
+        with pytest.raises(IllegalAction, match="not your turn"):
+            GAME.apply(state, 1, GAME.parse(f"T{state['hands'][1][0]} H7 0"))
+    # the public history of a move names only the tile it puts on the map (then public)
+    for state in (a, b):
+        hidden = {t for h in state["hands"] for t in h} | set(state["deck"])
+        labels = []
+        for action in GAME.legal_actions(state, 0):
+            shown = {int(x) for x in HIDDEN.findall(GAME.public_format(state, 0, action))}
+            assert shown <= {action.get("t")}, action
+            labels.append(GAME.describe(state, action))
+            assert not {int(x) for x in HIDDEN.findall(labels[-1])} & hidden
+        assert len(labels) == len(set(labels)), "every button label is different"
+    # the same public moves in both twins give the same public text
+    for state in (a, b):
+        state["hands"][0] = [STRAIGHT[0]] if state is a else [STRAIGHT[1]]
+    ea = GAME.apply(act(a, 0, "T1 H7 0"), 0, GAME.parse("pass"))[1]
+    eb = GAME.apply(act(b, 0, "T2 H7 0"), 0, GAME.parse("pass"))[1]
+    assert [e.text for e in ea if e.seat is None] == [e.text for e in eb if e.seat is None]
+
+
 def test_drawing_is_announced_but_the_tile_is_told_only_to_the_drawer() -> None:
     state = new(
         2,
@@ -312,7 +342,9 @@ def check_invariants(state: dict, secrecy: bool = True) -> None:
     if not GAME.is_over(state):
         legal = GAME.legal_actions(state, state["current"])
         assert 0 < len(legal) <= 600
-        assert all(len(GAME.describe(state, a)) <= 80 for a in legal)
+        labels = [GAME.describe(state, a) for a in legal]
+        assert all(len(label) <= 80 for label in labels)
+        assert len(set(labels)) == len(labels), "button labels must be unique"
     view = json.dumps(GAME.view(state, None)) + GAME.status(state)
     hidden = {t for h in state["hands"] for t in h} | set(state["deck"])
     assert not {int(x) for x in HIDDEN.findall(view)} & hidden
