@@ -879,7 +879,19 @@ class DungeonDrawers(core.Game):
                 return "Refill your hand"
             return "Put " + ", ".join(f"#{c}" for c in action["under"]) + " under the deck, then refill"
         if t == "path":
-            return f"Path {' '.join(board.compress(action['cells']))} ({len(action['cells'])} spaces)"[:80]
+            corners = board.compress(action["cells"])
+            head = f"Path, {len(action['cells'])} spaces: "
+            label = head + " ".join(corners)
+            while len(label) > 80:  # elide the middle, keep where it starts and ends
+                cut = len(corners) // 2
+                corners = corners[: cut - 1] + corners[cut + 1 :]
+                label = (
+                    head
+                    + " ".join(corners[: len(corners) // 2])
+                    + " ... "
+                    + " ".join(corners[len(corners) // 2 :])
+                )
+            return label
         if t == "resolve":
             return "Resolve the encounter"
         if t == "done":

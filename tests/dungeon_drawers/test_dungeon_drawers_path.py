@@ -128,3 +128,18 @@ def test_ai_draws_around_strong_monsters_and_traps() -> None:
     assert "C1" not in action["cells"] and "E1" not in action["cells"]
     # the shortest path offered does go through them: the AI chose, it was not handed the answer
     assert any("C1" in a["cells"] for a in GAME.legal_actions(state, 1))
+
+
+def test_long_path_labels_are_elided_in_the_middle_and_stay_unique() -> None:
+    from engine.dungeon_drawers import board
+
+    rows = [c for r in range(1, 10) for c in ((f"A{r}", f"H{r}") if r % 2 else (f"H{r}", f"A{r}"))]
+    stairs = ["A5", "B5", "B6", "C6", "C7", "D7", "D8", "E8", "E9", "F9", "F10", "G10", "G9"]
+    cells = board.expand([*rows[:8], *stairs, "H9", "H10"])  # 23 corners
+    other = board.expand([*rows[:8], *stairs[:-2], "H10"])  # the same start, another end
+    state = path_state([sheet_from(EMPTY), sheet_from(EMPTY)])
+    labels = [GAME.describe(state, {"t": "path", "cells": c}) for c in (cells, other)]
+    assert all(len(x) <= 80 and x.endswith("H10") for x in labels)
+    assert " ... " in labels[0] and " ... " not in labels[1]  # only a label too long is elided
+    assert labels[0].startswith(f"Path, {len(cells)} spaces: A1 H1 H2 A2")
+    assert labels[0] != labels[1]
