@@ -159,3 +159,49 @@ def test_unseen_humanoids_stay_hidden_after_the_end() -> None:
     assert pub[0] == {"type": "humanoid", "range": "16-20"}
     assert pub[1] == {"type": "humanoid", "range": "6-10", "value": 9, "skulls": 2}  # revealed
     assert pub[2] == {"type": "humanoid", "range": "1-5"}
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([3, 4, 5]), moves=st.integers(0, 60))
+def test_history_labels_and_errors_are_the_same_whatever_is_hidden(
+    seed: int, players: int, moves: int
+) -> None:
+    # Twins that differ in the humanoids' faces, the deck order and the purses of everyone but
+    # the actor: the history line and button label of each move, and the sentence refusing any
+    # move typed by anyone, must not tell them apart.
+    a = midgame(seed, players, moves)
+    if GAME.is_over(a):
+        return
+    actor = min(GAME.to_act(a))
+    b = move_treasure(permute_humanoids(a, random.Random(seed)), {actor}, random.Random(seed + 1))
+    legal = GAME.legal_actions(a, actor)
+    assert legal == GAME.legal_actions(b, actor)
+    labels = [GAME.describe(a, x) for x in legal]
+    assert labels == [GAME.describe(b, x) for x in legal]
+    assert len(set(labels)) == len(labels), "every button label is different"
+    assert [GAME.public_format(a, actor, x) for x in legal] == [
+        GAME.public_format(b, actor, x) for x in legal
+    ]
+    typed = [
+        "gold",
+        "gem",
+        "swap",
+        "leave",
+        "bonus gold",
+        "bonus gem",
+        "support 1 gold",
+        "nosupport",
+        "dance",
+    ]
+    for seat in range(players):
+        for text in typed:
+            outcome = []
+            for state in (a, b):
+                try:
+                    GAME.apply(state, seat, GAME.parse(text) if text != "dance" else text)
+                    outcome.append("ok")
+                except Exception as exc:  # IllegalAction, the only refusal
+                    outcome.append(f"{type(exc).__name__}: {exc}")
+            if seat != actor:
+                assert outcome[0] == outcome[1], (seat, text, outcome)
+                assert outcome[0].startswith("IllegalAction"), (seat, text, outcome)
