@@ -298,15 +298,14 @@ class Battle:
         eff = self.card["effect"]
         self.say(f"The party casts {self.card['name']}.")
         solid = [s for s in self.sent() if not MONSTERS[s["id"]].get("ghost")]
+        answer = self.plan.get("if", {})
         if eff == "peace":
-            # House rule: the choice is automatic - keep the monsters unless the 2 Evil
-            # would call the paladin (or move him) to this dungeon.
+            # The plan may answer ('peace:keep' / 'peace:withdraw'); otherwise the house rule:
+            # keep the monsters unless the 2 Evil would call a paladin to this dungeon.
             p = self.p
-            if (
-                solid
-                and p["evil"] + 2 >= board.EVIL["paladin"]
-                and paladin_here(self.state, self.seat) is None
-            ):
+            auto = p["evil"] + 2 >= board.EVIL["paladin"] and paladin_here(self.state, self.seat) is None
+            withdraw = answer["peace"] == "withdraw" if "peace" in answer else auto
+            if solid and withdraw:
                 for s in solid:
                     self.withdraw(s, "Word of Peace")
             else:
@@ -315,7 +314,7 @@ class Battle:
         elif eff == "suggestion":
             for s in solid:
                 cost = board.monster_cost(s["id"])
-                if board.can_pay(self.p, cost):
+                if answer.get("suggestion") != "withdraw" and board.can_pay(self.p, cost):
                     board.pay(self.state, self.seat, cost, self.ev)
                     self.say(
                         f"P{self.seat + 1} pays {board.cost_text(cost)} to keep the {MONSTERS[s['id']]['name']}."

@@ -315,11 +315,17 @@ def do_expert(g: Any, state: State, seat: int, words: list[str], ev: list[Event]
     state["task"] = None
 
 
+def rent_pay(state: State, space: int) -> dict[str, int]:
+    """Space III pays 1 gold only "if all 3 spaces are taken" (OFF)."""
+    full = None not in state["board"]["room"]
+    return dict(BOARDS["rent"]["spaces"][space].get("pay", {})) if full else {}
+
+
 def rent_options(state: State, seat: int, space: int) -> list[str]:
     p = state["players"][seat]
     sp = BOARDS["rent"]["spaces"][space]
     out = []
-    if board.can_pay(p, sp.get("pay", {})):
+    if board.can_pay(p, rent_pay(state, space)):
         out += [f"rent {r}" for r in dict.fromkeys(state["offer"]["rooms"])]
     if sp.get("take_gold") and state["opps"].get("rent_gold"):
         out.append("rent gold")
@@ -343,7 +349,7 @@ def do_rent(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) 
         g._log(state, ev, f"{pname(seat)} takes the gold paid for a rented room.")
     else:
         rid = words[1]
-        pay = BOARDS["rent"]["spaces"][t["space"]].get("pay", {})
+        pay = rent_pay(state, t["space"])
         board.pay(state, seat, pay, ev)
         if pay.get("gold"):
             state["opps"]["rent_gold"] = state["opps"].get("rent_gold", 0) + pay["gold"]

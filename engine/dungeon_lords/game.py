@@ -39,6 +39,11 @@ SEAT_NAMES = "P{}"
 DUMMY = -1
 
 
+# Answers given in advance to spells that offer the dungeon lord a choice (the plan is the only
+# decision of a combat round): Word of Peace and Suggestion.
+IF_SPELL = ("peace:keep", "peace:withdraw", "suggestion:pay", "suggestion:withdraw")
+
+
 def _send_token(w: str) -> bool:
     """A monster in a plan: 'troll', 'troll+' (second option), 'ghost@2' (aim at the 2nd in line)."""
     body, at, aim = w.partition("@")
@@ -1144,7 +1149,9 @@ class DungeonLords(core.Game):
         plan: dict[str, Any] = {"tile": words[1], "traps": [], "target": None, "send": [], "pet": None}
         mode = None
         for w in words[2:]:
-            if w in ("trap", "send", "at", "pet"):
+            if w in IF_SPELL:
+                plan.setdefault("if", {})[w.split(":")[0]] = w.split(":")[1]
+            elif w in ("trap", "send", "at", "pet"):
                 mode = w
             elif mode == "pet":
                 plan["pet"] = w
@@ -1334,7 +1341,11 @@ class DungeonLords(core.Game):
             out = ["fight", words[1].upper()]
             mode = None
             for w in words[2:]:
-                if w == "pet" and "pet" not in out:
+                if w in IF_SPELL:
+                    if any(x.split(":")[0] == w.split(":")[0] for x in out):
+                        raise IllegalAction(f"'{w.split(':')[0]}' is answered twice in the plan.")
+                    out.append(w)
+                elif w == "pet" and "pet" not in out:
                     mode = w
                     out.append(w)
                 elif mode == "pet" and out[-1] == "pet" and w in PETS and PETS[w]["when"] == "combat":
@@ -1426,7 +1437,16 @@ class DungeonLords(core.Game):
 
     def pass_action(self, state: State, seat: int) -> Any:
         acts = self.legal_actions(state, seat)
-        for a in ("done", "hire none", "build none", "mine 0"):
+        for a in (
+            "done",
+            "hire none",
+            "build none",
+            "mine 0",
+            "bid 0",
+            "prize none",
+            "install none",
+            "rent none",
+        ):
             if a in acts:
                 return a
         return None
@@ -1451,6 +1471,15 @@ class DungeonLords(core.Game):
             return f"Use the {ROOMS[words[1]]['name']}" + (
                 f" (tunnel on {words[2]})" if len(words) > 2 else ""
             )
+        if verb == "bid" and len(words) == 2:
+            return f"Send {words[1]} imp(s) to the festival (secret)"
+        if verb == "prize" and len(words) >= 2 and words[1] in festival.PRIZE:
+            return f"Festival prize: {festival.PRIZE[words[1]]}" + (
+                f" ({' '.join(words[2:])})" if len(words) > 2 else ""
+            )
+        if verb in ("pass", "discard", "pet") and len(words) >= 2 and words[1] in PETS:
+            what = {"pass": "Pass to the left", "discard": "Discard", "pet": "Use"}[verb]
+            return f"{what}: {PETS[words[1]]['name']} - {PETS[words[1]]['text']}"[:80]
         if verb == "fight":
             plan = self._parse_plan(text)
             parts = [f"Fight on {plan['tile']}"]
@@ -1565,6 +1594,14 @@ class DungeonLords(core.Game):
         if str(seat) in state["orders"]:
             lines.append("Your orders: " + ", ".join(state["orders"][str(seat)]))
         lines.append("Trap Cards: " + (", ".join(f"{TRAPS[t]['name']} ({t})" for t in p["traps"]) or "none"))
+        if p.get("pets"):
+            lines.append(
+                "Pets (face down): "
+                + ", ".join(f"{PETS[x]['name']} ({x}): {PETS[x]['text']}" for x in p["pets"])
+            )
+        fest = state.get("fest")
+        if fest and str(seat) in fest["bids"]:
+            lines.append(f"Imps you sent to the festival: {fest['bids'][str(seat)]}")
         cards = state["decks"][str(state["year"])]["cards"]
         if p["seen"]:
             lines.append(

@@ -183,6 +183,9 @@ def test_expert_monster_surcharge_evil_and_pay_day() -> None:
 def test_rent_rooms_gold_rule_and_rented_room_rules() -> None:
     s = at_board("rent")
     s["offer"]["rooms"] = ["mint", "shop"]
+    s["board"]["room"] = [2, 1, None]
+    assert festival.rent_pay(s, 2) == {}  # space III pays only when all three spaces are taken
+    s["board"]["room"] = [2, 1, 0]
     s = resolve(s, 0, 2)
     s = act(s, 0, "rent mint")  # space III pays 1 gold
     assert s["players"][0]["gold"] == 5 and s["players"][0]["rented"][0]["room"] == "mint"

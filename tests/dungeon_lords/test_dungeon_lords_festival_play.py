@@ -156,3 +156,12 @@ def test_ai_bids_leave_imps_for_rooms_and_uses_the_festival() -> None:
     p = s["players"][0]
     p.update(imps=6, used=0, trained=0, grid={"C1": {"k": "t", "c": False}})
     assert G.ai_action(s, 0) == "bid 3"
+
+
+def test_hand_text_shows_only_your_own_pets_and_bid() -> None:
+    s = new_x(2, seed=17)
+    s["players"][0]["pets"] = ["hen"]
+    s["players"][1]["pets"] = ["magpie"]
+    assert "Hen" in G.private_text(s, 0) and "Magpie" not in G.private_text(s, 0)
+    assert "Hen" not in G.status(s) and "Hen" not in str(G.view(s, None))
+    assert G.describe(s, "pass hen").startswith("Pass to the left: Hen")

@@ -114,3 +114,30 @@ def test_priests_heal_only_adventurers_with_nobody_wounded_in_front() -> None:
     s["players"][0]["party"][1]["icons"] = 2
     fight(s, send=[("ghost", 0)], card="invisibility")  # the ghost hits the priest for 2 (4 now)
     assert dmg(s) == [1, 4]
+
+
+def test_word_of_peace_and_suggestion_answered_in_the_plan() -> None:
+    from engine.dungeon_lords.combat import Battle
+    from engine.dungeon_lords.data import CARDS
+
+    def run(answer: str, card: str) -> dict:
+        party = [adv("warrior", 9, uid="w"), adv("wizard", 9, 1, uid="z")]
+        s = battle_state(party, ["troll"])
+        s["players"][0]["evil"] = 5
+        s["players"][0]["monsters"][0]["up"] = "busy"
+        plan = G._parse_plan(f"fight C1 send troll {answer}".strip())
+        plan["sent"] = [{"id": "troll", "opt": 0, "state": "sent"}]
+        Battle(s, 0, plan, CARDS[card], []).run()
+        return s
+
+    kept = run("peace:keep", "peace")
+    assert kept["players"][0]["evil"] == 5 + 2 - 1 and kept["players"][0]["party"][0]["dmg"] >= 3
+    gone = run("peace:withdraw", "peace")
+    assert gone["players"][0]["evil"] == 5 - 1 and gone["players"][0]["party"][0]["dmg"] == 2  # fatigue only
+    paid = run("", "suggestion")
+    assert paid["players"][0]["food"] == 5 - 2
+    refused = run("suggestion:withdraw", "suggestion")
+    assert refused["players"][0]["food"] == 5
+    assert G.parse("fight C1 send troll peace:keep") == "fight C1 send troll peace:keep"
+    with pytest.raises(IllegalAction):
+        G.parse("fight C1 peace:keep peace:withdraw")
