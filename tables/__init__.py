@@ -28,6 +28,9 @@ log = logging.getLogger("lairkeeper.tables")
 # (Discord allows 5 rows of 5; one row stays free).
 MAX_BUTTONS = 20
 
+# "/play #<version>.<index>": an autocomplete value standing for a move too long to send.
+CHOICE_REF = re.compile(r"#(\d{1,9})\.(\d{1,4})")
+
 # Engine texts name seats "Player N"; tables put the players' names in.
 PLAYER_REF = re.compile(r"\bPlayer ([1-9])\b")
 
@@ -383,6 +386,9 @@ class Tables:
         """Apply one move of ``user_id``: typed ``text`` or a clicked ``button``
         (version, choice index). Then let AI seats move, and return the board."""
         t0 = time.perf_counter()
+        ref = CHOICE_REF.fullmatch((text or "").strip())
+        if ref is not None:  # an autocomplete reference to a long move: like a button
+            text, button = None, (int(ref[1]), int(ref[2]))
         async with self._lock(game_id):
             row = await self._load(game_id)
             if button is not None and button[0] != row.version and row.seat_of(user_id) is not None:
@@ -675,11 +681,14 @@ class Tables:
             return []
         out: list[tuple[str, str]] = []
         p = prefix.strip().lower()
-        for a in game.legal_actions(row.state, seat):
+        for i, a in enumerate(game.legal_actions(row.state, seat)):
             note = game.format(a)
             label = self.named(row, game.describe(row.state, a))
             if not p or note.lower().startswith(p) or p in label.lower():
-                out.append((label[:100], note[:100]))
+                # Discord caps a choice's value at 100 characters: a longer move
+                # (a long hero path) is sent as a reference to this board's choice.
+                value = note if len(note) <= 100 else f"#{row.version}.{i}"
+                out.append((label[:100], value))
             if len(out) >= limit:
                 break
         return out

@@ -262,3 +262,23 @@ async def test_step_images_come_from_the_renderer_with_both_views(
     assert seen == [(0, 3)]
     assert len(update.steps) == 8, "at most 8 step images fit beside the board and the scores"
     assert (await tables.board(gid)).steps == [], "a re-posted board repeats no steps"
+
+
+async def test_moves_too_long_for_discord_autocomplete_are_sent_by_reference(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fakegame import Race
+
+    monkeypatch.setattr(Race, "format", lambda self, a: f"{a} " + "x" * 120)
+    gid = await two_player_game(tables)
+    row = await tables.store.get(gid)
+    assert row is not None
+    mover, _ = await acting_user(tables, gid)
+    found = await tables.choices(gid, mover)
+    assert [v for _label, v in found] == [f"#{row.version}.0", f"#{row.version}.1", f"#{row.version}.2"]
+    assert all(len(v) <= 100 for _l, v in found)
+    await tables.act(gid, mover, f"#{row.version}.2")
+    assert [n.split()[0] for _q, _s, n in await tables.store.log(gid)] == ["3"]
+    mover2, _ = await acting_user(tables, gid)
+    with pytest.raises(TableError, match="earlier board"):
+        await tables.act(gid, mover2, f"#{row.version}.0")
