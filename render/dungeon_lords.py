@@ -85,6 +85,7 @@ def _board(draw: Any, view: dict[str, Any], y: int) -> int:
     pals = "; ".join(
         f"{p['name']} {p['status']}" + (f" at P{p['at'] + 1}" if p["at"] is not None else "")
         for p in view["paladins"]
+        if p.get("year", view["year"]) == view["year"]
     )
     text(draw, (12, y), f"Combat cards: {cards}    Paladins: {pals}"[:120], 18)
     if view["dummy"]["cards"]:

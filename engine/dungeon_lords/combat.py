@@ -352,6 +352,7 @@ class Battle:
         elif eff == "lose_imp" and p["imps"] > 0:
             p["imps"] -= 1
             p["used"] = min(p["used"], p["imps"])
+            p["trained"] = max(0, min(p.get("trained", 0), p["imps"] - p["used"]))
         elif eff == "treasure":
             if p["gold"]:
                 p["gold"] -= 1

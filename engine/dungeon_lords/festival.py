@@ -72,6 +72,8 @@ def end_round(state: State) -> None:
     if o and o.get("traps"):
         state["trap_discard"].extend(o["traps"])
         o["traps"] = []
+    if o and state["round"] >= state["seasons"]:
+        o["now"] = None  # the last board leaves the Central Board with the festival
 
 
 # ---- resolving a minion on the opportunity -------------------------------------------------

@@ -726,6 +726,7 @@ class DungeonLords(core.Game):
                 if p["imps"] > 4:
                     p["imps"] -= 1
                     p["used"] = min(p["used"], p["imps"])
+                    p["trained"] = max(0, min(p.get("trained", 0), p["imps"] - p["used"]))
         elif sid == "pardon":
             for s in board.play_order(state):
                 board.move_evil(state, s, -1, ev)
@@ -1516,7 +1517,8 @@ class DungeonLords(core.Game):
             "players": players, "offer": state["offer"], "board": state["board"],
             "event": state["event"], "next_event": state["next_event"], "next_advs": state["next_advs"],
             "dummy": {"cards": state["dummy"]["cards"], "evil": state["dummy"]["evil"], "party": state["dummy"]["party"]},
-            "paladins": [{k: pal[k] for k in ("name", "hp", "dmg", "status", "at", "trap", "heal", "spell")} for pal in state["paladins"]],
+            "paladins": [{**{k: pal[k] for k in ("name", "hp", "dmg", "status", "at", "trap", "heal", "spell")},
+                          "year": pal.get("year", state["year"]), "points": pal.get("points")} for pal in state["paladins"]],
             "evilometer": board.EVIL, "log": state["log"][-8:], "combat_log": c["log"][-14:],
             "combat_round": c["round"], "combat_rounds": state["combat_rounds"],
             "combat_cards": [cards[i] if i < revealed else None for i in range(len(cards))],
