@@ -1,0 +1,186 @@
+"""Lairkeeper benchmarks: engine playouts, render, storage, the move pipeline,
+start-up; and the long reliability figures.
+
+    python -m bench [--quick] [--only engine,render,storage,pipeline,startup,reliability]
+                    [--games monster-inn,...] [--out bench/results]
+    python bench/run.py ...          (the same)
+
+Writes ``<out>/latest.json`` and ``<out>/latest.md``. Not part of the test run.
+``reliability`` (the full kill -9 / race / fuzz / secrets figures, several
+minutes) runs only when named in ``--only``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: python bench/run.py
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import sections  # noqa: E402
+from bench.common import ROOT, game_keys, machine  # noqa: E402
+
+DEFAULT = ("engine", "render", "storage", "pipeline", "startup")
+ALL = (*DEFAULT, "reliability")
+
+
+def log(msg: str) -> None:
+    print(msg, flush=True)
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    only = tuple(args.only.split(",")) if args.only else DEFAULT
+    unknown = set(only) - set(ALL)
+    if unknown:
+        raise SystemExit(f"unknown section(s): {', '.join(sorted(unknown))}; choose from {', '.join(ALL)}")
+    keys = game_keys(args.games.split(",") if args.games else None)
+    q = args.quick
+    out: dict[str, Any] = {
+        "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "mode": "quick" if q else "full",
+        "machine": machine(),
+        "games": keys,
+    }
+    log(f"Lairkeeper benchmarks ({out['mode']}) for {', '.join(keys)}")
+    pools = None
+    if {"render", "storage"} & set(only):
+        from bench.dbbuild import pool
+
+        log("real playouts for render and storage:")
+        pools = pool(keys, 2 if q else 4, log)
+    if "engine" in only:
+        log("engine: random playouts")
+        out["engine"] = sections.engine(keys, 1.0 if q else 8.0, log)
+    if "render" in only:
+        log("render: public board vs bare PNG encode")
+        out["render"] = sections.render(keys, pools, 12 if q else 60, log)  # type: ignore[arg-type]
+    if "storage" in only:
+        log("storage: commit_move vs bare SQLite commit")
+        out["storage"] = sections.storage(keys, pools, 100 if q else 1000, log)  # type: ignore[arg-type]
+    if {"pipeline", "startup"} & set(only):
+        from bench.dbbuild import cached_db, working_copy
+
+        db, info = cached_db(keys, log)
+        out["database"] = info
+        log(f"database: {info}")
+        with tempfile.TemporaryDirectory() as d:
+            if "pipeline" in only:
+                log("pipeline: Tables.act with 10,000 games stored")
+                out["pipeline"] = sections.pipeline(working_copy(db, Path(d)), keys, 20 if q else 200, log)
+            if "startup" in only:
+                log("start-up with 10,000 games stored")
+                out["startup"] = sections.startup(working_copy(db, Path(d)), 1 if q else 3, log)
+    if "reliability" in only:
+        log("reliability: tests/reliability with LAIRKEEPER_LONG=1")
+        out["reliability"] = sections.reliability(log)
+    return out
+
+
+def markdown(r: dict[str, Any]) -> str:
+    m = r["machine"]
+    lines = [
+        f"# Benchmark figures ({r['mode']}, {r['when']})",
+        "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gb']} GB RAM; Python {m['python']}, "
+        f"SQLite {m['sqlite']}, Pillow {m['pillow']}; load average at start {m['load_avg_at_start']}.",
+        "",
+    ]
+    if "engine" in r:
+        lines += [
+            "## Engine: random playouts",
+            "",
+            "| game | playouts/s | moves/s | moves/playout |",
+            "|---|---|---|---|",
+        ]
+        for k, v in r["engine"].items():
+            lines.append(f"| {k} | {v['playouts_per_s']} | {v['moves_per_s']} | {v['moves_per_playout']} |")
+        lines.append("")
+    if "render" in r:
+        lines += [
+            "## Render: public board (target ratio <= 2.0, PNG <= 250 KB)",
+            "",
+            "| game | boards | render median ms | bare encode median ms | ratio | PNG median KB | PNG max KB | max size px | private render median ms |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for k, v in r["render"].items():
+            lines.append(
+                f"| {k} | {v['boards']} | {v['render_ms_median']} | {v['bare_encode_ms_median']} | {v['ratio']} | "
+                f"{v['png_kb_median']} | {v['png_kb_max']} | {v['size_px_max'][0]}x{v['size_px_max'][1]} | "
+                f"{v['private_render_ms_median']} |"
+            )
+        lines.append("")
+    if "storage" in r:
+        lines += [
+            "## Storage: one move saved (target ratio <= 1.5)",
+            "",
+            "| game | snapshot bytes | commit_move median ms | bare SQLite commit median ms | ratio | with timers median ms |",
+            "|---|---|---|---|---|---|",
+        ]
+        for k, v in r["storage"].items():
+            lines.append(
+                f"| {k} | {v['snapshot_bytes']} | {v['commit_move_ms_median']} | {v['bare_commit_ms_median']} | "
+                f"{v['ratio']} | {v['commit_move_with_timers_ms_median']} |"
+            )
+        lines.append("")
+    if "database" in r:
+        d = r["database"]
+        lines += [
+            f"Database for pipeline and start-up: {d['games']} games ({d['by_status']}), {d['actions']} logged "
+            f"actions, {d['file_mb']} MB.",
+            "",
+        ]
+    if "pipeline" in r:
+        lines += [
+            "## Move pipeline: Tables.act (target p99 <= 100 ms)",
+            "",
+            "| game | moves | p50 ms | p99 ms | max ms | load+apply+save p50 ms | render p50 ms |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for k, v in r["pipeline"].items():
+            lines.append(
+                f"| {k} | {v['moves']} | {v['p50_ms']} | {v['p99_ms']} | {v['max_ms']} | "
+                f"{v['load_apply_save_p50_ms']} | {v['render_p50_ms']} |"
+            )
+        lines.append("")
+    if "startup" in r:
+        s = r["startup"]
+        lines += ["## Start-up (targets <= 2 s, <= 150 MB)", "", f"Method: {s['method']}.", ""]
+        for name in ("bot_10k", "bot_empty"):
+            if name in s:
+                lines.append(f"- {name}: {s[name]}")
+        lines += [f"- parts (10,000 games, subprocess): {s['parts']}", ""]
+    if "reliability" in r:
+        rel = r["reliability"]
+        lines += ["## Reliability (long mode)", "", f"{rel['pytest']} in {rel['seconds']} s.", ""]
+        for f in rel.get("figures", []):
+            lines.append(f"- {json.dumps(f)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
+    p.add_argument(
+        "--quick", action="store_true", help="fewer samples (about a minute once the database is cached)"
+    )
+    p.add_argument("--only", help=f"comma-separated sections: {', '.join(ALL)}")
+    p.add_argument("--games", help="comma-separated game keys (default: every installed game)")
+    p.add_argument("--out", default=str(ROOT / "bench" / "results"), help="where latest.json/latest.md go")
+    args = p.parse_args(argv)
+    result = run(args)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "latest.json").write_text(json.dumps(result, indent=2))
+    (out / "latest.md").write_text(markdown(result))
+    log(f"figures written to {out / 'latest.json'} and {out / 'latest.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,442 @@
+"""The benchmark sections. Each returns a JSON-able dict of figures.
+
+Wall-clock times on a shared 2-core machine are noisy, so every comparison
+(render vs a bare PNG encode, commit_move vs a bare SQLite commit) is measured
+in the same run, interleaved sample by sample, and quoted as a ratio of medians.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import random
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import ROOT, Playout, game_keys, median, percentile, player_counts, playout
+from engine import core
+
+Log = Any
+
+
+def _renderer(key: str) -> Any:
+    import tables
+
+    return tables.renderer(key)
+
+
+# ---- engine -------------------------------------------------------------------------
+
+
+def engine(keys: list[str], seconds: float, log: Log) -> dict[str, Any]:
+    """Random legal playouts (new -> random legal moves -> over), player counts in rotation."""
+    out: dict[str, Any] = {}
+    for key in keys:
+        game = core.get(key)
+        counts = player_counts(game)
+        games = moves = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds or games == 0:
+            pick = random.Random(games)
+            state = game.new(counts[games % len(counts)], None, games)
+            while not game.is_over(state):
+                seat = pick.choice(sorted(game.to_act(state)))
+                state, _ = game.apply(state, seat, pick.choice(game.legal_actions(state, seat)))
+                moves += 1
+            games += 1
+        dt = time.perf_counter() - t0
+        out[key] = {
+            "playouts": games,
+            "seconds": round(dt, 2),
+            "playouts_per_s": round(games / dt, 2),
+            "moves_per_s": round(moves / dt, 1),
+            "moves_per_playout": round(moves / games, 1),
+        }
+        log(f"  engine {key}: {out[key]['playouts_per_s']} playouts/s, {out[key]['moves_per_s']} moves/s")
+    return out
+
+
+# ---- render -------------------------------------------------------------------------
+
+
+def sample_states(pool: list[Playout], n: int) -> list[dict[str, Any]]:
+    """``n`` states spread evenly over the playouts, start to finish."""
+    flat = [s for p in pool for s in p.states]
+    step = max(1, len(flat) // n)
+    return [json.loads(s) for s in flat[::step][:n]]
+
+
+def render(keys: list[str], pools: dict[str, list[Playout]], n: int, log: Log) -> dict[str, Any]:
+    """Median render time and PNG size of the public board, against a bare
+    Pillow PNG encode (render.base.to_png) of the same canvas in the same run:
+    the very pixels the renderer drew, decoded and encoded again. A flat canvas
+    of the same size is reported too, for reference."""
+    from PIL import Image
+
+    from render.base import PALETTE, to_png
+
+    out: dict[str, Any] = {}
+    for key in keys:
+        game = core.get(key)
+        mod = _renderer(key)
+        views = [game.view(s, None) for s in sample_states(pools[key], n)]
+        mod.render(views[0])  # warm caches (fonts, sprites) once, as a running bot has
+        r_ms, bare_ms, flat_ms, sizes, dims = [], [], [], [], []
+        r_cpu, bare_cpu = [], []
+        for v in views:
+            t, c = time.perf_counter(), time.process_time()
+            png = mod.render(v)
+            r_ms.append((time.perf_counter() - t) * 1000)
+            r_cpu.append((time.process_time() - c) * 1000)
+            img = Image.open(io.BytesIO(png))
+            img.load()
+            img = img.convert("RGB")
+            t, c = time.perf_counter(), time.process_time()
+            to_png(img)
+            bare_ms.append((time.perf_counter() - t) * 1000)
+            bare_cpu.append((time.process_time() - c) * 1000)
+            flat = Image.new("RGB", img.size, PALETTE["bg"])
+            t = time.perf_counter()
+            to_png(flat)
+            flat_ms.append((time.perf_counter() - t) * 1000)
+            sizes.append(len(png))
+            dims.append(img.size)
+        priv: list[float] = []
+        if hasattr(mod, "render_private"):
+            for s in sample_states(pools[key], max(5, n // 4)):
+                for seat in range(s["seats"]):
+                    t = time.perf_counter()
+                    mod.render_private(game.view(s, seat))
+                    priv.append((time.perf_counter() - t) * 1000)
+        out[key] = {
+            "boards": len(views),
+            "render_ms_median": round(median(r_ms), 2),
+            "render_ms_p99": round(percentile(r_ms, 99), 2),
+            "bare_encode_ms_median": round(median(bare_ms), 2),
+            "flat_canvas_encode_ms_median": round(median(flat_ms), 2),
+            "ratio": round(median(r_ms) / median(bare_ms), 2),
+            "render_cpu_ms_median": round(median(r_cpu), 2),
+            "bare_encode_cpu_ms_median": round(median(bare_cpu), 2),
+            "ratio_cpu": round(median(r_cpu) / median(bare_cpu), 2),
+            "png_kb_median": round(median(sizes) / 1024, 1),
+            "png_kb_max": round(max(sizes) / 1024, 1),
+            "size_px_max": [max(d[0] for d in dims), max(d[1] for d in dims)],
+            "private_render_ms_median": round(median(priv), 2) if priv else None,
+            "target_ratio_ok": median(r_ms) / median(bare_ms) <= 2.0,
+            "target_png_ok": max(sizes) <= 250 * 1024,
+        }
+        log(
+            f"  render {key}: {out[key]['render_ms_median']} ms vs bare encode {out[key]['bare_encode_ms_median']} ms "
+            f"(ratio {out[key]['ratio']}), PNG median {out[key]['png_kb_median']} KB, max {out[key]['png_kb_max']} KB"
+        )
+    return out
+
+
+# ---- storage ------------------------------------------------------------------------
+
+
+def _bare_db(path: Path) -> sqlite3.Connection:
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA synchronous=NORMAL")
+    con.execute(
+        "CREATE TABLE log (id INTEGER PRIMARY KEY, game_id INTEGER, seq INTEGER, seat INTEGER, "
+        "user_id INTEGER, notation TEXT, created_at REAL, UNIQUE (game_id, seq))"
+    )
+    con.execute("CREATE TABLE snap (id INTEGER PRIMARY KEY, version INTEGER, moves INTEGER, state TEXT)")
+    con.execute("INSERT INTO snap VALUES (1, 0, 0, '{}')")
+    return con
+
+
+async def _storage_one(state: dict[str, Any], n: int, tmp: Path) -> dict[str, Any]:
+    from store import SeatRow, Store
+
+    store = await Store(str(tmp / "store.db")).open()
+    gid = await store.create_game("bench", {}, 1, 1)
+    seats = [SeatRow(i, 100 + i, f"p{i}", False) for i in range(int(state.get("seats", 2)))]
+    version = await store.set_seats(gid, 0, seats)
+    version = await store.start(gid, version, state)
+    bare = _bare_db(tmp / "bare.db")
+    blob = json.dumps(state)
+    note = "bench-move"
+    store_s, bare_s, timers_s, store_c, bare_c = [], [], [], [], []
+    try:
+        for i in range(n):
+            t, c = time.perf_counter(), time.process_time()
+            version = await store.commit_move(gid, version, [(0, 100, note)], state, None, True)
+            store_s.append(time.perf_counter() - t)
+            store_c.append(time.process_time() - c)
+            t, c = time.perf_counter(), time.process_time()
+            bare.execute("BEGIN IMMEDIATE")
+            bare.execute(
+                "INSERT INTO log (game_id, seq, seat, user_id, notation, created_at) VALUES (1, ?, 0, 100, ?, ?)",
+                (i + 1, note, time.time()),
+            )
+            bare.execute(
+                "UPDATE snap SET state=?, version=version+1, moves=moves+1 WHERE id=1 AND version=?",
+                (blob, i),
+            )
+            bare.execute("COMMIT")
+            bare_s.append(time.perf_counter() - t)
+            bare_c.append(time.process_time() - c)
+            # As tables/ calls it: the next seat's reminder armed, the last seat's dropped.
+            t = time.perf_counter()
+            version = await store.commit_move(
+                gid, version, [(0, 100, note)], state, None, True, [(1, "reminder", 1e10)], [0]
+            )
+            timers_s.append(time.perf_counter() - t)
+    finally:
+        bare.close()
+        await store.close()
+    return {
+        "snapshot_bytes": len(blob),
+        "commit_move_ms_median": round(median(store_s) * 1000, 3),
+        "commit_move_ms_p99": round(percentile(store_s, 99) * 1000, 3),
+        "bare_commit_ms_median": round(median(bare_s) * 1000, 3),
+        "ratio": round(median(store_s) / median(bare_s), 2),
+        "commit_move_cpu_ms_median": round(median(store_c) * 1000, 3),
+        "bare_commit_cpu_ms_median": round(median(bare_c) * 1000, 3),
+        "ratio_cpu": round(median(store_c) / max(median(bare_c), 1e-9), 2),
+        "commit_move_with_timers_ms_median": round(median(timers_s) * 1000, 3),
+        "target_ok": median(store_s) / median(bare_s) <= 1.5,
+    }
+
+
+def storage(keys: list[str], pools: dict[str, list[Playout]], n: int, log: Log) -> dict[str, Any]:
+    """Store.commit_move (log row + snapshot, guarded by version, one transaction)
+    against a bare sqlite3 commit of the same bytes with the same pragmas."""
+    out: dict[str, Any] = {}
+    for key in keys:
+        p = max(pools[key], key=lambda p: len(p.final))
+        state = json.loads(p.states[len(p.states) // 2])
+        with tempfile.TemporaryDirectory() as d:
+            out[key] = asyncio.run(_storage_one(state, n, Path(d)))
+        log(
+            f"  storage {key}: commit_move {out[key]['commit_move_ms_median']} ms vs bare "
+            f"{out[key]['bare_commit_ms_median']} ms (ratio {out[key]['ratio']}, {out[key]['snapshot_bytes']} B)"
+        )
+    return out
+
+
+# ---- the move pipeline ----------------------------------------------------------------
+
+
+async def _pipeline(db: Path, keys: list[str], per_key: int, log: Log) -> dict[str, Any]:
+    from store import Store
+    from tables import Tables
+
+    store = await Store(str(db)).open()
+    tables = Tables(store)
+    rnd = random.Random(7)
+    out: dict[str, Any] = {}
+    try:
+        for key in keys:
+            game = core.get(key)
+            rows = await store.db.execute_fetchall(
+                "SELECT id FROM games WHERE game_key=? AND status='active' ORDER BY id", (key,)
+            )
+            ids = [r[0] for r in rows]
+            rnd.shuffle(ids)
+            total, apply_save, render_s = [], [], []
+            played = 0
+            for gid in ids:
+                if played >= per_key:
+                    break
+                row = await store.get(gid)
+                assert row is not None and row.state is not None
+                seat = rnd.choice(sorted(game.to_act(row.state)))
+                action = rnd.choice(game.legal_actions(row.state, seat))
+                user = row.seats[seat].user_id
+                assert user is not None
+                t = time.perf_counter()
+                update = await tables.act(gid, user, game.format(action))
+                total.append(time.perf_counter() - t)
+                apply_save.append(update.timings.get("apply_save", 0.0))
+                render_s.append(update.timings.get("render", 0.0))
+                played += 1
+            out[key] = {
+                "moves": played,
+                "p50_ms": round(median(total) * 1000, 1),
+                "p99_ms": round(percentile(total, 99) * 1000, 1),
+                "max_ms": round(max(total) * 1000, 1),
+                "load_apply_save_p50_ms": round(median(apply_save) * 1000, 1),
+                "render_p50_ms": round(median(render_s) * 1000, 1),
+                "target_ok": percentile(total, 99) <= 0.100,
+            }
+            log(
+                f"  pipeline {key}: p50 {out[key]['p50_ms']} ms, p99 {out[key]['p99_ms']} ms "
+                f"(load+apply+save {out[key]['load_apply_save_p50_ms']} ms, render {out[key]['render_p50_ms']} ms)"
+            )
+    finally:
+        await store.close()
+    return out
+
+
+def pipeline(db: Path, keys: list[str], per_key: int, log: Log) -> dict[str, Any]:
+    """Tables.act end to end (load, check, parse, apply, save, render, build the
+    update) on active games of the 10,000-game database, one random legal move
+    by the acting player each."""
+    return asyncio.run(_pipeline(db, keys, per_key, log))
+
+
+# ---- start-up ------------------------------------------------------------------------
+
+_PARTS = r"""
+import asyncio, json, sys, time
+t0 = time.perf_counter()
+sys.path.insert(0, {root!r})
+import bot, cogs.games, cogs.slowplay, discord  # what `python bot.py` imports before it is ready
+from store import Store
+from tables import Tables
+t_import = time.perf_counter() - t0
+
+async def main():
+    t = time.perf_counter()
+    store = await Store({db!r}).open()
+    t_open = time.perf_counter() - t
+    t = time.perf_counter()
+    tables = Tables(store)
+    resumed = await tables.resume_all()
+    n = await store.count()
+    t_resume = time.perf_counter() - t
+    await store.close()
+    return t_open, t_resume, n, resumed
+
+t_open, t_resume, n, resumed = asyncio.run(main())
+status = dict(l.split(":", 1) for l in open("/proc/self/status") if ":" in l)
+print(json.dumps({{"import_s": t_import, "open_s": t_open, "resume_all_s": t_resume, "games": n,
+    "total_s": time.perf_counter() - t0, "rss_mb": int(status["VmRSS"].split()[0]) / 1024,
+    "peak_rss_mb": int(status["VmHWM"].split()[0]) / 1024}}))
+"""
+
+
+def _rss(pid: int) -> tuple[float, float]:
+    status = dict(
+        line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line
+    )
+    return int(status["VmRSS"].split()[0]) / 1024, int(status["VmHWM"].split()[0]) / 1024
+
+
+async def _bot_to_ready(db: Path, timeout: float = 60.0) -> dict[str, Any]:
+    """Spawn ``python bot.py`` against the Discord stand-in; time until it logs "ready"."""
+    from tests.standin import StandIn
+
+    standin = await StandIn().start()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LAIRKEEPER_"))}
+    env.update(
+        DISCORD_TOKEN="bench-dummy-token",
+        LAIRKEEPER_DB=str(db),
+        LAIRKEEPER_DISCORD_BASE=standin.base,
+        LAIRKEEPER_LOG_LEVEL="INFO",
+        PYTHONUNBUFFERED="1",
+    )
+    t0 = time.perf_counter()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "bot.py",
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    lines: list[str] = []
+    try:
+        assert proc.stdout is not None
+        while True:
+            raw = await asyncio.wait_for(proc.stdout.readline(), timeout)
+            if not raw:
+                raise RuntimeError("bot.py exited before it was ready:\n" + "".join(lines[-30:]))
+            line = raw.decode(errors="replace")
+            lines.append(line)
+            if re.search(r"\bready: \d+ games stored", line):
+                ready_s = time.perf_counter() - t0
+                rss, peak = _rss(proc.pid)
+                break
+        return {"ready_s": round(ready_s, 3), "rss_mb": round(rss, 1), "peak_rss_mb": round(peak, 1)}
+    finally:
+        if proc.returncode is None:
+            proc.terminate()
+            try:
+                await asyncio.wait_for(proc.wait(), 10)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+        await standin.close()
+
+
+def startup(db: Path, runs: int, log: Log) -> dict[str, Any]:
+    """Start-up time and RSS with the 10,000-game database (and an empty one)."""
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as d:
+        empty = Path(d) / "empty.db"
+        parts = []
+        for _ in range(runs):
+            code = _PARTS.format(root=str(ROOT), db=str(db))
+            p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+            if p.returncode != 0:
+                raise RuntimeError(p.stderr)
+            parts.append(json.loads(p.stdout.strip().splitlines()[-1]))
+        out["parts"] = {
+            k: round(median([r[k] for r in parts]), 3)
+            for k in ("import_s", "open_s", "resume_all_s", "total_s", "rss_mb", "peak_rss_mb")
+        }
+        out["parts"]["games"] = parts[0]["games"]
+        log(f"  start-up parts (10,000 games): {out['parts']}")
+        if (ROOT / "tests" / "standin").is_dir():
+            for name, path in (("bot_10k", db), ("bot_empty", empty)):
+                res = [asyncio.run(_bot_to_ready(path)) for _ in range(runs)]
+                out[name] = {k: round(median([r[k] for r in res]), 3) for k in res[0]}
+                out[name]["runs"] = runs
+                log(f"  start-up {name}: python bot.py to 'ready' {out[name]}")
+            out["method"] = (
+                "python bot.py against the Discord stand-in (tests/standin), up to the 'ready' log line"
+            )
+            b = out["bot_10k"]
+            out["target_ok"] = b["ready_s"] <= 2.0 and b["peak_rss_mb"] <= 150
+        else:
+            out["method"] = (
+                "no stand-in: imports of bot/cogs + Store.open + Tables + resume_all in a subprocess"
+            )
+            out["target_ok"] = out["parts"]["total_s"] <= 2.0 and out["parts"]["peak_rss_mb"] <= 150
+    return out
+
+
+# ---- reliability (the long figures) ----------------------------------------------------
+
+
+def reliability(log: Log) -> dict[str, Any]:
+    """Run tests/reliability with LAIRKEEPER_LONG=1 and collect the figures it writes."""
+    with tempfile.TemporaryDirectory() as d:
+        fig = Path(d) / "figures.json"
+        env = dict(os.environ, LAIRKEEPER_LONG="1", LAIRKEEPER_REL_OUT=str(fig))
+        t = time.perf_counter()
+        p = subprocess.run(
+            [sys.executable, "-m", "pytest", "tests/reliability", "-q", "-p", "no:randomly"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        tail = p.stdout.strip().splitlines()[-1:] if p.stdout.strip() else []
+        out: dict[str, Any] = {
+            "passed": p.returncode == 0,
+            "pytest": tail[0] if tail else "",
+            "seconds": round(time.perf_counter() - t, 1),
+        }
+        if p.returncode != 0:
+            out["output"] = p.stdout[-4000:]
+        if fig.exists():
+            out["figures"] = [json.loads(line) for line in fig.read_text().splitlines() if line.strip()]
+        log(f"  reliability (long): {out['pytest']} in {out['seconds']} s")
+    return out
+
+
+__all__ = ["engine", "render", "storage", "pipeline", "startup", "reliability", "game_keys", "playout"]

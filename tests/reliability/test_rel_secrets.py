@@ -1,0 +1,229 @@
+"""Secrets over many random games: nothing hidden reaches a public message or image.
+
+Games differ in what they hide, so the test finds hidden information itself:
+from a real state S it builds variants S' by swapping two leaf values of the
+state (a card in a hand with one in the deck, two face-down tiles, ...). A
+variant whose public view (``view(S', None)``) equals S's differs only in what
+the public may not see. For every such pair, everything the bot shows in the
+game's thread must be the same for S and S':
+
+- the status sentence and the public board PNG (byte for byte);
+- after the same move in both, when the public views still agree: the public
+  event texts, the status and the move's public notation (``/history``);
+- and through Tables: the whole board update (text, PNG, buttons) and the
+  update after the same move, for pairs written into a real database.
+
+(Move choices are offered privately behind a "Your move" button, so the labels
+of legal moves - which depend on a player's own secrets - are not public.)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import core
+from engine.core import IllegalAction
+from store import Store
+from tables import Tables, renderer
+from tests.reliability._util import keys, new_table, record, size
+
+SKIP_TOP = {"rng", "options", "game", "seats"}
+Path_ = tuple[Any, ...]
+
+
+def leaves(node: Any, path: Path_ = ()) -> Iterator[tuple[Path_, Any]]:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if path or k not in SKIP_TOP:
+                yield from leaves(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from leaves(v, (*path, i))
+    elif isinstance(node, (str, int)) and not isinstance(node, bool):
+        yield path, node
+
+
+def put(state: dict[str, Any], path: Path_, value: Any) -> None:
+    node: Any = state
+    for p in path[:-1]:
+        node = node[p]
+    node[path[-1]] = value
+
+
+def variants(state: dict[str, Any], rnd: random.Random, tries: int) -> Iterator[dict[str, Any]]:
+    """States with two same-typed leaves swapped (keeps every multiset of cards intact)."""
+    flat = list(leaves(state))
+    by_type: dict[type, list[tuple[Path_, Any]]] = {}
+    for p, v in flat:
+        by_type.setdefault(type(v), []).append((p, v))
+    pools = [v for v in by_type.values() if len(v) > 1]
+    if not pools:
+        return
+    for _ in range(tries):
+        pool = rnd.choice(pools)
+        (p1, v1), (p2, v2) = rnd.sample(pool, 2)
+        if v1 == v2:
+            continue
+        s2 = json.loads(json.dumps(state))
+        put(s2, p1, v2)
+        put(s2, p2, v1)
+        yield s2
+
+
+def safe(f: Any, *a: Any) -> Any:
+    """A swapped state may break the game's own invariants; such variants are skipped."""
+    try:
+        return f(*a)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def public_events(events: list[core.Event]) -> list[str]:
+    return [e.text for e in events if e.seat is None]
+
+
+def random_states(game: core.Game, seed: int, n: int) -> list[dict[str, Any]]:
+    rnd = random.Random(seed)
+    players = game.min_players + seed % (game.max_players - game.min_players + 1)
+    state = game.new(players, None, seed)
+    states = []
+    while not game.is_over(state):
+        states.append(state)
+        seat = rnd.choice(sorted(game.to_act(state)))
+        state, _ = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
+    step = max(1, len(states) // n)
+    return states[::step][:n]
+
+
+@pytest.mark.parametrize("key", keys())
+def test_hidden_information_never_reaches_the_public(key: str) -> None:
+    game = core.get(key)
+    render = renderer(key).render
+    rnd = random.Random(f"secrets:{key}")
+    games = size(1, 12)
+    per_game = size(4, 25)
+    tries = size(25, 150)
+    pairs = moves_compared = pngs = 0
+    problems: list[str] = []
+    for g in range(games):
+        for state in random_states(game, 100 + g, per_game):
+            pub = game.view(state, None)
+            status = game.status(state)
+            png = None
+            for s2 in variants(state, rnd, tries):
+                if safe(game.view, s2, None) != pub:
+                    continue  # the public may see this difference
+                pairs += 1
+                if png is None or pairs % 10 == 0:  # rendering is the slow part: every 10th pair
+                    png = render(pub)
+                    assert render(game.view(s2, None)) == png, f"{key}: public PNG differs"
+                    pngs += 1
+                st2 = safe(game.status, s2)
+                if st2 is not None and st2 != status:
+                    problems.append(f"status: {status!r} vs {st2!r}")
+                for seat in sorted(game.to_act(state)):
+                    for a in rnd.sample(game.legal_actions(state, seat), 1):
+                        pf = game.public_format(state, seat, a)
+                        pf2 = safe(game.public_format, s2, seat, a)
+                        if pf2 is not None and pf2 != pf:
+                            problems.append(f"public notation: {pf!r} vs {pf2!r}")
+                        after, ev = game.apply(state, seat, a)
+                        try:
+                            after2, ev2 = game.apply(s2, seat, a)
+                        except IllegalAction:
+                            continue
+                        except Exception:  # noqa: BLE001 - an inconsistent variant
+                            continue
+                        if safe(game.view, after2, None) != game.view(after, None):
+                            continue  # the move revealed the difference: fine
+                        moves_compared += 1
+                        if public_events(ev) != public_events(ev2):
+                            problems.append(f"public events: {public_events(ev)} vs {public_events(ev2)}")
+                        if safe(game.status, after2) != game.status(after):
+                            problems.append("status after the move differs")
+    record(
+        "secrets_engine",
+        game=key,
+        games=games,
+        states=games * per_game,
+        hidden_variants=pairs,
+        moves_compared=moves_compared,
+        pngs_compared=pngs,
+        leaks=len(problems),
+        examples=problems[:3],
+    )
+    assert pairs > 0 or not any(game.view(s, 0) != game.view(s, None) for s in random_states(game, 1, 5))
+    assert not problems, f"{key}: {len(problems)} leaks, e.g. {problems[:3]}"
+
+
+async def set_state(store: Store, gid: int, state: dict[str, Any]) -> None:
+    async with store.transaction():
+        await store.db.execute("UPDATE games SET state=? WHERE id=?", (json.dumps(state), gid))
+
+
+@pytest.mark.parametrize("key", keys())
+async def test_tables_updates_hide_secrets(key: str, tmp_path: Path) -> None:
+    game = core.get(key)
+    rnd = random.Random(f"tables-secrets:{key}")
+    store = await Store(str(tmp_path / "s.db")).open()
+    t = Tables(store)
+    want = size(2, 40)
+    found = compared_moves = skipped_turn = 0
+    t0 = time.perf_counter()
+    try:
+        for g in range(40):
+            if found >= want:
+                break
+            states = random_states(game, 500 + g, 6)
+            players = states[0]["seats"]
+            for state in states:
+                pub = game.view(state, None)
+                s2 = next((v for v in variants(state, rnd, 200) if safe(game.view, v, None) == pub), None)
+                if s2 is None or safe(game.status, s2) is None:
+                    continue
+                if safe(game.to_act, s2) != game.to_act(state):
+                    skipped_turn += 1  # whose turn is public in the thread; the view may omit it
+                    continue
+                found += 1
+                a, users_a = await new_table(t, key, seed=state["rng"]["seed"], players=players)
+                b, users_b = await new_table(t, key, seed=state["rng"]["seed"], players=players)
+                await set_state(store, a, state)
+                await set_state(store, b, s2)
+                ua, ub = await t.board(a), await t.board(b)
+                pa, pb = [users_a.index(u) for u in ua.ping], [users_b.index(u) for u in ub.ping]
+                assert (ua.text, ua.png, ua.choose, pa) == (ub.text, ub.png, ub.choose, pb), (
+                    f"{key}: the public board differs with hidden information: {ua.text!r} vs {ub.text!r}"
+                )
+                seat = min(game.to_act(state))
+                act = rnd.choice(game.legal_actions(state, seat))
+                try:
+                    game.apply(s2, seat, act)
+                except Exception:  # noqa: BLE001 - not legal in the variant
+                    break
+                ua = await t.act(a, users_a[seat], game.format(act))
+                ub = await t.act(b, users_b[seat], game.format(act))
+                ra, rb = await store.get(a), await store.get(b)
+                assert ra is not None and rb is not None
+                if game.view(ra.state, None) == game.view(rb.state, None):  # type: ignore[arg-type]
+                    compared_moves += 1
+                    assert ua.text == ub.text, f"{key}: public text leaks: {ua.text!r} vs {ub.text!r}"
+                    pa, pb = [users_a.index(u) for u in ua.ping], [users_b.index(u) for u in ub.ping]
+                    assert ua.png == ub.png and ua.choose == ub.choose and pa == pb
+                break
+    finally:
+        await store.close()
+    record(
+        "secrets_tables",
+        game=key,
+        hidden_pairs=found,
+        moves_compared=compared_moves,
+        skipped_turn_not_in_view=skipped_turn,
+        seconds=round(time.perf_counter() - t0, 1),
+    )
