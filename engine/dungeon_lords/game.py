@@ -247,7 +247,7 @@ class DungeonLords(core.Game):
                     return
                 self._retrieve_orders(state, ev)
                 state["phase"] = "event" if state["round"] >= 2 else "end_round"
-                if state["round"] == 1 and state["x"]["pets"]:
+                if state["round"] == 1 and expansion.x(state)["pets"]:
                     festival.start_pet_draft(self, state, ev)  # the Pet Phase: round 1 of each Year
             elif ph == "event":
                 self._event(state, ev)
@@ -297,7 +297,7 @@ class DungeonLords(core.Game):
         if r < state["seasons"]:
             state["next_event"] = deck["events"][r - 1]
             k = RULES["adventurers_per_round"][str(state["seats"])]
-            if r == 1 and state["x"]["beginners"]:
+            if r == 1 and expansion.x(state)["beginners"]:
                 k = 0  # Beginners' variant: no adventurers for round 2
             advs = deck["advs"][:k]
             deck["advs"] = deck["advs"][k:]
@@ -732,7 +732,7 @@ class DungeonLords(core.Game):
                 board.move_evil(state, s, -1, ev)
         elif sid == "petfair":
             for s in board.play_order(state):
-                if state["x"]["pets"] and state.get("pet_deck"):
+                if expansion.x(state)["pets"] and state.get("pet_deck"):
                     pet = state["pet_deck"].pop(0)
                     players[s]["pets"].append(pet)
                     ev.append(Event(f"Pet Fair: you get a {PETS[pet]['name']}.", s))
@@ -781,8 +781,8 @@ class DungeonLords(core.Game):
             p["uses"] = {}
             p.pop("train_dir", None)
             p.pop("shed_used", None)
-        state["discard"]["monsters"] += state["offer"]["monsters"]
-        state["discard"]["rooms"] += state["offer"]["rooms"]
+        state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"] += state["offer"]["monsters"]
+        state.setdefault("discard", {"monsters": [], "rooms": []})["rooms"] += state["offer"]["rooms"]
         state["offer"] = {"monsters": [], "rooms": []}
         festival.end_round(state)
         if state["dummy"]["evil"] is not None:
@@ -792,7 +792,7 @@ class DungeonLords(core.Game):
             board.check_paladin(state, ev)
         state["start"] = (state["start"] + 1) % state["seats"]
         if state["round"] >= state["seasons"]:
-            if state["dummy"]["evil"] is not None and state["x"]["exp"]:
+            if state["dummy"]["evil"] is not None and expansion.x(state)["exp"]:
                 # Festival Season, 2 players: the non-player counter drops 3 just before Combat.
                 drop = RULES["expansion"]["dummy_drop_before_combat"]
                 state["dummy"]["evil"] = max(board.EVIL["min"], state["dummy"]["evil"] - drop)
@@ -888,12 +888,12 @@ class DungeonLords(core.Game):
             p["seen"] = []
             for m in p["monsters"]:
                 m.pop("xp_used", None)  # Expertise Tiles flip face up at the end of Combat
-        if state["x"]["seasons"] == RULES["expansion"]["seasons"]:
+        if expansion.x(state)["seasons"] == RULES["expansion"]["seasons"]:
             # Festival Season: the token goes 2 places on (4 players) or 1 (2-3 players)
             # from the player who started the First Year.
             shift = RULES["expansion"]["year2_start_shift"][str(state["seats"])]
             state["start"] = (state.get("y1_start", 0) + shift) % state["seats"]
-        if state["dummy"]["evil"] is not None and not state["x"]["exp"]:
+        if state["dummy"]["evil"] is not None and not expansion.x(state)["exp"]:
             state["dummy"]["evil"] = max(
                 board.EVIL["min"], state["dummy"]["evil"] - RULES["dummy"]["evil_year2_drop"]
             )
@@ -1083,7 +1083,7 @@ class DungeonLords(core.Game):
                 # The Demon eats the monster you name ('hire demon goblin'), else your cheapest.
                 food = min(board.edible(p), key=lambda m: (m["id"] != meal, MONSTERS[m["id"]]["rank"]))
                 p["monsters"].remove(food)
-                state["discard"]["monsters"].append(food["id"])
+                state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(food["id"])
                 self._log(state, ev, f"P{seat + 1}'s new Demon eats a {MONSTERS[food['id']]['name']}.")
             board.pay(state, seat, cost, ev)
             state["offer"]["monsters"].remove(mid)
@@ -1132,7 +1132,7 @@ class DungeonLords(core.Game):
             ):
                 m = next(m for m in p["monsters"] if m["id"] == words[1] and not m.get("pet"))
                 p["monsters"].remove(m)
-                state["discard"]["monsters"].append(m["id"])
+                state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(m["id"])
                 self._log(
                     state,
                     ev,

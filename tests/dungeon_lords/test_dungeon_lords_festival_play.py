@@ -165,3 +165,20 @@ def test_hand_text_shows_only_your_own_pets_and_bid() -> None:
     assert "Hen" in G.private_text(s, 0) and "Magpie" not in G.private_text(s, 0)
     assert "Hen" not in G.status(s) and "Hen" not in str(G.view(s, None))
     assert G.describe(s, "pass hen").startswith("Pass to the left: Hen")
+
+
+def test_ai_makes_the_obvious_expansion_choices() -> None:
+    s = new_x(3, seed=18)
+    s = ai_until(s, lambda st: st["phase"] == "pet_pass")
+    s["players"][0]["pets"] = ["cat", "ghosty"]
+    assert G.ai_action(s, 0) == "pass cat"  # keeps the combat pet, passes the weaker scoring pet
+    # a prize: near the paladin space the AI takes the Evil prize first
+    s = new_x(3, seed=19)
+    s = ai_until(s, lambda st: st["phase"] == "festival", limit=8000)
+    s["phase"] = "prize"
+    s["fest"]["boards"] = ["masquerade", "harvest"]
+    s["task"] = {"type": "prize", "seat": 0}
+    s["players"][0]["evil"] = 9
+    assert G.ai_action(s, 0) == "prize rep"
+    s["players"][0]["evil"] = 3
+    assert G.ai_action(s, 0) == "prize food"

@@ -141,3 +141,15 @@ def test_word_of_peace_and_suggestion_answered_in_the_plan() -> None:
     assert G.parse("fight C1 send troll peace:keep") == "fight C1 send troll peace:keep"
     with pytest.raises(IllegalAction):
         G.parse("fight C1 peace:keep peace:withdraw")
+
+
+def test_a_game_saved_before_the_expansion_plays_on_as_the_base_game() -> None:
+    from .helpers import ai_until
+
+    s = new(3, seed=21)
+    for key in ("x", "discard", "y1_start"):
+        s.pop(key)
+    s["options"] = {"inaccessible": "random"}
+    s = ai_until(s, lambda st: False, limit=6000)
+    assert G.is_over(s) and s["seasons"] == 4 and "x" not in s
+    assert len(G.result(s).scores) == 3
