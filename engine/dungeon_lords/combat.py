@@ -214,11 +214,15 @@ class Battle:
             self.hurt(self.real()[0], 1, "The Stareplant")
 
     def trap_step(self) -> None:
-        names = list(self.plan.get("installed", [])) + list(self.plan["traps"])
+        installed = [(tid, True) for tid in self.plan.get("installed", [])]
+        cards = [(tid, False) for tid in self.plan["traps"]]
+        springs = installed + cards
+        if self.plan.get("if", {}).get("installed") == "last":
+            springs = cards + installed  # the player orders the traps ('installed:last')
         icons = max(0, sum(trap_icons(a) for a in self.real()) - self.minus)
-        for i, tid in enumerate(names):
+        for i, (tid, was_installed) in enumerate(springs):
             t = TRAPS[tid]
-            if i < len(self.plan.get("installed", [])):
+            if was_installed:
                 self.say(f"The trap installed on {self.tile} springs.")
             else:
                 self.p["traps"].remove(tid)
@@ -250,7 +254,9 @@ class Battle:
                 if t.get("last"):
                     dmg[-1] += t["last"]
             else:
-                target_idx = self.choose_trap_target(line, i)
+                # 'at n' in the plan aims the first Trap Card played (not an installed trap).
+                first_card = i == min((k for k, (_, inst) in enumerate(springs) if not inst), default=-1)
+                target_idx = self.choose_trap_target(line, 0 if first_card else 1)
                 dmg[target_idx] = t["dmg"][y]
             self.say(f"P{self.seat + 1} springs {t['name']}.")
             # Thieves: remove one point per trap icon, starting with the damage aimed at the front.
@@ -519,6 +525,9 @@ class Battle:
         tile = self.tile_data()
         dark = tile.get("imp") == "dark" and not tile["c"]
         tile["c"] = True
+        if tile.get("room") == "training" and self.p.get("trained"):
+            self.p["trained"] = 0  # a conquered Training Room sends its imps back to the Imp Den
+            self.say(f"The trained imps of P{self.seat + 1} flee back to the Imp Den.")
         self.say(f"The party conquers {self.tile}; P{self.seat + 1} loses 1 Evil.")
         board.move_evil(self.state, self.seat, -1, self.ev)
         fatigue = self.fatigue(dark)
@@ -533,6 +542,10 @@ class Battle:
                 return r  # type: ignore[no-any-return]
         return self.p["grid"][self.tile]  # type: ignore[no-any-return]
 
+    def has_training_room(self) -> bool:
+        rooms = list(self.p["grid"].values()) + list(self.p.get("rented", []))
+        return any(t.get("room") == "training" and not t["c"] for t in rooms)
+
     def fatigue(self, dark: bool) -> int:
         """Fatigue modifiers in the Festival Season order: doubling, then halving, then adding.
         Doubling (Dark Tunnel, a Scout card) applies to the card's printed number only."""
@@ -541,7 +554,7 @@ class Battle:
             base *= 2
         base *= self.fatigue_mult
         total = int(base) + self.fatigue_add + int(self.plan.get("fatigue_add", 0))
-        if self.p.get("trained", 0) > 0 and self.real():
+        if self.p.get("trained", 0) > 0 and self.real() and self.has_training_room():
             # Training Room: one trained imp returns to the Imp Den for 1 extra fatigue.
             self.p["trained"] -= 1
             total += 1

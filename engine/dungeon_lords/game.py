@@ -41,7 +41,14 @@ DUMMY = -1
 
 # Answers given in advance to spells that offer the dungeon lord a choice (the plan is the only
 # decision of a combat round): Word of Peace and Suggestion.
-IF_SPELL = ("peace:keep", "peace:withdraw", "suggestion:pay", "suggestion:withdraw")
+IF_SPELL = (
+    "peace:keep",
+    "peace:withdraw",
+    "suggestion:pay",
+    "suggestion:withdraw",
+    "installed:first",
+    "installed:last",
+)
 
 
 def _send_token(w: str) -> bool:

@@ -52,6 +52,7 @@ def test_training_room_sends_imps_in_and_they_add_fatigue() -> None:
     assert s["phase"] != "production" or "use training out" not in G.legal_actions(s, 0)
     b = battle([adv("warrior", 20, uid="w")])
     b["players"][0]["trained"] = 2
+    b["players"][0]["grid"]["D2"] = {"k": "r", "room": "training", "c": False}
     fight(b, card="peace")  # fatigue 2 + 1 trained imp
     assert dmg(b) == [3] and b["players"][0]["trained"] == 1
 
@@ -182,3 +183,24 @@ def test_ai_makes_the_obvious_expansion_choices() -> None:
     assert G.ai_action(s, 0) == "prize rep"
     s["players"][0]["evil"] = 3
     assert G.ai_action(s, 0) == "prize food"
+
+
+def test_installed_trap_order_and_conquered_training_room() -> None:
+    from engine.dungeon_lords.combat import Battle
+    from engine.dungeon_lords.data import CARDS
+
+    def run(order: str) -> list[str]:
+        s = battle([adv("warrior", 20, uid="w"), adv("thief", 20, 1, uid="t")], traps=["stone"])
+        plan = G._parse_plan(f"fight C1 trap stone {order}".strip())
+        plan.update(sent=[], installed=["door"])
+        Battle(s, 0, plan, CARDS["invisibility"], []).run()
+        return [line for line in s["combat"]["log"] if "springs" in line]
+
+    assert run("")[0].startswith("The trap installed")
+    assert run("installed:last")[0] == "P1 springs Rolling Stone."
+    s = battle([adv("warrior", 20, uid="w")])
+    p = s["players"][0]
+    p["grid"]["C1"] = {"k": "r", "room": "training", "c": False}
+    p.update(trained=2, imps=5)
+    fight(s, card="peace")  # the room itself is conquered: its imps flee before they can harry
+    assert dmg(s) == [2] and p["trained"] == 0

@@ -321,6 +321,7 @@ def test_fatigue_modifiers_double_then_halve_then_add() -> None:
     p = s["players"][0]
     p["grid"]["C1"]["imp"] = "dark"
     p["trained"] = 1
+    p["grid"]["D2"] = {"k": "r", "room": "training", "c": False}
     p["imps"] = 4
     fight(s, card="scout2")  # fatigue 2: dark x2, scout x2 = 8, +1 trained imp
     assert dmg(s) == [9] and p["trained"] == 0
