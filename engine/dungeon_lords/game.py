@@ -492,13 +492,18 @@ class DungeonLords(core.Game):
                 ev.append(Event(f"Combat Card {idx + 1} of this Year is {CARDS[cid]['name']}.", seat))
                 return
 
-    def _hire_cost(self, state: State, seat: int, mid: str, space: int) -> dict[str, int] | None:
-        """What hiring costs (None: unaffordable). House rule: a Cockatrice is paid with
-        food when you can, otherwise with Evil."""
+    def _hire_cost(
+        self, state: State, seat: int, mid: str, space: int, way: str | None = None
+    ) -> dict[str, int] | None:
+        """What hiring costs (None: unaffordable). A Cockatrice is paid with food or with Evil
+        ('hire cockatrice evil'); without a word, food when you can, otherwise Evil."""
         p = state["players"][seat]
         if MONSTERS[mid].get("eats") and not board.edible(p):
             return None
-        for alt in board.cost_ways(mid):
+        ways = board.cost_ways(mid)
+        if way is not None and len(ways) > 1:
+            ways = [way == "evil"]
+        for alt in ways:
             cost = board.monster_cost(mid, alt)
             if space == 2:
                 cost["food"] = cost.get("food", 0) + RULES["hire_space3_extra_food"]
@@ -1079,9 +1084,11 @@ class DungeonLords(core.Game):
                 raise IllegalAction("That monster is not on offer.")
             if not self._can_hire(state, seat, mid, t["space"]):
                 raise IllegalAction(f"You cannot pay for the {MONSTERS[mid]['name']}.")
-            cost = self._hire_cost(state, seat, mid, t["space"])
-            assert cost is not None
-            meal = words[2] if len(words) == 3 else None
+            way = words[2] if len(words) == 3 and words[2] in ("food", "evil") else None
+            cost = self._hire_cost(state, seat, mid, t["space"], way)
+            if cost is None:
+                raise IllegalAction(f"You cannot pay for the {MONSTERS[mid]['name']} with {way}.")
+            meal = words[2] if len(words) == 3 and way is None else None
             if meal and not (MONSTERS[mid].get("eats") and any(m["id"] == meal for m in board.edible(p))):
                 raise IllegalAction(
                     "Only a Demon eats, and only one of your own monsters (not a Demon or a pet)."
@@ -1283,7 +1290,15 @@ class DungeonLords(core.Game):
                 for m in dict.fromkeys(state["offer"]["monsters"])
                 if self._can_hire(state, seat, m, t["space"])
             ]
-            return [f"hire {m}" for m in mons] + ["hire none"]
+            out = [f"hire {m}" for m in mons]
+            for m in mons:
+                if MONSTERS[m].get("cost_alt"):
+                    out += [
+                        f"hire {m} {w}"
+                        for w in ("food", "evil")
+                        if self._hire_cost(state, seat, m, t["space"], w)
+                    ]
+            return out + ["hire none"]
         if kind == "build":
             out = []
             if p["gold"] >= RULES["build_room_gold"][t["space"]]:
@@ -1397,7 +1412,8 @@ class DungeonLords(core.Game):
             "dig": len(args) == 1 and board.is_cell(args[0]),
             "mine": len(args) == 1 and args[0].isdigit(),
             "hire": (len(args) == 1 and (args[0] in MONSTERS or args[0] == "none"))
-            or (len(args) == 2 and MONSTERS.get(args[0], {}).get("eats") and args[1] in MONSTERS),
+            or (len(args) == 2 and MONSTERS.get(args[0], {}).get("eats") and args[1] in MONSTERS)
+            or (len(args) == 2 and MONSTERS.get(args[0], {}).get("cost_alt") and args[1] in ("food", "evil")),
             "build": (args == ["none"]) or (len(args) == 2 and args[0] in ROOMS and board.is_cell(args[1])),
             "return": len(args) == 1 and args[0] in TRAPS,
             "use": len(args) in (1, 2)

@@ -204,3 +204,20 @@ def test_installed_trap_order_and_conquered_training_room() -> None:
     p.update(trained=2, imps=5)
     fight(s, card="peace")  # the room itself is conquered: its imps flee before they can harry
     assert dmg(s) == [2] and p["trained"] == 0
+
+
+def test_cockatrice_cost_chosen_when_hiring() -> None:
+    s = new_x(2, seed=22)
+    s = ai_until(s, lambda st: st["phase"] in ("orders", "dummy"))
+    p = s["players"][0]
+    p.update(food=3, evil=5, monsters=[])
+    s["phase"] = "resolve"
+    s["queue"] = []
+    s["offer"]["monsters"] = ["cockatrice", "goblin", "ghost"]
+    s["task"] = {"type": "hire", "seat": 0, "loc": "monster", "space": 0}
+    acts = G.legal_actions(s, 0)
+    assert {"hire cockatrice food", "hire cockatrice evil"} <= set(acts)
+    after = act(s, 0, "hire cockatrice evil")
+    assert after["players"][0]["food"] == 3 and after["players"][0]["evil"] == 6
+    after = act(s, 0, "hire cockatrice")
+    assert after["players"][0]["food"] == 2 and after["players"][0]["evil"] == 5
