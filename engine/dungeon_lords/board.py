@@ -29,7 +29,7 @@ def coords(c: str) -> tuple[int, int]:
 
 
 def is_cell(c: str) -> bool:
-    if len(c) < 2 or not c[1:].isdigit() or not c[0].isalpha():
+    if len(c) < 2 or len(c) > 3 or not c.isascii() or not c[1:].isdigit() or not c[0].isalpha():
         return False
     col, row = coords(c.upper())
     return 0 <= col < COLS and 0 <= row < ROWS

@@ -1352,7 +1352,13 @@ class DungeonLords(core.Game):
     def parse(self, text: str) -> Any:
         if not isinstance(text, str) or not text.strip():
             raise IllegalAction("Type a move, e.g. 'orders food mine dig'.")
+        if not text.isascii():
+            raise IllegalAction("Moves use plain letters and digits, e.g. 'orders food mine dig'.")
         words = text.strip().lower().replace(",", " ").split()
+        if not words:
+            raise IllegalAction("Type a move, e.g. 'orders food mine dig'.")
+        if any(w.strip("@+-").isdigit() and len(w) > 3 for w in words) or len(words) > 40:
+            raise IllegalAction("That move is too long; numbers in moves are small, e.g. 'mine 3'.")
         verb = words[0]
         simple = {"keep", "dummy", "orders", "dig", "mine", "hire", "build", "return", "use", "release", "harvest",
                   "look", "put", "improve", "deconquer", "install", "rent", "bid", "prize", "pass", "discard", "pet"}  # fmt: skip

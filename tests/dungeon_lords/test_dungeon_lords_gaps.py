@@ -153,3 +153,12 @@ def test_a_game_saved_before_the_expansion_plays_on_as_the_base_game() -> None:
     s = ai_until(s, lambda st: False, limit=6000)
     assert G.is_over(s) and s["seasons"] == 4 and "x" not in s
     assert len(G.result(s).scores) == 3
+
+
+@pytest.mark.parametrize(
+    "text", [",", " , ", "①", "mine ①", "dig C①", "bid 99999999999999999999", "fight C1 at 123456", "x " * 50]
+)
+def test_hostile_notation_is_refused_with_a_sentence(text: str) -> None:
+    with pytest.raises(IllegalAction) as err:
+        G.parse(text)
+    assert err.value.sentence.endswith(".")
