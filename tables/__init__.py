@@ -193,7 +193,9 @@ class Tables:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
     async def _load(self, game_id: int) -> GameRow:
-        row = await self.store.get(game_id)
+        # A button's custom_id (\d+) can carry any number, and SQLite integers stop
+        # at 2**63 - 1: past that, store.get would raise OverflowError.
+        row = await self.store.get(game_id) if 0 < game_id < 2**63 else None
         if row is None:
             raise TableError(f"There is no game #{game_id}.")
         return row
@@ -410,6 +412,13 @@ class Tables:
                     action = game.parse((text or "").strip())
                 except IllegalAction as exc:
                     raise TableError(str(exc)) from None
+                except (ValueError, IndexError, KeyError, TypeError):
+                    # A parser tripped on odd input (e.g. '①'.isdigit() is True but
+                    # int('①') fails): still the player's typo, not the bot's failure.
+                    log.info("parser of %s refused %r with an exception", row.game_key, text)
+                    raise TableError(
+                        f"'{(text or '').strip()[:40]}' is not a move in {game.title}; pick one from the list or see /rules."
+                    ) from None
             try:
                 new, events = game.apply(state, seat, action)
             except IllegalAction as exc:

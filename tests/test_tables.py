@@ -282,3 +282,19 @@ async def test_moves_too_long_for_discord_autocomplete_are_sent_by_reference(
     mover2, _ = await acting_user(tables, gid)
     with pytest.raises(TableError, match="earlier board"):
         await tables.act(gid, mover2, f"#{row.version}.0")
+
+
+async def test_a_parser_that_trips_is_still_a_clear_refusal(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fakegame import Race
+
+    def fragile(self: object, text: str) -> int:
+        return int(text)  # '①'.isdigit() is True, int('①') raises ValueError
+
+    monkeypatch.setattr(Race, "parse", fragile)
+    gid = await two_player_game(tables)
+    mover, _ = await acting_user(tables, gid)
+    with pytest.raises(TableError, match="is not a move in Race to Ten"):
+        await tables.act(gid, mover, "①")
+    assert await tables.store.log(gid) == []

@@ -167,12 +167,6 @@ def corrupt_games_page(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="KNOWN GAP: Store.open reads only the header and schema, so a file whose data pages are corrupt "
-    "opens, and the bot fails later with a traceback (sqlite3.DatabaseError in resume_all). "
-    "Fix proposed in bench/patches/0002-quick-check-at-open.patch (PRAGMA quick_check at open).",
-)
 async def test_corrupt_data_page_refused_at_start_up(tmp_path: Path) -> None:
     await lairkeeper_db(tmp_path / "x" / "lairkeeper.db") if (tmp_path / "x").mkdir() is None else None
     path = tmp_path / "x" / "lairkeeper.db"

@@ -312,12 +312,6 @@ async def test_hostile_custom_ids_are_refused_cleanly(key: str, tables: Tables) 
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=OverflowError,
-    reason="KNOWN: a custom_id with a game number past 2**63 reaches SQLite and raises OverflowError "
-    "(the player gets 'Something went wrong'); fix proposed in bench/patches/0001-huge-game-id.patch",
-)
 async def test_custom_id_with_a_huge_game_number(tables: Tables) -> None:
     for cid in HUGE_IDS:
         try:
