@@ -263,3 +263,7 @@ def render_private(view: dict[str, Any]) -> bytes | None:
     for i, line in enumerate(lines):
         text(draw, (16, y + i * 30), line, 18)
     return to_png(img)
+
+
+# Combat steps are drawn in their own module; tables/ finds them here.
+from render.dungeon_lords_combat import render_steps  # noqa: E402,F401
