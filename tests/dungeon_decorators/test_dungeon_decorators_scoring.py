@@ -180,3 +180,11 @@ def test_final_score_adds_everything_and_ties_go_to_shape_then_decoration_cards(
     assert GAME.result(t).ranking == [[0, 1]]
     # The final points went onto the track too.
     assert s["players"][0]["score"] == 30
+
+
+def test_stored_tiles_score_nothing_at_the_end() -> None:
+    s = staged(boss=["A1", "B9"])
+    set_dungeon(s, 0, line(["star"]))
+    s["players"][0]["storage"] = [282, 31]  # two star tiles left in storage
+    final = GAME._final_scores(s)
+    assert final["breakdown"][0]["stars"] == 3

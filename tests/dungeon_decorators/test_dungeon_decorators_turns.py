@@ -55,6 +55,8 @@ def test_sharp_pointy_object_storage_scores_10_in_one_room() -> None:
     assert {"a": "score", "goal": "D1"} in GAME.legal_actions(s, 0)
     s, ev = act(s, 0, "score D1")
     assert s["players"][0]["score"] == 10 and s["players"][0]["scored"] == ["D1"]
+    pub = GAME.view(s, None)["players"][0]
+    assert pub["scored_deco"] == 1 and pub["scored_shape"] == 0  # counts by type are public
     assert any("Sharp Pointy Object Storage for 10 points" in e.text for e in ev if e.seat is None)
     # Hand down to three: both decks can give a card, so the player chooses.
     assert s["phase"] == "refill"
@@ -359,6 +361,13 @@ def test_architect_turns_but_never_flips_and_never_moves_the_start() -> None:
     s, _ = act(s, 0, "draft 73")
     with pytest.raises(IllegalAction, match="starting tile"):
         act(s, 0, "move G7 G9")
+    # One token changes one tile: swapping two tiles would take two.
+    s2 = staged(blue=[73, 111, 171, 282, 4, 8])
+    set_dungeon(s2, 0, grid({"H7": room_or_hall("WE", "orange"), "G6": room_or_hall("S")}))
+    s2["players"][0]["tokens"]["architect"] = 1
+    s2, _ = act(s2, 0, "draft 73")
+    with pytest.raises(IllegalAction, match="already built"):
+        act(s2, 0, "move H7 G6")
     cell = R.make_cell(111, "X", 0, True)
     assert R.turned(cell, 1)["flip"] is True  # turning keeps the side and the mirror
     s, _ = act(s, 0, "turn H7 90")  # W-E becomes N-S: cut off from the start until fixed
