@@ -344,3 +344,56 @@ def test_new_special_events() -> None:
     assert s["players"][0]["evil"] == evil0 + 1 and s["players"][1]["food"] == food[1] - 1
     G._special(s, "petfair", [])
     assert all(len(p["pets"]) == 1 for p in s["players"])
+
+
+def rulebook_party() -> list[dict[str, Any]]:
+    """The Courage example: a warrior (5 HP), a thief with 2 trap icons, two bards (1 and 2
+    lutes): the warrior gets 2 Courage Tokens, the thief 1."""
+    return [
+        adv("warrior", 5, uid="w"),
+        adv("thief", 5, 2, uid="t"),
+        adv("bard", 5, 1, uid="b1"),
+        adv("bard", 5, 2, level=2, uid="b2"),
+    ]
+
+
+def test_rulebook_courage_example_rolling_stone() -> None:
+    s = battle(rulebook_party(), traps=["stone"])
+    log = fight(s, traps=["stone"], card="invisibility")
+    # 3 damage, the thief reduces it to 1, the warrior loses 1 Courage instead of a Damage Counter.
+    assert dmg(s) == [0, 0, 0, 0]
+    assert "Courage cancels 1 damage to the warrior (L1)." in log
+
+
+def test_rulebook_courage_example_poisoned_meal() -> None:
+    s = battle(rulebook_party(), traps=["meal"])
+    fight(s, traps=["meal"], card="invisibility")
+    # It tries 5 (courage is not hit points): the thief prevents 2, both Courage Tokens 2, 1 damage.
+    assert dmg(s) == [1, 0, 0, 0]
+
+
+def test_rulebook_courage_example_cursed_ring() -> None:
+    s = battle(rulebook_party(), traps=["ring"])
+    fight(s, traps=["ring"], card="invisibility")
+    # The thief protects the warrior and herself (no courage lost); each bard takes 1.
+    assert dmg(s) == [0, 0, 1, 1]
+
+
+def expert_fight(mid: str, opt: int, year: int = 1) -> dict[str, Any]:
+    party = [adv("warrior", 20, uid="w"), adv("thief", 20, uid="t"), adv("wizard", 20, uid="z")]
+    s = battle(party, [mid], year=year)
+    s["players"][0]["monsters"][0]["expert"] = "large"
+    fight(s, send=[(mid, opt)], card="invisibility")
+    return s
+
+
+def test_rulebook_expert_examples() -> None:
+    assert dmg(expert_fight("slime", 0)) == [3, 1, 1]  # 3 to the first, 1 to all the others
+    assert dmg(expert_fight("witch", 0)) == [6, 0, 0]  # above the line: 6
+    assert sum(dmg(expert_fight("witch", 1))) == 3 + 1  # below the line: 3 on one, then 1 on one
+    assert sum(dmg(expert_fight("vampire", 1))) == 4  # attack-and-return: 4 the first time
+    s = expert_fight("golem", 0, year=2)
+    assert dmg(s) == [6, 0, 0]  # 6 in its first battle ...
+    s["players"][0]["monsters"][0]["up"] = True
+    fight(s, send=[("golem", 0)], card="invisibility")
+    assert dmg(s) == [10, 0, 0]  # ... 4 in later battles that Year
