@@ -221,3 +221,16 @@ def test_cockatrice_cost_chosen_when_hiring() -> None:
     assert after["players"][0]["food"] == 3 and after["players"][0]["evil"] == 6
     after = act(s, 0, "hire cockatrice")
     assert after["players"][0]["food"] == 2 and after["players"][0]["evil"] == 5
+
+
+def test_rulebook_tool_shed_example_second_year() -> None:
+    # "When using a room that requires 3 imps in the Second Year, you can send 2 imps to use
+    # it once or 5 imps to use it twice."
+    s = production(C2="mint")
+    s["year"] = 2
+    p = s["players"][0]
+    p["grid"]["B2"] = {"k": "t", "c": False, "imp": "shed"}
+    s = act(s, 0, "use mint")
+    assert s["players"][0]["used"] == 2
+    s = act(s, 0, "use mint")
+    assert s["players"][0]["used"] == 5 and s["players"][0]["gold"] == 3 + 2
