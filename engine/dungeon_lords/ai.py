@@ -42,6 +42,13 @@ def _order_scores(view: dict[str, Any], seat: int) -> dict[str, float]:
     }
     if evil >= pal - 2:
         s["food"] = min(s["food"], 2)  # spaces II and III cost Evil
+    if "taxes" in (view["event"], view["next_event"]):
+        # Taxes are due this season (after the orders) or next: every unpaid gold costs 3 points.
+        due = sum(1 for t in me["grid"].values() if t.get("imp") != "secret") // 2
+        if me["gold"] < due:
+            s["mine"] += 5
+            s["room"] = min(s["room"], 2)
+            s["traps"] = min(s["traps"], 2)
     now = (view.get("opps") or {}).get("now")
     if now:
         # The season's unique opportunity replaces a location: value the board instead.
