@@ -1,0 +1,174 @@
+"""Combat step images (render.dungeon_lords_combat.render_steps): one image per battle,
+drawn from the two public views only."""
+
+from __future__ import annotations
+
+import copy
+import io
+import re
+import time
+from functools import cache
+from typing import Any
+
+from PIL import Image
+
+from engine import core
+from render.dungeon_lords_combat import MAX_IMAGES, _battles, _members, _track, render_steps
+
+G: Any = core.get("dungeon-lords")
+HEADER = re.compile(r"^-- P(\d+): battle on (\S+);")
+ROUND = re.compile(r"^Combat round (\d+): ")
+
+Move = tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any], list[str]]
+
+
+@cache
+def _game(players: int, seed: int, expansion: bool) -> tuple[Move, ...]:
+    """Every move of an AI game: (state before, state after, public view before, public
+    view after, public event texts)."""
+    options = None if expansion else {"expansion": False}
+    state = G.new(players, options, seed)
+    out: list[Move] = []
+    while not G.is_over(state):
+        seat = min(G.to_act(state))
+        new, events = G.apply(state, seat, G.ai_action(state, seat))
+        out.append(
+            (state, new, G.view(state, None), G.view(new, None), [e.text for e in events if e.seat is None])
+        )
+        state = new
+    return tuple(out)
+
+
+GAMES = [(2, 3, True), (3, 5, False), (4, 2, True)]
+
+
+def _moves() -> list[Move]:
+    return [m for g in GAMES for m in _game(*g)]
+
+
+def _combat(events: list[str]) -> list[tuple[int, int]]:
+    """(seat, round) of the battles a move resolved, in order, from its public events."""
+    out, rnd = [], 0
+    for e in events:
+        r = ROUND.match(e)
+        if r:
+            rnd = int(r.group(1))
+        h = HEADER.match(e)
+        if h:
+            out.append((int(h.group(1)) - 1, rnd))
+    return out
+
+
+def test_moves_without_combat_give_no_images() -> None:
+    quiet = [m for m in _moves() if not _combat(m[4])]
+    assert len(quiet) > 300
+    for _, _, before, after, _ in quiet:
+        assert render_steps(before, after) == []
+
+
+def test_one_image_per_battle_in_the_order_they_were_fought() -> None:
+    fought = [m for m in _moves() if _combat(m[4])]
+    assert len(fought) >= 12, "the sample games reach Combat in both Years"
+    year_end = multi = 0
+    for _, _, before, after, events in fought:
+        real = _combat(events)
+        battles = _battles(before, after)
+        drawn = [(b.seat, b.round) for b in battles]
+        rounds = {r for _, r in real}
+        if len(rounds) == 1:
+            assert drawn == real, events
+        else:
+            # Several rounds in one move: battles whose lines the public log lost are drawn once
+            # per dungeon; the rest one by one, in order.
+            multi += 1
+            shown = [(b.seat, b.round) for b in battles if not b.missing]
+            assert shown == real[len(real) - len(shown) :]
+            assert set(drawn) <= set(real)
+            assert {s for s, _ in drawn} == {s for s, _ in real}
+        if after["year"] != before["year"]:
+            year_end += 1  # the public combat log is emptied: these are drawn from the boards
+            assert all(b.missing and not b.lines for b in battles)
+        images = render_steps(before, after)
+        assert len(images) == min(MAX_IMAGES, len(battles))
+    assert year_end >= 2 and multi >= 1
+
+
+def test_images_are_small_phone_sized_palette_pngs_drawn_fast() -> None:
+    fought = [m for m in _moves() if _combat(m[4])][:10]
+    render_steps(fought[0][2], fought[0][3])  # fonts load once
+    count, spent = 0, 0.0
+    for _, _, before, after, _ in fought:
+        t = time.perf_counter()
+        images = render_steps(before, after)
+        spent += time.perf_counter() - t
+        count += len(images)
+        for png in images:
+            img = Image.open(io.BytesIO(png))
+            img.load()
+            assert img.format == "PNG" and img.mode == "P"
+            assert 600 <= img.width <= 1200 and img.height <= 2000
+            assert len(png) <= 250_000
+    # ~40 ms an image on an idle machine; generous for a busy CI runner.
+    assert spent / count < 0.25
+
+
+def test_battle_lines_are_the_new_log_lines_with_each_battle_header() -> None:
+    """Where the public log still holds a battle, its image carries exactly its lines."""
+    checked = 0
+    for state, new, before, after, events in _moves():
+        if not _combat(events) or after["year"] != before["year"]:
+            continue
+        # The whole log is in the state; the public view keeps its last 14 lines.
+        added = new["combat"]["log"][len(state["combat"]["log"]) :]
+        visible = added[-len(after["combat_log"]) :]
+        shown = [ln for b in _battles(before, after) for ln in b.lines]
+        assert shown == [ln for ln in visible if not HEADER.match(ln)]
+        checked += 1
+    assert checked >= 8
+
+
+def test_hit_points_replayed_from_the_log_match_the_board_after_the_battle() -> None:
+    checked = 0
+    for _, _, before, after, events in _moves():
+        seats = _combat(events)
+        if len({r for _, r in seats}) != 1 or after["year"] != before["year"] or after["phase"] == "over":
+            continue  # one round, and the parties still on the board afterwards
+        for b in _battles(before, after):
+            if b.missing or b.seat is None:
+                continue
+            members = _members(before, b.seat)
+            _track(members, b.lines)
+            now = {m.uid: m.left for m in _members(after, b.seat)}
+            for m in members:
+                assert (m.uid in now) != m.captured
+                # The public view has no paladin "bonus" (Create Food): compare adventurers only.
+                if not m.captured and not m.key.endswith("paladin"):
+                    assert now[m.uid] == m.left, (m, b.lines)
+            checked += 1
+    assert checked >= 6
+
+
+def _hide_differently(state: dict[str, Any]) -> dict[str, Any]:
+    """The same game with different secrets: other Trap Cards in hand, other unrevealed
+    Combat Cards, other orders, other seen cards, other face-down pets."""
+    s = copy.deepcopy(state)
+    y = str(s["year"])
+    cards = s["decks"][y]["cards"]
+    revealed = s["combat"]["round"]
+    cards[revealed:] = list(reversed(cards[revealed:]))
+    for p in s["players"]:
+        p["traps"] = ["stone"] * len(p["traps"])
+        p["seen"] = []
+        if p.get("pets"):
+            p["pets"] = list(reversed(p["pets"]))
+    for k in s["orders"]:
+        s["orders"][k] = list(reversed(s["orders"][k]))
+    return s
+
+
+def test_secrets_do_not_change_the_images() -> None:
+    fought = [m for m in _moves() if _combat(m[4])]
+    for state, new, before, after, _ in fought[:6]:
+        b2, a2 = G.view(_hide_differently(state), None), G.view(_hide_differently(new), None)
+        assert render_steps(before, after) == render_steps(b2, a2)
+        assert render_steps(before, after)
