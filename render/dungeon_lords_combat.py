@@ -193,7 +193,7 @@ def _step_of(line: str, current: str, card: dict[str, Any] | None) -> str:
         or "cannot attack" in line
     ):
         return go("monsters")
-    if "stops the party from conquering" in line:
+    if "stops the party from conquering" in line or line.startswith("Magic Shield absorbs"):
         return go("monsters")
     if line == "The party heals.":
         return current if current == "slow" else go("heal")
@@ -493,11 +493,14 @@ def _image(before: dict[str, Any], after: dict[str, Any], b: Battle) -> bytes:
         rnd = f"rounds {b.round}-{b.upto}/{before['combat_rounds']}"
     text(draw, (16, 6), f"Year {before['year']} combat, {rnd}: {who}", 24, col)
     fat = b.fatigue if b.fatigue is not None else (card["fatigue"] if card else None)
-    sub = f"Battle on {b.tile or '? (not in the public view)'}" + (
-        f"   Combat Card: {b.card}" if b.card else "   Combat Card: ?"
-    )
-    if card:
-        sub += f" ({card['speed']} spell, fatigue {fat})"
+    if b.upto:
+        sub = "One image for these rounds: which of them the party fought is not in the public view"
+    else:
+        sub = f"Battle on {b.tile or '? (not in the public view)'}" + (
+            f"   Combat Card: {b.card}" if b.card else "   Combat Card: ?"
+        )
+        if card:
+            sub += f" ({card['speed']} spell, fatigue {fat})"
     text(draw, (16, 38), sub[:90], 18)
 
     y = top

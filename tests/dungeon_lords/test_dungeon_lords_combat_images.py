@@ -13,7 +13,8 @@ from typing import Any
 from PIL import Image
 
 from engine import core
-from render.dungeon_lords_combat import MAX_IMAGES, _battles, _members, _track, render_steps
+from engine.dungeon_lords.data import CARDS
+from render.dungeon_lords_combat import MAX_IMAGES, _battles, _members, _step_of, _track, render_steps
 
 G: Any = core.get("dungeon-lords")
 HEADER = re.compile(r"^-- P(\d+): battle on (\S+);")
@@ -172,3 +173,59 @@ def test_secrets_do_not_change_the_images() -> None:
         b2, a2 = G.view(_hide_differently(state), None), G.view(_hide_differently(new), None)
         assert render_steps(before, after) == render_steps(b2, a2)
         assert render_steps(before, after)
+
+
+def test_log_lines_are_sorted_into_the_battle_phase_steps() -> None:
+    lines = [
+        ("The bard (L1) sings: 1 Courage Token(s).", "start"),
+        ("P1 springs Rolling Stone.", "trap"),
+        ("Rolling Stone deals 3 to the warrior (L2) (1 left).", "trap"),
+        ("The party casts Magic Shield.", "fast"),
+        ("Magic Shield absorbs 1 damage.", "monsters"),  # the shield works as a monster strikes
+        ("Goblin deals 1 to the warrior (L2) (0 left).", "monsters"),
+        ("The warrior (l2) is knocked out and thrown into P1's prison.", "monsters"),
+        ("The party heals.", "heal"),
+        ("The party conquers C1; P1 loses 1 Evil.", "conquer"),
+        ("Fatigue deals 1 to the priest (L1) (2 left).", "conquer"),
+        ("The poison deals 1 to the priest (L1) (1 left).", "end"),
+    ]
+    step = "start"
+    for line, want in lines:
+        step = _step_of(line, step, CARDS["shield"])
+        assert step == want, line
+    # A slow spell is cast after the monsters, and its healing stays with it.
+    assert _step_of("The party casts Regeneration.", "monsters", CARDS["regeneration"]) == "slow"
+    assert _step_of("The party heals.", "slow", CARDS["regeneration"]) == "slow"
+    # Steps never go back: a trap's name seen late (no such line) keeps the current step.
+    assert _step_of("Rolling Stone deals 1 to the thief (L1) (1 left).", "monsters", None) == "monsters"
+
+
+def test_hit_points_follow_damage_prison_and_healing_by_the_priests() -> None:
+    view = {
+        "paladins": [],
+        "players": [
+            {
+                "party": [
+                    {"cls": "warrior", "level": 2, "hp": 4, "icons": 0, "dmg": 0, "uid": "a1"},
+                    {"cls": "warrior", "level": 2, "hp": 4, "icons": 0, "dmg": 2, "uid": "a2"},
+                    {"cls": "priest", "level": 1, "hp": 3, "icons": 2, "dmg": 0, "uid": "a3"},
+                ]
+            }
+        ],
+    }
+    members = _members(view, 0)
+    _track(
+        members,
+        [
+            # Two "warrior (L2)": the line's numbers say which one (2 left before, 1 dealt -> a2).
+            "Goblin deals 1 to the warrior (L2) (1 left).",
+            "Troll deals 4 to the warrior (L2) (0 left).",
+            "The warrior (l2) is knocked out and thrown into P1's prison.",
+            "The party heals.",
+        ],
+    )
+    assert [(m.uid, m.left, m.captured) for m in members] == [
+        ("a1", 0, True),
+        ("a2", 3, False),
+        ("a3", 3, False),
+    ]
