@@ -120,7 +120,8 @@ def _find(members: list[Member], key: str, left: int | None = None) -> Member | 
     key = key.lower()
     same = [m for m in members if m.key == key and not m.captured]
     fit = [m for m in same if left is None or m.left == left]
-    return (fit or same or [None])[0]
+    found = fit or same
+    return found[0] if found else None
 
 
 def _track(members: list[Member], lines: list[str]) -> None:
@@ -295,7 +296,14 @@ def _battles(before: dict[str, Any], after: dict[str, Any]) -> list[Battle]:
             s, r, card = prefix.pop()
             last = Battle(s, r, None, card or None, None, orphan, True)
         else:
-            last = Battle(min(seats) if seats else None, first_round, None, None, None, orphan, True)
+            # Not expected (its party fell in this move): it comes just before the first
+            # visible battle, in that battle's round unless it plays later in the round.
+            seat = min(seats) if seats else None
+            at = found[0].round if found else first_round
+            if found and seat is not None and at and order.index(seat) > order.index(found[0].seat or 0):
+                at -= 1
+            card = next((c for k, c in rounds if k == at), "")
+            last = Battle(seat, at, None, card or None, None, orphan, True)
     lost: list[Battle] = []
     for s, r, card in prefix:
         # Several rounds of one dungeon with no line left are one image: which of them the
@@ -380,7 +388,7 @@ def _draw_grid(
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     fg = list(PALETTE.values()) + list(SEAT_COLOURS)
-    cols = list(fg)
+    cols: list[tuple[int, ...]] = list(fg)
     for b in (PALETTE["bg"], PALETTE["panel"], PALETTE["panel2"]):
         for c in fg:
             for t in (0.25, 0.5, 0.75):
@@ -545,4 +553,7 @@ def _image(before: dict[str, Any], after: dict[str, Any], b: Battle) -> bytes:
 def render_steps(before: dict[str, Any], after: dict[str, Any]) -> list[bytes]:
     """Images of the combat battles that happened between two public views ([] if none)."""
     battles = _battles(before, after)
+    # Over the cap, the battles with no line left go first: they add least to the board.
+    while len(battles) > MAX_IMAGES and any(b.missing and not b.lines for b in battles):
+        battles.remove(next(b for b in battles if b.missing and not b.lines))
     return [_image(before, after, b) for b in battles[:MAX_IMAGES]]

@@ -10,6 +10,7 @@ import time
 from functools import cache
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from engine import core
@@ -229,3 +230,20 @@ def test_hit_points_follow_damage_prison_and_healing_by_the_priests() -> None:
         ("a2", 3, False),
         ("a3", 3, False),
     ]
+
+
+def test_over_the_cap_the_battles_without_lines_are_left_out_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    import render.dungeon_lords_combat as steps
+
+    for _, _, before, after, _ in _moves():
+        battles = _battles(before, after)
+        bare = [b for b in battles if b.missing and not b.lines]
+        if len(bare) >= 2 and len(battles) - len(bare) >= 1:
+            break
+    else:
+        raise AssertionError("no move with lost and visible battles in the sample games")
+    full = render_steps(before, after)
+    monkeypatch.setattr(steps, "MAX_IMAGES", len(battles) - 2)
+    capped = render_steps(before, after)
+    assert len(capped) == len(battles) - 2
+    assert capped == full[2:], "the two earliest battles without lines are the ones left out"
