@@ -65,6 +65,10 @@ def _same_combat(before: dict[str, Any], after: dict[str, Any]) -> bool:
     return after["year"] == before["year"] and (after["combat_round"] > 0 or after["phase"] == "over")
 
 
+# A party line drawn: name, hit points left, maximum, in prison, and optionally what is known instead.
+Row = tuple[Any, ...]
+
+
 @dataclass
 class Member:
     key: str  # the label the combat log uses, lower case ("the warrior (l2)", "the dwarven paladin")
@@ -399,22 +403,26 @@ def _palette() -> Image.Image:
     return pal
 
 
-def _party_rows(members: list[Member]) -> list[tuple[str, int, int, bool]]:
+def _party_rows(members: list[Member]) -> list[Row]:
     return [(m.short, m.left, m.hp, m.captured) for m in members]
 
 
-def _draw_party(draw: Any, rows: list[tuple[str, int, int, bool]], x: int, y: int, width: int) -> int:
+def _draw_party(draw: Any, rows: list[Row], x: int, y: int, width: int) -> int:
+    """One line per member: name, hit-point bar, "left/max" (or PRISON, or what is known)."""
     if not rows:
         text(draw, (x, y), "nobody", 18, "muted")
         return y + LINE
-    for name, left, hp, captured in rows:
+    for name, left, hp, captured, *note in rows:
         text(draw, (x, y), name, 18)
         bx = x + 150
         bw = max(40, width - 150 - 70)
         draw.rectangle((bx, y + 2, bx + bw, y + 18), fill=PALETTE["panel2"])
         if hp > 0 and left > 0:
             draw.rectangle((bx, y + 2, bx + int(bw * min(left, hp) / hp), y + 18), fill=PALETTE["good"])
-        status = "PRISON" if captured else f"{left}/{hp}"
+        if note:
+            draw.rectangle((bx, y + 2, bx + bw, y + 18), fill=PALETTE["panel2"])
+            text(draw, (bx + 8, y), note[0], 16, "muted")
+        status = "PRISON" if captured else ("?" if note else f"{left}/{hp}")
         text(draw, (bx + bw + 8, y), status, 18, "bad" if captured else "text")
         y += LINE
     return y
@@ -430,15 +438,25 @@ def _image(before: dict[str, Any], after: dict[str, Any], b: Battle) -> bytes:
     _track(tracked, b.lines)
     card = CARD_BY_NAME.get(b.card or "")
     # Result rows: exact from the after view while it still holds this Combat's party.
-    result: list[tuple[str, int, int, bool]] = []
-    if seat is not None and b.last_for_seat:
-        if same and p1 is not None:
+    result: list[Row] = []
+    if seat is not None and b.last_for_seat and p0 is not None and p1 is not None:
+        if same:
             now = {m.uid: m for m in _members(after, seat)}
             for m in start:
                 m2 = now.pop(m.uid, None)
                 result.append((m.short, m2.left, m2.hp, False) if m2 else (m.short, 0, m.hp, True))
-        elif not b.missing:
+        elif not b.missing and b.first_round:
             result = _party_rows(tracked)
+        else:
+            # The Year's Combat is over and the log is gone: the prison says who was caught;
+            # the others walked out, with hit points the public view no longer shows.
+            caught = {str(a.get("uid", a.get("name"))) for a in p1["prison"][len(p0["prison"]) :]}
+            result = [
+                (m.short, 0, m.hp, True)
+                if m.uid in caught
+                else (m.short, 0, m.hp, False, "left the dungeon alive")
+                for m in start
+            ]
     elif not b.missing:
         result = _party_rows(tracked)
 
@@ -470,9 +488,9 @@ def _image(before: dict[str, Any], after: dict[str, Any], b: Battle) -> bytes:
     width = W - 32
     wrapped: list[tuple[str, str, int]] = []  # (kind, text, size)
     if b.missing:
+        why = "the board keeps only the last combat lines" if same else "the log is cleared as Combat ends"
         note = (
-            "The play-by-play of this battle is no longer in the public view"
-            " (the board keeps only the last combat lines); below is what the boards show."
+            f"The play-by-play of this battle is not in the public view ({why}); below is what the boards show."
             if not b.lines
             else "The first lines of this battle are no longer in the public view."
         )
