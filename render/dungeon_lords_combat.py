@@ -359,6 +359,14 @@ def _line_colour(ln: str) -> str:
     return "text"
 
 
+def _room_short(room: str) -> str:
+    """The board's abbreviation, so a tile reads the same on the board and here. Imported at
+    call time: render.dungeon_lords imports this module as it loads."""
+    import render.dungeon_lords as board
+
+    return str(getattr(board, "ROOM_SHORT", {}).get(room, room[:5].capitalize()))
+
+
 def _draw_grid(
     draw: Any, p: dict[str, Any], p_after: dict[str, Any] | None, tile: str | None, x: int, y: int
 ) -> None:
@@ -373,7 +381,7 @@ def _draw_grid(
         if was or now:
             colour = PALETTE["grey"]
         draw.rectangle(rect, fill=colour)
-        label = "T" if t["k"] == "t" else t.get("room", "R")[:5].capitalize()
+        label = "T" if t["k"] == "t" else _room_short(t.get("room", "R"))
         text(draw, (rect[0] + cell / 2, rect[1] + 14), label, 16, "white", "mm")
         if now and not was:
             text(draw, (rect[0] + cell / 2, rect[1] + 32), "NEW", 16, "black", "mm")
