@@ -226,7 +226,9 @@ def _tile_from(
 def _battles(before: dict[str, Any], after: dict[str, Any]) -> list[Battle]:
     same = _same_combat(before, after)
     if same:
-        lines = _added(before["combat_log"], after["combat_log"])
+        # The whole log of this Combat when the view carries it; else the 14-line window.
+        key = "combat_log_full" if "combat_log_full" in before and "combat_log_full" in after else "combat_log"
+        lines = _added(before[key], after[key])
     else:
         lines = []
     gen = _added(before["log"], after["log"])

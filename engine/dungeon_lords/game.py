@@ -1548,7 +1548,7 @@ class DungeonLords(core.Game):
             "dummy": {"cards": state["dummy"]["cards"], "evil": state["dummy"]["evil"], "party": state["dummy"]["party"]},
             "paladins": [{**{k: pal[k] for k in ("name", "hp", "dmg", "status", "at", "trap", "heal", "spell")},
                           "year": pal.get("year", state["year"]), "points": pal.get("points")} for pal in state["paladins"]],
-            "evilometer": board.EVIL, "log": state["log"][-8:], "combat_log": c["log"][-14:],
+            "evilometer": board.EVIL, "log": state["log"][-8:], "combat_log": c["log"][-14:], "combat_log_full": list(c["log"]),
             "combat_round": c["round"], "combat_rounds": state["combat_rounds"],
             "combat_cards": [cards[i] if i < revealed else None for i in range(len(cards))],
             "planned": sorted(int(s) for s, x in c.get("plans", {}).items() if x is not None),
