@@ -519,8 +519,8 @@ class Tables:
     async def resume_all(self) -> int:
         """After a restart: let AI seats that owe a move take it. Returns games touched."""
         n = 0
-        for row in await self.store.games(status="active"):
-            if await self._run_ai(row.id):
+        for game_id in await self.store.active_with_ai():
+            if await self._run_ai(game_id):
                 n += 1
         return n
 
