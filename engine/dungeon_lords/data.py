@@ -34,6 +34,7 @@ SPECIALS = {
     "petfair",
     "feast",
     "tunnelaudit",
+    "muster",
 }
 MEASURES = {"evil", "rooms", "tunnels", "monsters", "imps", "gold_food", "battle"}
 

@@ -68,6 +68,16 @@ def paladin_cards(state: State) -> list[dict[str, Any]]:
     return [elf, dwarf]
 
 
+def muster_cards(state: State) -> list[dict[str, Any]]:
+    """The paladins Paladins' Muster brings into this Year (house decision 36): the elf and
+    the dwarf when this Year has neither (the single-paladin variant: "you might get a special
+    event that brings them into the game anyway"), otherwise none."""
+    y = str(state["year"])
+    have = {p["id"] for p in state.get("paladins", []) if p.get("year") == state["year"]}
+    new = ADVENTURERS["paladins_exp"][y]
+    return [] if have & {p["id"] for p in new} else list(new)
+
+
 def setup(state: State, rng: Rng, setup: dict[str, Any]) -> None:
     """Unique Opportunity stacks (4 a Year), the Pet Deck, the discard piles."""
     fl = state["x"]

@@ -192,9 +192,9 @@ class DungeonLords(core.Game):
         else:
             self._advance(state, [])
 
-    def _new_paladins(self, state: State) -> list[dict[str, Any]]:
+    def _new_paladins(self, state: State, cards: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
         out = []
-        for p in expansion.paladin_cards(state):
+        for p in expansion.paladin_cards(state) if cards is None else cards:
             out.append(
                 {
                     **p,
@@ -761,6 +761,30 @@ class DungeonLords(core.Game):
                     players[s][res] -= 1
                 else:
                     board.move_evil(state, s, 1, ev)
+        elif sid == "muster":
+            self._muster(state, ev)
+
+    def _muster(self, state: State, ev: list[Event]) -> None:
+        """Paladins' Muster (house decision 36). With a single paladin the elf and the dwarf
+        join him for this Year as in Three Paladins - elf, human, dwarf in entry order - so the
+        one paladin rule (board.check_paladin) places all three and nobody loses the paladin he
+        has. Where they are already in, this Year's paladins still to fight get +1 hit point."""
+        year = state["year"]
+        mine = [p for p in state["paladins"] if p["year"] == year]
+        cards = expansion.muster_cards(state)
+        if not cards:
+            for pal in mine:
+                if pal["status"] in ("tent", "field"):
+                    pal["hp"] += 1
+            self._log(state, ev, "The paladins muster: every paladin of this Year gets +1 hit point.")
+            return
+        elf, dwarf = self._new_paladins(state, cards)
+        state["paladins"] = [p for p in state["paladins"] if p["year"] != year] + [elf, *mine, dwarf]
+        beside = f" beside the {mine[0]['name']}" if mine else ""
+        self._log(
+            state, ev, f"The {elf['name']} and the {dwarf['name']} come into the game{beside} this Year."
+        )
+        board.check_paladin(state, ev)
 
     # ---- adventurers and end of round --------------------------------------------------------
     def _assign_adventurers(self, state: State, ev: list[Event]) -> None:
