@@ -68,6 +68,22 @@ def canvas(width: int, height: int, colour: str = "bg") -> tuple[Image.Image, Im
     return img, ImageDraw.Draw(img)
 
 
+@lru_cache(maxsize=8192)
+def _stamp(s: str, size: int, anchor: str, mode: str) -> tuple[Image.Image, int, int]:
+    """``s`` rasterised once as a mask (8-bit, anti-aliased, for RGB boards; one-bit
+    for palette boards, which cannot blend). Glyph rendering was most of a board's
+    render time (hundreds of strings), and the same labels recur on every board."""
+    f = font(size)
+    x0, y0, x1, y1 = (int(v) for v in f.getbbox(s, anchor=anchor))
+    pad = 8  # getbbox and the rasteriser disagree by a pixel or two
+    im = Image.new(mode, (x1 - x0 + 2 * pad, y1 - y0 + 2 * pad), 0)
+    d = ImageDraw.Draw(im)
+    d.fontmode = "L" if mode == "L" else "1"
+    d.text((pad - x0, pad - y0), s, font=f, fill=255 if mode == "L" else 1, anchor=anchor)
+    ink = im.getbbox() or (0, 0, 1, 1)
+    return im.crop(ink), x0 - pad + ink[0], y0 - pad + ink[1]
+
+
 def text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -76,8 +92,11 @@ def text(
     fill: str | tuple[int, int, int] = "text",
     anchor: str = "la",
 ) -> None:
+    if not s:
+        return
     colour = PALETTE[fill] if isinstance(fill, str) else fill
-    draw.text(xy, s, font=font(size), fill=colour, anchor=anchor)
+    im, x0, y0 = _stamp(s, size, anchor, "L" if draw.mode in ("RGB", "RGBA") else "1")
+    draw.bitmap((round(xy[0]) + x0, round(xy[1]) + y0), im, fill=colour)
 
 
 def text_width(s: str, size: int = 18) -> float:
