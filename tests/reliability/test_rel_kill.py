@@ -141,9 +141,12 @@ async def test_kill9_during_moves_loses_nothing(tmp_path: Path) -> None:
     confirmed: list[tuple[int, int, int, str]] = []
     kills = runs = 0
     t0 = time.perf_counter()
-    while len(confirmed) < target:
+    min_kills = 2 if not LONG else 20
+    while len(confirmed) < target or kills < min_kills:
+        # Ask for more moves than the kill point, so every run can be killed.
+        after = rnd.randint(1, kill_every)
         got, killed = run_until_killed(
-            db, target - len(confirmed), runs, rnd.randint(1, kill_every), rnd.uniform(0, 0.15), ks
+            db, max(target - len(confirmed), 0) + after + 1, runs, after, rnd.uniform(0, 0.15), ks
         )
         confirmed += got
         kills += killed
@@ -152,7 +155,7 @@ async def test_kill9_during_moves_loses_nothing(tmp_path: Path) -> None:
             check_database(db, confirmed, kills)
     figures = check_database(db, confirmed, kills)
     resumed = await resume_everything(db)
-    assert kills >= (2 if not LONG else 20)
+    assert kills >= min_kills
     record(
         "kill9",
         confirmed_moves=len(confirmed),
