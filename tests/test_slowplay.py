@@ -316,3 +316,29 @@ async def test_ai_takes_over_a_seat_that_leaves(t: Tables) -> None:
     assert update.ping == [other]
     with pytest.raises(TableError, match="not a player"):
         await t.act(gid, user, "1")
+
+
+async def test_simultaneous_choices_ping_everyone_and_show_only_who_still_thinks(t: Tables) -> None:
+    """Dungeon Lords orders are secret and simultaneous: both players are pinged at
+    once; after one submits, the board names only who is still choosing."""
+    lobby = await t.create(ALICE, "alice", "dungeon-lords", seed=5, guild_id=GUILD)
+    await t.join(lobby.game_id, BOB, "bob")
+    start = await t.start(lobby.game_id, ALICE)
+    game = core.get("dungeon-lords")
+    row = await t.store.get(lobby.game_id)
+    assert row is not None and row.state is not None
+    acting = game.to_act(row.state)
+    assert acting == {0, 1}, "setup asks both lords at the same time"
+    assert sorted(start.ping) == [ALICE, BOB]
+    assert "Waiting for: alice, bob" in start.text
+    choice = game.legal_actions(row.state, 0)[0]
+    update = await t.act(lobby.game_id, ALICE, game.format(choice))
+    row = await t.store.get(lobby.game_id)
+    assert row is not None and row.state is not None
+    assert game.to_act(row.state) == {1}
+    assert (
+        "Waiting for: bob." in update.text
+        and "alice" not in update.text.split("Waiting for:")[1].split("\n")[0]
+    )
+    assert game.format(choice) not in update.text, "what alice chose is not shown to the table"
+    assert update.ping == [], "bob was already pinged; alice's choice pings nobody new"
