@@ -4,12 +4,11 @@ has no treasure coordinates and no hands; ``render_private`` adds the viewer's."
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.base import PALETTE, box, font, seat_colour, text_width, to_png
+from render.base import PALETTE, box, seat_colour, text, text_width, to_png
 
 W = 1180
 CELL = 34
@@ -52,32 +51,7 @@ def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     return img, d
 
 
-@lru_cache(maxsize=2048)
-def _stamp(s: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """A one-bit image of ``s``, rendered once. Glyph rendering was most of the render time
-    (about 200 strings a board), and the same labels recur on every board."""
-    f = font(size)
-    x0, y0, x1, y1 = (int(v) for v in f.getbbox(s, anchor=anchor))
-    pad = 8  # getbbox and the one-bit rasteriser disagree by a pixel or two
-    im = Image.new("1", (x1 - x0 + 2 * pad, y1 - y0 + 2 * pad), 0)
-    ImageDraw.Draw(im).text((pad - x0, pad - y0), s, font=f, fill=1, anchor=anchor)
-    ink = im.getbbox() or (0, 0, 1, 1)
-    return im.crop(ink), x0 - pad + ink[0], y0 - pad + ink[1]
-
-
-def text(
-    d: ImageDraw.ImageDraw,
-    xy: tuple[float, float],
-    s: str,
-    size: int = 18,
-    fill: str | tuple[int, int, int] = "text",
-    anchor: str = "la",
-) -> None:
-    if not s:
-        return
-    im, x0, y0 = _stamp(s, size, anchor)
-    colour = PALETTE[fill] if isinstance(fill, str) else fill
-    d.bitmap((round(xy[0]) + x0, round(xy[1]) + y0), im, fill=colour)
+# Text is drawn by render.base.text, which caches each label's glyph mask.
 
 
 def grid(d: ImageDraw.ImageDraw, origin: tuple[int, int], cols: int, rows: int, cell: int, size: int) -> None:
