@@ -177,7 +177,9 @@ class Game:
                 continue
             if k not in self.options:
                 raise IllegalAction(f"{self.title} has no option called '{k}'.")
-            if v not in self.options[k].choices:
+            # 1 == True in Python: a yes/no option takes only true or false.
+            bools = all(isinstance(c, bool) for c in self.options[k].choices)
+            if v not in self.options[k].choices or bools != isinstance(v, bool):
                 allowed = ", ".join(str(c) for c in self.options[k].choices)
                 raise IllegalAction(f"Option '{k}' must be one of: {allowed}.")
             out[k] = v

@@ -64,3 +64,13 @@ def test_public_view_renders_png(key: str) -> None:
 def test_unknown_game_is_a_clear_sentence() -> None:
     with pytest.raises(core.IllegalAction, match="no game called"):
         core.get("chess")
+
+
+def test_yes_no_options_take_only_true_or_false() -> None:
+    from tests.fakegame import Race
+
+    game = Race()
+    assert game.resolve_options({"open_cards": True})["open_cards"] is True
+    for value in (1, 1.0, 0, "true"):
+        with pytest.raises(core.IllegalAction, match="must be one of"):
+            game.resolve_options({"open_cards": value})
