@@ -183,6 +183,16 @@ def fit_message(head: str, news: list[str], tail: str, room: int = MESSAGE_ROOM)
     return "\n".join(part for part in (head, *kept, tail) if part)
 
 
+def replayed(row: GameRow, moves: list[tuple[int, str]]) -> dict[str, Any]:
+    """The state after ``moves`` (seat, notation) from the game's seed. CPU-bound for a
+    long game, so callers run it off the event loop."""
+    game = core.get(row.game_key)
+    state = game.new(len(row.seats), row.options, row.seed)
+    for seat, note in moves:
+        state, _ = game.apply(state, seat, game.parse(note))
+    return state
+
+
 class Tables:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
@@ -454,10 +464,7 @@ class Tables:
 
     # ---- settings and timers ----------------------------------------------------------
     async def settings_for(self, row: GameRow) -> dict[str, Any]:
-        merged = dict(DEFAULT_SETTINGS)
-        merged.update(await self.store.guild_settings(row.guild_id))
-        merged.update(row.settings)
-        return merged
+        return {**await self.guild_settings(row.guild_id), **row.settings}
 
     async def _timer_changes(
         self, row: GameRow, before: set[int], after: set[int]
@@ -752,14 +759,11 @@ class Tables:
         current = await self.store.guild_settings(guild_id)
         current.update(check_settings(changes))
         await self.store.set_guild_settings(guild_id, current)
-        merged = dict(DEFAULT_SETTINGS)
-        merged.update(current)
-        return merged
+        return {**DEFAULT_SETTINGS, **current}
 
     async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
-        merged = dict(DEFAULT_SETTINGS)
-        merged.update(await self.store.guild_settings(guild_id))
-        return merged
+        """The server's settings over the defaults."""
+        return {**DEFAULT_SETTINGS, **await self.store.guild_settings(guild_id)}
 
     async def set_notify(self, user_id: int, dm: bool) -> str:
         await self.store.set_dm(user_id, dm)
@@ -898,16 +902,15 @@ class Tables:
         pages = max(1, -(-len(entries) // per_page))
         if not 1 <= page <= pages:
             raise TableError(f"Page {page} does not exist; this history has {pages} page(s).")
-        state = game.new(len(row.seats), row.options, row.seed)
-        lines = []
         first = (page - 1) * per_page
-        for i, (_seq, seat, _uid, note, at) in enumerate(entries):
+        state = await asyncio.to_thread(
+            replayed, row, [(seat, note) for _q, seat, _u, note, _at in entries[:first]]
+        )
+        lines = []
+        for i, (_seq, seat, _uid, note, at) in enumerate(entries[first : first + per_page], first):
             action = game.parse(note)
-            if first <= i < first + per_page:
-                shown = game.public_format(state, seat, action)
-                lines.append(f"{i + 1}. {display_name(row, seat)}: `{shown}` <t:{int(at)}:R>")
-            if i + 1 >= first + per_page:
-                break
+            shown = game.public_format(state, seat, action)
+            lines.append(f"{i + 1}. {display_name(row, seat)}: `{shown}` <t:{int(at)}:R>")
             state, _ = game.apply(state, seat, action)
         head = f"**{game.title} #{row.id}** - moves {first + 1}-{first + len(lines)} of {len(entries)} (page {page}/{pages})"
         return "\n".join([head, *lines]) if lines else head + "\nNo moves yet.", pages
@@ -921,9 +924,7 @@ class Tables:
         entries = await self.store.log(game_id)
         if not 0 <= move <= len(entries):
             raise TableError(f"Choose a move from 0 to {len(entries)}.")
-        state = game.new(len(row.seats), row.options, row.seed)
-        for _seq, seat, note in entries[:move]:
-            state, _ = game.apply(state, seat, game.parse(note))
+        state = await asyncio.to_thread(replayed, row, [(seat, note) for _q, seat, note in entries[:move]])
         png = await asyncio.to_thread(renderer(row.game_key).render, game.view(state, None))
         return f"{game.title} #{row.id} after move {move} of {len(entries)}.", png
 
@@ -940,9 +941,7 @@ class Tables:
             entries = await self.store.log(game_id)
             if not entries or entries[-1][1] != seat:
                 raise TableError("You can only take back your own move, and only before anyone else acts.")
-            state = game.new(len(row.seats), row.options, row.seed)
-            for _seq, s, note in entries[:-1]:
-                state, _ = game.apply(state, s, game.parse(note))
+            state = await asyncio.to_thread(replayed, row, [(s, note) for _q, s, note in entries[:-1]])
             action = game.parse(entries[-1][2])
             if not game.can_undo(state, row.state, seat, action):
                 raise TableError(
