@@ -154,6 +154,38 @@ def grid(
 
 PNG_LEVEL = 3
 
+# The house colours, as a swatch added to the sample the palette is built from, so a
+# colour that covers only a few pixels (a seat marker, a warning) keeps its exact shade.
+_SWATCH_ROW = 6
+
+
+@lru_cache(maxsize=1)
+def _swatch(width: int) -> Image.Image:
+    cols = list(dict.fromkeys([*PALETTE.values(), *SEAT_COLOURS]))
+    img = Image.new("RGB", (width, _SWATCH_ROW * len(cols)))
+    draw = ImageDraw.Draw(img)
+    for i, c in enumerate(cols):
+        draw.rectangle([0, i * _SWATCH_ROW, width, (i + 1) * _SWATCH_ROW - 1], fill=c)
+    return img
+
+
+def to_palette(img: Image.Image, colours: int = 96) -> Image.Image:
+    """Reduce an RGB board to ``colours`` palette entries, for a PNG half the bytes.
+
+    The octree that picks the palette runs on a one-in-three sample of the pixels
+    (nearest neighbour, so every sampled colour is a real one) plus the house colours;
+    then every pixel is mapped to its nearest entry without dithering. Building the
+    octree over the whole board cost 25-30 ms a board and was half the time of a move
+    (docs/performance.md); this costs 7-10 ms for the same look."""
+    step = 3
+    small = img.resize((max(1, img.width // step), max(1, img.height // step)), Image.Resampling.NEAREST)
+    swatch = _swatch(small.width)
+    sample = Image.new("RGB", (small.width, small.height + swatch.height))
+    sample.paste(small, (0, 0))
+    sample.paste(swatch, (0, small.height))
+    palette = sample.quantize(colors=colours, method=Image.Quantize.FASTOCTREE)
+    return img.quantize(palette=palette, dither=Image.Dither.NONE)
+
 
 def to_png(img: Image.Image) -> bytes:
     """Encode as PNG. One place, so the benchmark compares against the same settings.

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
-from render.base import PALETTE, box, canvas, header, seat_colour, text, text_width, to_png
+from render.base import PALETTE, box, canvas, header, seat_colour, text, text_width, to_palette, to_png
 
 W = 1200
 FLOOR = {
@@ -331,7 +331,7 @@ def render(view: dict[str, Any]) -> bytes:
         "muted",
     )
     # The board has few colours: a palette image encodes about twice as fast and smaller.
-    return to_png(img.quantize(colors=96, method=Image.Quantize.FASTOCTREE))
+    return to_png(to_palette(img))
 
 
 def _goal_card(draw: ImageDraw.ImageDraw, g: dict[str, Any], x: float, y: float, w: float) -> float:
@@ -393,4 +393,4 @@ def render_private(view: dict[str, Any]) -> bytes | None:
         x = 16 + i * 130
         draw_tile_face(draw, x, y + 10, 100, t)
         text(draw, (x + 50, y + 128), f"{what} {t['n']}", 16, "text", "mm")
-    return to_png(img.quantize(colors=96, method=Image.Quantize.FASTOCTREE))
+    return to_png(to_palette(img))

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
-
-from render.base import PALETTE, box, canvas, grid, header, seat_colour, text, to_png
+from render.base import PALETTE, box, canvas, grid, header, seat_colour, text, to_palette, to_png
 
 W = 1200
 LOC_NAMES = {
@@ -231,7 +229,7 @@ def render(view: dict[str, Any]) -> bytes:
     for i, line in enumerate(log):
         text(draw, (12, y + i * 22), line[:140], 16, "muted")
     # A 96-colour palette halves the encoding time and the file size; the board has few colours.
-    return to_png(img.quantize(colors=96, method=Image.Quantize.FASTOCTREE))
+    return to_png(to_palette(img))
 
 
 def render_private(view: dict[str, Any]) -> bytes | None:

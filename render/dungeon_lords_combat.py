@@ -227,7 +227,9 @@ def _battles(before: dict[str, Any], after: dict[str, Any]) -> list[Battle]:
     same = _same_combat(before, after)
     if same:
         # The whole log of this Combat when the view carries it; else the 14-line window.
-        key = "combat_log_full" if "combat_log_full" in before and "combat_log_full" in after else "combat_log"
+        key = (
+            "combat_log_full" if "combat_log_full" in before and "combat_log_full" in after else "combat_log"
+        )
         lines = _added(before[key], after[key])
     else:
         lines = []

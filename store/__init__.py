@@ -1,5 +1,5 @@
 """Persistence: SQLite through aiosqlite."""
 
-from store.db import Conflict, GameRow, SeatRow, Store, StoreError
+from store.db import Conflict, GameRow, SeatRow, Store, StoreError, encode_state
 
-__all__ = ["Conflict", "GameRow", "SeatRow", "Store", "StoreError"]
+__all__ = ["Conflict", "GameRow", "SeatRow", "Store", "StoreError", "encode_state"]

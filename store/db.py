@@ -101,6 +101,12 @@ MIGRATIONS: list[str] = [
 ]
 
 
+def encode_state(state: dict[str, Any]) -> str:
+    """A snapshot as stored: compact JSON (no spaces after separators: 5-10% fewer
+    bytes to write and to read back, for the same dict)."""
+    return json.dumps(state, separators=(",", ":"))
+
+
 class StoreError(Exception):
     """The database cannot be used (foreign, corrupt or too new). One sentence."""
 
@@ -423,7 +429,7 @@ class Store:
                 version,
                 ("lobby",),
                 status="active",
-                state=json.dumps(state),
+                state=encode_state(state),
                 turn_since=self.clock(),
             )
             await self._timers(game_id, arm or [], [])
@@ -434,7 +440,7 @@ class Store:
         game_id: int,
         version: int,
         moves: list[tuple[int, int | None, str]],
-        state: dict[str, Any],
+        state: dict[str, Any] | str,
         result: dict[str, Any] | None,
         turn_changed: bool,
         arm: list[tuple[int, str, float]] | None = None,
@@ -443,10 +449,12 @@ class Store:
     ) -> int:
         """Append ``moves`` (seat, user_id, notation) and write the snapshot, in one
         transaction, only if the game is still at ``version``. Raises Conflict.
-        In the same transaction: arm timers (seat, kind, due), drop the timers of
-        ``disarm`` seats, and consume ``fired_timer`` (so a deadline fires once)."""
+        ``state`` is the snapshot, or its text from :func:`encode_state` when the
+        caller has encoded it already. In the same transaction: arm timers (seat,
+        kind, due), drop the timers of ``disarm`` seats, and consume ``fired_timer``
+        (so a deadline fires once)."""
         now = self.clock()
-        state_json = json.dumps(state)
+        state_json = state if isinstance(state, str) else encode_state(state)
         result_json = json.dumps(result) if result is not None else None
         async with self._write:
             # The hot path of every move: the whole transaction runs in aiosqlite's
@@ -514,7 +522,9 @@ class Store:
             else:
                 if disarm:
                     marks = ",".join("?" * len(disarm))
-                    con.execute(f"DELETE FROM timers WHERE game_id=? AND seat IN ({marks})", (game_id, *disarm))
+                    con.execute(
+                        f"DELETE FROM timers WHERE game_id=? AND seat IN ({marks})", (game_id, *disarm)
+                    )
                 if arm:
                     con.executemany(
                         "INSERT INTO timers (game_id, seat, kind, due) VALUES (?, ?, ?, ?) "
@@ -659,7 +669,9 @@ class Store:
         """Mark move ``seq`` undone and restore ``state``, guarded by ``version``.
         The log row stays (append-only); replays skip undone rows."""
         async with self.transaction():
-            await self._bump(game_id, version, ("active",), state=json.dumps(state), turn_since=self.clock())
+            await self._bump(
+                game_id, version, ("active",), state=encode_state(state), turn_since=self.clock()
+            )
             cur = await self.db.execute(
                 "UPDATE actions SET undone=1 WHERE game_id=? AND seq=? AND undone=0", (game_id, seq)
             )

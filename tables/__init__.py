@@ -20,7 +20,7 @@ from typing import Any
 
 from engine import core
 from engine.core import Event, IllegalAction
-from store import Conflict, GameRow, SeatRow, Store
+from store import Conflict, GameRow, SeatRow, Store, encode_state
 
 log = logging.getLogger("lairkeeper.tables")
 
@@ -453,9 +453,12 @@ class Tables:
         result = game.result(new).to_json() if over else None
         before, after = game.to_act(row.state), set() if over else game.to_act(new)
         arm, disarm = await self._timer_changes(row, before, after)
+        # The store is handed the snapshot as text, the bytes it writes (the benchmark
+        # times the encoding and the commit apart, see docs/performance.md).
+        snapshot = encode_state(new)
         try:
             return await self.store.commit_move(
-                row.id, row.version, moves, new, result, before != after, arm, disarm, fired_timer
+                row.id, row.version, moves, snapshot, result, before != after, arm, disarm, fired_timer
             )
         except Conflict:
             raise TableError(
@@ -547,6 +550,15 @@ class Tables:
         state = row.state
         view = game.view(state, None)
         t0 = time.perf_counter()
+        # The board and the step images are drawn at once on two worker threads:
+        # Pillow lets go of the GIL while it fills, quantizes and encodes, so on two
+        # cores a battle's images no longer wait for the board (docs/performance.md).
+        draw_steps = getattr(renderer(row.game_key), "render_steps", None)
+        steps_job = None
+        if draw_steps is not None and before is not None and before.state is not None:
+            steps_job = asyncio.ensure_future(
+                asyncio.to_thread(draw_steps, game.view(before.state, None), view)
+            )
         png = None
         try:
             png = await asyncio.to_thread(renderer(row.game_key).render, view)
@@ -554,13 +566,11 @@ class Tables:
             log.exception("render failed for game %s version %s", row.id, row.version)
         render_s = time.perf_counter() - t0
         steps: list[bytes] = []
-        draw_steps = getattr(renderer(row.game_key), "render_steps", None)
-        if draw_steps is not None and before is not None and before.state is not None:
+        if steps_job is not None:
             try:
-                steps = await asyncio.to_thread(draw_steps, game.view(before.state, None), view)
+                steps = (await steps_job)[:MAX_STEP_IMAGES]
             except Exception:
                 log.exception("step render failed for game %s version %s", row.id, row.version)
-            steps = steps[:MAX_STEP_IMAGES]
 
         head: list[str] = [intro] if intro else []
         news = [e.text for e in events or [] if e.seat is None]
