@@ -25,7 +25,8 @@ DEGREES = {"0": 0, "90": 1, "180": 2, "270": 3}
 def _tile(tok: str) -> Any:
     if tok.upper() == "G":
         return "G"
-    if tok.isdigit() and int(tok) in R.TILES:
+    # isascii: '①'.isdigit() is True but int('①') raises; the length bounds int()'s work.
+    if tok.isascii() and tok.isdigit() and len(tok) <= 6 and int(tok) in R.TILES:
         return int(tok)
     raise IllegalAction(f"There is no tile {tok}. Tiles are numbers like 171, or G for a generic tile.")
 

@@ -43,7 +43,8 @@ def coord(p: Pos) -> str:
 
 def parse_coord(text: str) -> Pos | None:
     t = text.strip().upper()
-    if len(t) < 2 or not t[0].isalpha() or not t[1:].isdigit():
+    # isascii: '①'.isdigit() is True but int('①') raises.
+    if not 2 <= len(t) <= 3 or not t.isascii() or not t[0].isalpha() or not t[1:].isdigit():
         return None
     x, y = ord(t[0]) - 65, int(t[1:]) - 1
     if not (0 <= x < SIZE and 0 <= y < SIZE):

@@ -38,7 +38,8 @@ NOT_H = FULL & ~_COL_H
 
 def parse_cell(token: str) -> str | None:
     t = token.strip().upper()
-    if len(t) < 2 or t[0] not in COLS or not t[1:].isdigit():
+    # isascii: '①'.isdigit() is True but int('①') raises.
+    if not 2 <= len(t) <= 3 or not t.isascii() or t[0] not in COLS or not t[1:].isdigit():
         return None
     r = int(t[1:])
     return f"{t[0]}{r}" if 1 <= r <= NR and t[1:] == str(r) else None

@@ -42,18 +42,23 @@ def seat_name(seat: int) -> str:
     return f"P{seat + 1}"
 
 
+def _small_number(t: str) -> bool:
+    """Plain digits int() can read quickly: '①'.isdigit() is True but int('①') raises."""
+    return t.isascii() and t.isdigit() and len(t) <= 6
+
+
 def _parse_seat(
     token: str,
 ) -> int:
     t = token.strip().upper().lstrip("P")
-    if not t.isdigit() or not 1 <= int(t) <= 4:
+    if not _small_number(t) or not 1 <= int(t) <= 4:
         raise IllegalAction("Name the dungeon by its player, like P2.")
     return int(t) - 1
 
 
 def _card_id(token: str) -> int:
     t = token.strip().lstrip("#")
-    if not t.isdigit() or int(t) not in CARDS:
+    if not _small_number(t) or int(t) not in CARDS:
         raise IllegalAction(f"'{token}' is not a card number (cards are numbered 1 to 60).")
     return int(t)
 

@@ -20,8 +20,10 @@ STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))  # N E S W as (dcol, drow)
 ROTATIONS = (0, 90, 180, 270)
 WALL = "wall"
 
-_CELL = re.compile(r"^([A-Za-z])(\d{1,2})$")
-_AREA = re.compile(r"^([A-Za-z])(\d{1,2})([nesw])?$", re.IGNORECASE)
+# [0-9], not \d: \d also matches other scripts' digits (Arabic-Indic, full-width), and \Z, not $,
+# which also matches before a trailing newline.
+_CELL = re.compile(r"^([A-Za-z])([0-9]{1,2})\Z")
+_AREA = re.compile(r"^([A-Za-z])([0-9]{1,2})([nesw])?\Z", re.IGNORECASE)
 
 
 def cell_name(col: int, row: int) -> str:

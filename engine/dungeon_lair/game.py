@@ -28,7 +28,7 @@ from .data import RULES, TILES
 SIZES = ("S", "M", "L")
 SIZE_WORDS = {"s": "S", "small": "S", "m": "M", "big": "M", "l": "L", "huge": "L"}
 EDGE_WORDS = {"open": "open", "door": "door", "portcullis": "portcullis", "wall": "wall"}
-_TILE = re.compile(r"^(?:t|#)?(\d{1,3})$", re.IGNORECASE)
+_TILE = re.compile(r"^(?:t|#)?([0-9]{1,3})\Z", re.IGNORECASE)
 
 
 def player(seat: int) -> str:
@@ -366,7 +366,9 @@ class DungeonLair(core.Game):
                 raise IllegalAction(f"'{words[1]}' is not a cell of the map (A1 to {self._corner()}).")
             rot = 0
             if len(words) == 3:
-                if not words[2].isdigit() or int(words[2]) not in ROTATIONS:
+                # A string check, not int(): int() accepts other scripts' digits and refuses
+                # some that str.isdigit() accepts ('①').
+                if words[2] not in {str(r) for r in ROTATIONS}:
                     raise IllegalAction("Turn a tile by 0, 90, 180 or 270 degrees.")
                 rot = int(words[2])
             return {"a": "tile", "t": tile, "at": cell, "r": rot}

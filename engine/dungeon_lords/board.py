@@ -28,6 +28,12 @@ def coords(c: str) -> tuple[int, int]:
     return ord(c[0]) - 65, int(c[1:]) - 1
 
 
+def is_number(w: str) -> bool:
+    """Plain digits that int() reads quickly: '①'.isdigit() is True but int('①') raises, and a
+    4,300-digit string is too long for int()."""
+    return w.isascii() and w.isdigit() and len(w) <= 6
+
+
 def is_cell(c: str) -> bool:
     if len(c) < 2 or len(c) > 3 or not c.isascii() or not c[1:].isdigit() or not c[0].isalpha():
         return False

@@ -366,7 +366,7 @@ def do_harvest(g: Any, state: State, seat: int, words: list[str], ev: list[Event
     t = state["task"]
     p = state["players"][seat]
     sp = BOARDS["harvest"]["spaces"][t["space"]]
-    if words[0] != "harvest" or len(words) != 2 or not words[1].isdigit() or int(words[1]) > t["cap"]:
+    if words[0] != "harvest" or len(words) != 2 or not board.is_number(words[1]) or int(words[1]) > t["cap"]:
         raise IllegalAction(f"Harvest with 0 to {t['cap']} imps, e.g. 'harvest {t['cap']}'.")
     k = int(words[1])
     if k == 0 and not sp.get("evil"):
@@ -393,7 +393,12 @@ def do_look(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) 
     cards = state["decks"][str(state["year"])]["cards"]
     if t["type"] == "look":
         opts = look_options(state)
-        if words[0] != "look" or len(words) != 2 or not words[1].isdigit() or int(words[1]) not in opts:
+        if (
+            words[0] != "look"
+            or len(words) != 2
+            or not board.is_number(words[1])
+            or int(words[1]) not in opts
+        ):
             raise IllegalAction(f"Look at one of this Year's Combat Cards: 'look 1' to 'look {opts[-1]}'.")
         k = int(words[1]) - 1
         ev.append(Event(f"Combat Card {k + 1} of this Year is {CARDS[cards[k]]['name']}.", seat))
@@ -406,7 +411,7 @@ def do_look(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) 
             state["task"] = None
         return
     opts = look_options(state)
-    if words[0] != "put" or len(words) != 2 or not words[1].isdigit() or int(words[1]) not in opts:
+    if words[0] != "put" or len(words) != 2 or not board.is_number(words[1]) or int(words[1]) not in opts:
         raise IllegalAction(
             f"Put the card back at a position from {opts[0]} to {opts[-1]}, e.g. 'put {opts[0]}'."
         )
@@ -455,7 +460,7 @@ def after_orders(g: Any, state: State, ev: list[Event]) -> None:
 def do_bid(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) -> None:
     p = state["players"][seat]
     free = board.free_imps(p)
-    if words[0] != "bid" or len(words) != 2 or not words[1].isdigit() or int(words[1]) > free:
+    if words[0] != "bid" or len(words) != 2 or not board.is_number(words[1]) or int(words[1]) > free:
         raise IllegalAction(f"Send 0 to {free} of your available imps to the festival, e.g. 'bid {free}'.")
     fest = state["fest"]
     fest["bids"][str(seat)] = int(words[1])

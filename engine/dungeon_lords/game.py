@@ -54,13 +54,13 @@ IF_SPELL = (
 def _send_token(w: str) -> bool:
     """A monster in a plan: 'troll', 'troll+' (second option), 'ghost@2' (aim at the 2nd in line)."""
     body, at, aim = w.partition("@")
-    if at and not (aim.isdigit() and 1 <= int(aim) <= 9):
+    if at and not (board.is_number(aim) and 1 <= int(aim) <= 9):
         return False
     return body.rstrip("+") in MONSTERS and body.count("+") <= 1 and (body.endswith("+") or "+" not in body)
 
 
 def _rented(w: str) -> bool:
-    return len(w) == 2 and w[0] in "rR" and w[1].isdigit() and w[1] != "0"
+    return len(w) == 2 and w[0] in "rR" and w[1] in "123456789"
 
 
 def _prize_shape(args: list[str]) -> bool:
@@ -1085,7 +1085,12 @@ class DungeonLords(core.Game):
             if t["n"] >= t["cap"] or not board.dig_cells(p):
                 state["task"] = None
         elif kind == "mine":
-            if words[0] != "mine" or len(words) != 2 or not words[1].isdigit() or int(words[1]) > t["cap"]:
+            if (
+                words[0] != "mine"
+                or len(words) != 2
+                or not board.is_number(words[1])
+                or int(words[1]) > t["cap"]
+            ):
                 raise IllegalAction(f"Mine with 0 to {t['cap']} imps, e.g. 'mine {t['cap']}'.")
             k = int(words[1])
             normal = min(k, t.get("normal", k))
@@ -1410,7 +1415,7 @@ class DungeonLords(core.Game):
                     out.append(w)
                 elif mode == "trap" and w in TRAPS:
                     out.append(w)
-                elif mode == "at" and w.isdigit() and out[-1] == "at":
+                elif mode == "at" and board.is_number(w) and out[-1] == "at":
                     out.append(w)
                 elif mode == "send" and _send_token(w):
                     out.append(w)
@@ -1440,7 +1445,7 @@ class DungeonLords(core.Game):
             "dummy": len(args) == 1 and args[0] in LOC_IDS,
             "orders": len(args) == k and all(a.rstrip("-") in LOC_IDS and a.count("-") <= 1 for a in args),
             "dig": len(args) == 1 and board.is_cell(args[0]),
-            "mine": len(args) == 1 and args[0].isdigit(),
+            "mine": len(args) == 1 and board.is_number(args[0]),
             "hire": (len(args) == 1 and (args[0] in MONSTERS or args[0] == "none"))
             or (len(args) == 2 and MONSTERS.get(args[0], {}).get("eats") and args[1] in MONSTERS)
             or (len(args) == 2 and MONSTERS.get(args[0], {}).get("cost_alt") and args[1] in ("food", "evil")),
@@ -1450,14 +1455,14 @@ class DungeonLords(core.Game):
             and (args[0] in ROOMS or _rented(args[0]))
             and (len(args) == 1 or board.is_cell(args[1]) or args[1] in ("food", "evil", "in", "out")),
             "release": len(args) == 1 and args[0] in MONSTERS,
-            "harvest": len(args) == 1 and args[0].isdigit(),
-            "look": len(args) == 1 and args[0].isdigit(),
-            "put": len(args) == 1 and args[0].isdigit(),
+            "harvest": len(args) == 1 and board.is_number(args[0]),
+            "look": len(args) == 1 and board.is_number(args[0]),
+            "put": len(args) == 1 and board.is_number(args[0]),
             "improve": len(args) == 2 and board.is_cell(args[0]) and args[1] in IMPROVED,
             "deconquer": len(args) == 1 and board.is_cell(args[0]),
             "install": args == ["none"] or (len(args) == 2 and args[0] in TRAPS and board.is_cell(args[1])),
             "rent": len(args) == 1 and (args[0] in ROOMS or args[0] in ("gold", "none")),
-            "bid": len(args) == 1 and args[0].isdigit(),
+            "bid": len(args) == 1 and board.is_number(args[0]),
             "prize": _prize_shape(args),
             "pass": len(args) == 1 and args[0] in PETS,
             "discard": len(args) == 1 and args[0] in PETS,

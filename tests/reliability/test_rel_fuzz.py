@@ -30,17 +30,6 @@ from tests.reliability._util import clear_sentence, keys, new_table, record, siz
 
 SLOW_CASE_S = 2.0  # a single input taking longer than this is a denial of service
 
-# Engine defects this fuzzer found and reported (docs/reliability.md) that are not fixed
-# yet: a crash of exactly this type in that game makes its test XFAIL (with every
-# crash listed) instead of FAIL; any other crash, or any state change, still fails.
-# Remove an entry once the game is fixed (the test then passes).
-KNOWN_CRASHES: dict[str, set[str]] = {
-    "dungeon-lair": {"ValueError"},  # '①'.isdigit() is True but int('①') raises (game.py)
-    "dungeon-decorators": {"ValueError"},  # the same, in notation.py
-    "dungeon-drawers": {"ValueError"},  # the same, in board.py
-    "dungeon-lords": {"ValueError", "IndexError"},  # the same in board.py/game.py; ',' -> IndexError
-}
-
 
 def where(exc: BaseException) -> str:
     import traceback
@@ -49,13 +38,13 @@ def where(exc: BaseException) -> str:
     return f"{type(exc).__name__} at {tb.filename.split('/main/')[-1]}:{tb.lineno}"
 
 
-def settle_crashes(key: str, crashes: list[tuple[str, str, str]]) -> None:
-    """Fail on an unknown crash; XFAIL (listing them) on known, reported ones."""
-    unknown = [c for c in crashes if c[0] not in KNOWN_CRASHES.get(key, set())]
-    assert not unknown, f"{key}: {len(unknown)} inputs crashed instead of a clear refusal, e.g. {unknown[:3]}"
-    if crashes:
-        kinds = sorted({c[1] for c in crashes})
-        pytest.xfail(f"{key}: {len(crashes)} known crashes ({'; '.join(kinds)}), e.g. {crashes[0][2][:40]!r}")
+def no_crashes(key: str, crashes: list[tuple[str, str, str]]) -> None:
+    """Every input must end in a clear refusal or a legal move: any other exception fails."""
+    kinds = sorted({c[1] for c in crashes})
+    assert not crashes, (
+        f"{key}: {len(crashes)} inputs crashed instead of a clear refusal ({'; '.join(kinds)}), "
+        f"e.g. {[c[2][:60] for c in crashes[:3]]}"
+    )
 
 
 # Style problems seen, per test and game: (kind, example input, sentence), reported in the figures.
@@ -145,7 +134,7 @@ def test_engine_refuses_hostile_notation_cleanly(key: str) -> None:
         slowest_s=round(slowest, 3),
         **style_figures(f"engine:{key}"),
     )
-    settle_crashes(key, crashes)
+    no_crashes(key, crashes)
 
 
 async def snapshot(t: Tables, gid: int) -> tuple[int, int, str, str]:
@@ -215,7 +204,7 @@ async def test_tables_refuse_hostile_moves_and_save_nothing(key: str, tables: Ta
         slowest_s=round(slowest, 3),
         **style_figures(f"tables:{key}"),
     )
-    settle_crashes(key, crashes)
+    no_crashes(key, crashes)
 
 
 @pytest.mark.parametrize("key", keys())
