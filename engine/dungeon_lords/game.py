@@ -1564,6 +1564,10 @@ class DungeonLords(core.Game):
                 "tokens": sum(1 for m in p["monsters"] if MONSTERS[m["id"]].get("token")) - p["tok"],
                 "pets": len(p.get("pets", [])), "used_pets": p.get("used_pets", []), "trained": p.get("trained", 0),
                 "rented": p.get("rented", []), "installed": p.get("installed", []), "invest": p.get("invest", 0),
+                # Adventurers (not paladins) captured this Combat: each bard sings that much less. Public
+                # ("you can tell how many ... by counting the empty spaces"), and the bard's public line
+                # depends on it, so the view carries it (house decision 37).
+                "mourn": p.get("mourn", 0),
             })  # fmt: skip
         c = state["combat"]
         cards = state["decks"][y]["cards"]
