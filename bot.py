@@ -98,8 +98,12 @@ def make_bot(db_path: str):  # type: ignore[no-untyped-def]
                 await self.tree.sync()
             resumed = await self.tables.resume_all()
             log.info("ready: %d games stored, %d resumed", await self.store.count(), resumed)
+            self._warm = asyncio.create_task(self.tables.warm_up())  # kept: tasks are weakly held
 
         async def close(self) -> None:
+            warm = getattr(self, "_warm", None)
+            if warm is not None:
+                warm.cancel()
             await super().close()
             await self.store.close()
 

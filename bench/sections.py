@@ -266,6 +266,7 @@ async def _pipeline(db: Path, keys: list[str], per_key: int, log: Log) -> dict[s
 
     store = await Store(str(db)).open()
     tables = Tables(store)
+    await tables.warm_up()  # as bot.py does after "ready": the figures are a running bot's
     rnd = random.Random(7)
     out: dict[str, Any] = {}
     try:

@@ -16,7 +16,7 @@ import io
 from collections.abc import Iterable
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 # Colour-blind-safe-ish palette (Okabe-Ito based) plus neutrals.
 PALETTE: dict[str, tuple[int, int, int]] = {
@@ -68,11 +68,25 @@ def canvas(width: int, height: int, colour: str = "bg") -> tuple[Image.Image, Im
     return img, ImageDraw.Draw(img)
 
 
-@lru_cache(maxsize=8192)
-def _stamp(s: str, size: int, anchor: str, mode: str) -> tuple[Image.Image, int, int]:
-    """``s`` rasterised once as a mask (8-bit, anti-aliased, for RGB boards; one-bit
-    for palette boards, which cannot blend). Glyph rendering was most of a board's
-    render time (hundreds of strings), and the same labels recur on every board."""
+@lru_cache(maxsize=16384)
+def _word(w: str, size: int) -> tuple[Image.Image | None, int, int, int]:
+    """One word rasterised once, pen at (0, baseline): (mask or None if no ink,
+    x and y of the mask from the pen, advance). Words recur across boards and games
+    far more than whole labels do ("gold", "P2", a player's name, a number)."""
+    f = font(size)
+    advance = round(f.getlength(w))
+    x0, y0, x1, y1 = (int(v) for v in f.getbbox(w, anchor="ls"))
+    pad = 8  # getbbox and the rasteriser disagree by a pixel or two
+    im = Image.new("L", (x1 - x0 + 2 * pad, y1 - y0 + 2 * pad), 0)
+    d = ImageDraw.Draw(im)
+    d.text((pad - x0, pad - y0), w, font=f, fill=255, anchor="ls")
+    ink = im.getbbox()
+    if ink is None:
+        return None, 0, 0, advance
+    return im.crop(ink), x0 - pad + ink[0], y0 - pad + ink[1], advance
+
+
+def _whole(s: str, size: int, anchor: str, mode: str) -> tuple[Image.Image, int, int]:
     f = font(size)
     x0, y0, x1, y1 = (int(v) for v in f.getbbox(s, anchor=anchor))
     pad = 8  # getbbox and the rasteriser disagree by a pixel or two
@@ -82,6 +96,58 @@ def _stamp(s: str, size: int, anchor: str, mode: str) -> tuple[Image.Image, int,
     d.text((pad - x0, pad - y0), s, font=f, fill=255 if mode == "L" else 1, anchor=anchor)
     ink = im.getbbox() or (0, 0, 1, 1)
     return im.crop(ink), x0 - pad + ink[0], y0 - pad + ink[1]
+
+
+@lru_cache(maxsize=256)
+def _rise(size: int, vertical: str) -> int:
+    """How far below the anchor point the baseline lies, for Pillow's vertical anchors."""
+    f = font(size)
+    return int(f.getbbox("x", anchor="l" + vertical)[1] - f.getbbox("x", anchor="ls")[1])
+
+
+@lru_cache(maxsize=8192)
+def _stamp(s: str, size: int, anchor: str, mode: str) -> tuple[Image.Image, int, int]:
+    """``s`` as one mask (8-bit, anti-aliased, for RGB boards; one-bit for palette
+    boards, which cannot blend) and its offset from the anchor point.
+
+    Glyph rendering was most of a board's render time, and a board of a game not
+    seen before has many labels never drawn before (1 ms each for FreeType to lay
+    out and rasterise). So a label is put together from cached words: Pillow's basic
+    layout (no kerning, whole-pixel advances) places each word exactly where drawing
+    the whole string would, and tests/test_render_base.py holds it to that, pixel for pixel.
+    One-bit text is hinted for monochrome, with other advances: it is drawn whole."""
+    if mode != "L":
+        return _whole(s, size, anchor, mode)
+    words = s.split(" ")
+    space = _word(" ", size)[3]
+    placed: list[tuple[Image.Image, int, int]] = []
+    pen = 0
+    for i, w in enumerate(words):
+        if w:
+            mask, dx, dy, adv = _word(w, size)
+            if mask is not None:
+                placed.append((mask, pen + dx, dy))
+            pen += adv
+        if i < len(words) - 1:
+            pen += space
+    width = pen
+    horizontal, vertical = anchor[0], anchor[1]
+    shift_x = {"l": 0, "m": -((width + 1) // 2), "r": -width}[horizontal]
+    shift_y = _rise(size, vertical)
+    if not placed:
+        return Image.new("L", (1, 1), 0), shift_x, shift_y
+    left = min(x for _m, x, _y in placed)
+    top = min(y for _m, _x, y in placed)
+    right = max(x + m.width for m, x, _y in placed)
+    bottom = max(y + m.height for m, _x, y in placed)
+    if len(placed) == 1:
+        im = placed[0][0]
+    else:
+        im = Image.new("L", (right - left, bottom - top), 0)
+        for m, x, y in placed:
+            box = (x - left, y - top, x - left + m.width, y - top + m.height)
+            im.paste(ImageChops.lighter(im.crop(box), m), box)
+    return im, left + shift_x, top + shift_y
 
 
 def text(
@@ -100,7 +166,9 @@ def text(
 
 
 def text_width(s: str, size: int = 18) -> float:
-    return float(font(size).getlength(s))
+    """The advance of ``s`` (what Pillow's getlength gives), from the cached words."""
+    space = _word(" ", size)[3]
+    return float(sum(_word(w, size)[3] for w in s.split(" ") if w) + space * s.count(" "))
 
 
 def box(

@@ -264,4 +264,4 @@ def render_private(view: dict[str, Any]) -> bytes | None:
 
 
 # Combat steps are drawn in their own module; tables/ finds them here.
-from render.dungeon_lords_combat import render_steps  # noqa: E402,F401
+from render.dungeon_lords_combat import render_steps, step_jobs  # noqa: E402,F401

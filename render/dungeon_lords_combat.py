@@ -16,8 +16,9 @@ with a note that its play-by-play is not in the public view."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from PIL import Image
@@ -580,10 +581,16 @@ def _image(before: dict[str, Any], after: dict[str, Any], b: Battle) -> bytes:
     return to_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 
-def render_steps(before: dict[str, Any], after: dict[str, Any]) -> list[bytes]:
-    """Images of the combat battles that happened between two public views ([] if none)."""
+def step_jobs(before: dict[str, Any], after: dict[str, Any]) -> list[Callable[[], bytes]]:
+    """One drawing job per combat battle that happened between two public views, so
+    tables/ can draw them on several threads at once ([] if none)."""
     battles = _battles(before, after)
     # Over the cap, the battles with no line left go first: they add least to the board.
     while len(battles) > MAX_IMAGES and any(b.missing and not b.lines for b in battles):
         battles.remove(next(b for b in battles if b.missing and not b.lines))
-    return [_image(before, after, b) for b in battles[:MAX_IMAGES]]
+    return [partial(_image, before, after, b) for b in battles[:MAX_IMAGES]]
+
+
+def render_steps(before: dict[str, Any], after: dict[str, Any]) -> list[bytes]:
+    """Images of the combat battles that happened between two public views ([] if none)."""
+    return [job() for job in step_jobs(before, after)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+log = logging.getLogger(__name__)
 
 # 'LKPR': marks the file as ours, so a foreign SQLite file is refused untouched.
 APPLICATION_ID = 0x4C4B5052
@@ -195,6 +198,12 @@ class Store:
         # One connection runs one transaction at a time; other connections (other
         # processes) are kept out by BEGIN IMMEDIATE and the busy timeout.
         self._write = asyncio.Lock()
+        # Checkpoints (copying the WAL back into the database file) run on a second
+        # connection in the background, never inside a move's commit: SQLite's own
+        # automatic checkpoint made every ~100th save take 15-20 ms (docs/performance.md).
+        self._ckpt: aiosqlite.Connection | None = None
+        self._ckpt_task: asyncio.Task[None] | None = None
+        self._writes = 0
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -217,6 +226,7 @@ class Store:
             await self._db.execute("PRAGMA synchronous=NORMAL")
             await self._db.execute("PRAGMA foreign_keys=ON")
             await self._db.execute("PRAGMA busy_timeout=5000")
+            await self._db.execute("PRAGMA wal_autocheckpoint=0")
             await self._migrate()
         except BaseException as exc:
             await self._db.close()
@@ -238,9 +248,45 @@ class Store:
                 await self.db.execute("ROLLBACK")
                 raise
             await self.db.execute("COMMIT")
+        self._wrote()
+
+    CHECKPOINT_EVERY = 50  # commits between background checkpoints (~10 WAL pages each)
+    WAL_LIMIT = 4000  # pages (16 MB): past this, a checkpoint restarts the WAL
+
+    def _wrote(self) -> None:
+        self._writes += 1
+        if self._writes >= self.CHECKPOINT_EVERY and (self._ckpt_task is None or self._ckpt_task.done()):
+            self._writes = 0
+            self._ckpt_task = asyncio.get_running_loop().create_task(self._checkpoint())
+
+    async def _checkpoint(self) -> None:
+        """Copy the WAL into the database file on the checkpoint connection.
+
+        PASSIVE never waits for or blocks a writer. The WAL starts again from its
+        beginning at the first write after a checkpoint that caught up, which between
+        moves of real games (seconds apart) is the next one. Under a steady stream of
+        writes it may never catch up; past WAL_LIMIT pages a RESTART checkpoint holds
+        writers back for the moment it takes to finish, so the WAL cannot grow without end."""
+        try:
+            if self._ckpt is None:
+                self._ckpt = await aiosqlite.connect(self.path, isolation_level=None)
+                await self._ckpt.execute("PRAGMA busy_timeout=5000")
+            # Fetched to the end: a statement left pending would pin the WAL.
+            rows = list(await self._ckpt.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)"))
+            if rows and rows[0][1] > self.WAL_LIMIT:
+                await self._ckpt.execute_fetchall("PRAGMA wal_checkpoint(RESTART)")
+        except sqlite3.Error:  # the next one tries again; the data is safe in the WAL
+            log.warning("background checkpoint of %s failed", self.path, exc_info=True)
 
     async def close(self) -> None:
+        if self._ckpt_task is not None:
+            await asyncio.gather(self._ckpt_task, return_exceptions=True)
+            self._ckpt_task = None
+        if self._ckpt is not None:
+            await self._ckpt.close()
+            self._ckpt = None
         if self._db is not None:
+            # The last connection to close checkpoints the whole WAL and removes it.
             await self._db.close()
             self._db = None
 
@@ -474,6 +520,7 @@ class Store:
                 disarm or [],
                 fired_timer,
             )
+        self._wrote()
         return version + 1
 
     def _commit_move_sync(
