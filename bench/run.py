@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         with tempfile.TemporaryDirectory() as d:
             if "pipeline" in only:
                 log("pipeline: Tables.act with 10,000 games stored")
-                out["pipeline"] = sections.pipeline(working_copy(db, Path(d)), keys, 20 if q else 100, log)
+                out["pipeline"] = sections.pipeline(working_copy(db, Path(d)), keys, 20 if q else 300, log)
             if "startup" in only:
                 log("start-up with 10,000 games stored")
                 out["startup"] = sections.startup(working_copy(db, Path(d)), 1 if q else 3, log)

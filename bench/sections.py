@@ -401,12 +401,18 @@ async def _bot_to_ready(db: Path, timeout: float = 60.0) -> dict[str, Any]:
                 ready_s = time.perf_counter() - t0
                 rss, peak = _rss(proc.pid)
                 cpu = _cpu(proc.pid)
+            if re.search(r"\brenderers warm in", line):  # after "ready": one board of each game drawn
+                warm_s = time.perf_counter() - t0
+                warm_rss, warm_peak = _rss(proc.pid)
                 break
         return {
             "ready_s": round(ready_s, 3),
             "cpu_s": round(cpu, 3),
             "rss_mb": round(rss, 1),
             "peak_rss_mb": round(peak, 1),
+            "warm_s": round(warm_s, 3),
+            "warm_rss_mb": round(warm_rss, 1),
+            "warm_peak_rss_mb": round(warm_peak, 1),
         }
     finally:
         if proc.returncode is None:
@@ -447,7 +453,7 @@ def startup(db: Path, runs: int, log: Log) -> dict[str, Any]:
                 "python bot.py against the Discord stand-in (tests/standin), up to the 'ready' log line"
             )
             b = out["bot_10k"]
-            out["target_ok"] = b["ready_s"] <= 2.0 and b["peak_rss_mb"] <= 150
+            out["target_ok"] = b["ready_s"] <= 2.0 and max(b["peak_rss_mb"], b["warm_peak_rss_mb"]) <= 150
         else:
             out["method"] = (
                 "no stand-in: imports of bot/cogs + Store.open + Tables + resume_all in a subprocess"

@@ -16,7 +16,7 @@ import io
 from collections.abc import Iterable
 from functools import lru_cache
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 # Colour-blind-safe-ish palette (Okabe-Ito based) plus neutrals.
 PALETTE: dict[str, tuple[int, int, int]] = {
@@ -68,22 +68,71 @@ def canvas(width: int, height: int, colour: str = "bg") -> tuple[Image.Image, Im
     return img, ImageDraw.Draw(img)
 
 
-@lru_cache(maxsize=16384)
-def _word(w: str, size: int) -> tuple[Image.Image | None, int, int, int]:
-    """One word rasterised once, pen at (0, baseline): (mask or None if no ink,
-    x and y of the mask from the pen, advance). Words recur across boards and games
-    far more than whole labels do ("gold", "P2", a player's name, a number)."""
+@lru_cache(maxsize=4096)
+def _glyph(ch: str, size: int) -> tuple[Image.Image | None, int, int, int]:
+    """One character rasterised once, pen at (0, baseline): (mask or None if no ink,
+    x and y of the mask from the pen, advance in whole pixels)."""
     f = font(size)
-    advance = round(f.getlength(w))
-    x0, y0, x1, y1 = (int(v) for v in f.getbbox(w, anchor="ls"))
+    advance = round(f.getlength(ch))
+    x0, y0, x1, y1 = (int(v) for v in f.getbbox(ch, anchor="ls"))
     pad = 8  # getbbox and the rasteriser disagree by a pixel or two
     im = Image.new("L", (x1 - x0 + 2 * pad, y1 - y0 + 2 * pad), 0)
     d = ImageDraw.Draw(im)
-    d.text((pad - x0, pad - y0), w, font=f, fill=255, anchor="ls")
+    d.text((pad - x0, pad - y0), ch, font=f, fill=255, anchor="ls")
     ink = im.getbbox()
     if ink is None:
         return None, 0, 0, advance
     return im.crop(ink), x0 - pad + ink[0], y0 - pad + ink[1], advance
+
+
+def _compose(placed: list[tuple[Image.Image, int, int]]) -> tuple[Image.Image, int, int]:
+    """Masks at (x, y) offsets as one mask, later ones laid over earlier ones as
+    Pillow's own rasteriser lays glyphs; returns it with its top-left offset."""
+    if len(placed) == 1:
+        return placed[0]
+    left = min(x for _m, x, _y in placed)
+    top = min(y for _m, _x, y in placed)
+    right = max(x + m.width for m, x, _y in placed)
+    bottom = max(y + m.height for m, _x, y in placed)
+    im = Image.new("L", (right - left, bottom - top), 0)
+    boxes: list[tuple[int, int, int, int]] = []
+    for m, x, y in placed:
+        box = (x - left, y - top, x - left + m.width, y - top + m.height)
+        if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in boxes):
+            im.paste(_over(im.crop(box), m), box)  # glyphs that touch, as in "ff": blend
+        else:
+            im.paste(m, box)  # on blank ground a copy is the same, and far cheaper
+        boxes.append(box)
+    return im, left, top
+
+
+def _over(below: Image.Image, above: Image.Image) -> Image.Image:
+    """Coverage of ``above`` laid over ``below`` (both 8-bit), rounded as Pillow's
+    rasteriser rounds overlapping glyphs (its alpha compositing)."""
+    black = Image.new("L", below.size, 0)
+    out = Image.alpha_composite(
+        Image.merge("RGBA", (black, black, black, below)), Image.merge("RGBA", (black, black, black, above))
+    )
+    return out.getchannel("A")
+
+
+@lru_cache(maxsize=16384)
+def _word(w: str, size: int) -> tuple[Image.Image | None, int, int, int]:
+    """A word from cached glyphs, pen at (0, baseline): (mask or None, x and y of the
+    mask from the pen, advance)."""
+    if len(w) == 1:
+        return _glyph(w, size)
+    placed: list[tuple[Image.Image, int, int]] = []
+    pen = 0
+    for ch in w:
+        mask, dx, dy, adv = _glyph(ch, size)
+        if mask is not None:
+            placed.append((mask, pen + dx, dy))
+        pen += adv
+    if not placed:
+        return None, 0, 0, pen
+    im, left, top = _compose(placed)
+    return im, left, top, pen
 
 
 def _whole(s: str, size: int, anchor: str, mode: str) -> tuple[Image.Image, int, int]:
@@ -112,9 +161,9 @@ def _stamp(s: str, size: int, anchor: str, mode: str) -> tuple[Image.Image, int,
 
     Glyph rendering was most of a board's render time, and a board of a game not
     seen before has many labels never drawn before (1 ms each for FreeType to lay
-    out and rasterise). So a label is put together from cached words: Pillow's basic
-    layout (no kerning, whole-pixel advances) places each word exactly where drawing
-    the whole string would, and tests/test_render_base.py holds it to that, pixel for pixel.
+    out and rasterise). So a label is put together from cached words, and a new word
+    from cached glyphs: Pillow's basic layout (no kerning, whole-pixel advances)
+    places each glyph exactly where drawing the whole string would, and tests/test_render_base.py holds it to that, pixel for pixel.
     One-bit text is hinted for monochrome, with other advances: it is drawn whole."""
     if mode != "L":
         return _whole(s, size, anchor, mode)
@@ -136,17 +185,7 @@ def _stamp(s: str, size: int, anchor: str, mode: str) -> tuple[Image.Image, int,
     shift_y = _rise(size, vertical)
     if not placed:
         return Image.new("L", (1, 1), 0), shift_x, shift_y
-    left = min(x for _m, x, _y in placed)
-    top = min(y for _m, _x, y in placed)
-    right = max(x + m.width for m, x, _y in placed)
-    bottom = max(y + m.height for m, _x, y in placed)
-    if len(placed) == 1:
-        im = placed[0][0]
-    else:
-        im = Image.new("L", (right - left, bottom - top), 0)
-        for m, x, y in placed:
-            box = (x - left, y - top, x - left + m.width, y - top + m.height)
-            im.paste(ImageChops.lighter(im.crop(box), m), box)
+    im, left, top = _compose(placed)
     return im, left + shift_x, top + shift_y
 
 

@@ -194,7 +194,12 @@ def _dungeon(draw: Any, view: dict[str, Any], p: dict[str, Any], x: int, y: int,
     text(
         draw,
         (x + 10, y + 306),
-        (f"Prison: {len(p['prison'])}  " + " ".join(_adv(a).split()[0] for a in p["prison"]))[:64],
+        (
+            f"Prison: {len(p['prison'])}  "
+            # Adventurers captured this Combat: each bard sings 1 Courage less for each.
+            + (f"(mourned: {p['mourn']})  " if p.get("mourn") else "")
+            + " ".join(_adv(a).split()[0] for a in p["prison"])
+        )[:64],
         16,
     )
     if view.get("x") and view["x"].get("exp"):

@@ -536,11 +536,13 @@ class Tables:
         """Draw one opening board of every game, off the loop. The first board after a
         start-up otherwise pays for importing its renderer and loading fonts (a Dungeon
         Lords board: 230 ms cold, 60 ms warm), and a player would wait for it."""
+        t0 = time.perf_counter()
         for key in core.available():
             try:
                 await asyncio.to_thread(_draw_opening, key)
             except Exception:  # a warm-up is a courtesy: a failure shows on the real board
                 log.exception("warm-up render of %s failed", key)
+        log.info("renderers warm in %.2f s", time.perf_counter() - t0)
 
     async def resume_all(self) -> int:
         """After a restart: let AI seats that owe a move take it. Returns games touched."""

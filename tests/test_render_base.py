@@ -32,7 +32,16 @@ WORDS = [
 
 def labels() -> list[str]:
     rnd = random.Random(5)
-    out = ["", " ", "a", "  two  spaces ", "Hello gold 3", "Player 1 takes the ghost (4 skulls)"]
+    out = [
+        "",
+        " ",
+        "a",
+        "  two  spaces ",
+        "Hello gold 3",
+        "Player 1 takes the ghost (4 skulls)",
+        "AVAToWaYa",
+        "ffifl",
+    ]
     for _ in range(60):
         out.append(" ".join(rnd.choice(WORDS) for _ in range(rnd.randint(1, 6))))
     return out
