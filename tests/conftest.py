@@ -1,8 +1,27 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests import fakegame
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--long",
+        action="store_true",
+        default=False,
+        help="run the reliability suite at full size (1,000 killed moves, 10,000 fuzz cases per game, ...); "
+        "the same as LAIRKEEPER_LONG=1",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Set before the test modules are imported (tests/reliability/_util.py reads it
+    # once), and inherited by the processes the kill -9 test starts.
+    if config.getoption("--long"):
+        os.environ["LAIRKEEPER_LONG"] = "1"
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -1,6 +1,6 @@
 """Shared helpers for the reliability suite.
 
-``LAIRKEEPER_LONG=1`` switches every test to its full figure (1,000 killed-and-
+``pytest --long`` (or ``LAIRKEEPER_LONG=1``) switches every test to its full figure (1,000 killed-and-
 resumed moves, 10,000 fuzz cases per game, ...); ``python -m bench --only
 reliability`` runs it so. ``LAIRKEEPER_REL_OUT=<file>`` makes each test append
 its figures to that file as JSON lines (the benchmark collects them).
@@ -54,7 +54,7 @@ async def new_table(t: Tables, key: str, seed: int, players: int | None = None) 
     return gid, users
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 _NOISE = ("Traceback", "Error(", "Exception", "<object", "KeyError", "NoneType", "object at 0x")
 
 
