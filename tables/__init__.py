@@ -67,8 +67,34 @@ def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# What a refusal may echo of a player's input: invisible characters (controls, bidi
+# overrides, zero-width marks) are dropped, and a quoted echo is cut to this length.
+_INVISIBLE = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]"
+)
+_LONG_QUOTE = re.compile(r"(?<![^\s(])'([^'\n]{41,}?)'(?=[\s.,;:!?)]|$)")
+ECHO_MAX = 40
+SENTENCE_MAX = 300
+
+
+def clean_sentence(text: str) -> str:
+    """A refusal as a player should read it: one line, no invisible characters, a
+    quoted echo of the input cut to 40 characters, at most 300 characters in all.
+    Engines quote the player's text back; a 100 KB paste must not come back whole."""
+    text = _INVISIBLE.sub("", text.encode("utf-8", "replace").decode("utf-8"))
+    text = " ".join(text.split())
+    text = _LONG_QUOTE.sub(lambda m: "'" + m[1][: ECHO_MAX - 1] + "…'", text)
+    if len(text) > SENTENCE_MAX:
+        text = text[: SENTENCE_MAX - 1] + "…"
+    return text
+
+
 class TableError(Exception):
-    """A player's mistake (or a refused request). ``str()`` is one sentence."""
+    """A player's mistake (or a refused request). ``str()`` is one sentence, cleaned
+    by :func:`clean_sentence` (it usually quotes what the player typed)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(clean_sentence(message))
 
 
 @dataclass

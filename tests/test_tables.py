@@ -298,3 +298,34 @@ async def test_a_parser_that_trips_is_still_a_clear_refusal(
     with pytest.raises(TableError, match="is not a move in Race to Ten"):
         await tables.act(gid, mover, "①")
     assert await tables.store.log(gid) == []
+
+
+def test_refusals_are_cleaned_for_the_player() -> None:
+    from tables import clean_sentence
+
+    assert clean_sentence("'J8\x00' is not a place on the map.") == "'J8' is not a place on the map."
+    assert clean_sentence("'\x1b[31mA1' is\nnot\u202e free.") == "'[31mA1' is not free."
+    cut = clean_sentence("'" + "9" * 1200 + "' is not a tile.")
+    assert cut == "'" + "9" * 39 + "\u2026' is not a tile."
+    # Apostrophes are not quotes: a long sentence with them is left whole.
+    text = "It's the players' turn to place the tiles they drafted in their own dungeons, isn't it."
+    assert clean_sentence(text) == text
+    assert len(clean_sentence("No. " * 200)) == 300
+
+
+async def test_a_hostile_move_is_refused_in_one_short_line(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.core import IllegalAction
+    from tests.fakegame import Race
+
+    def echo(self: object, text: str) -> int:
+        raise IllegalAction(f"'{text}' is not a move.")
+
+    monkeypatch.setattr(Race, "parse", echo)
+    gid = await two_player_game(tables)
+    mover, _ = await acting_user(tables, gid)
+    with pytest.raises(TableError) as err:
+        await tables.act(gid, mover, "7" * 100_000 + "\x00\u202e\n\x1b[2J")
+    assert str(err.value) == "'" + "7" * 39 + "\u2026' is not a move."
+    assert await tables.store.log(gid) == []

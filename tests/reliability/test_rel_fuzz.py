@@ -52,11 +52,17 @@ STYLE: dict[str, list[tuple[str, str, str]]] = {}
 
 
 def check_sentence(text: str, what: str, bucket: str = "") -> None:
+    """A refusal is a clear sentence. What a player reads (anything from Tables) must
+    also be one short line without the control characters of a hostile input; the
+    engines' own texts (which Tables cleans) only have their style counted."""
     why = clear_sentence(text)
     assert why is None, f"{what}: refusal is not a clear sentence ({why}): {text[:200]!r}"
     soft = style_problem(text)
-    if soft and bucket:
-        STYLE.setdefault(bucket, []).append((soft, what[:80], text[:120]))
+    if bucket.startswith("engine:"):
+        if soft:
+            STYLE.setdefault(bucket, []).append((soft, what[:80], text[:120]))
+    else:
+        assert soft is None, f"{what}: a player would read a refusal that is {soft}: {text[:200]!r}"
 
 
 def style_figures(bucket: str) -> dict[str, Any]:
