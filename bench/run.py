@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 log("start-up with 10,000 games stored")
                 out["startup"] = sections.startup(working_copy(db, Path(d)), 1 if q else 3, log)
     if "reliability" in only:
-        log("reliability: tests/reliability with LAIRKEEPER_LONG=1")
+        log("reliability: pytest tests/reliability --long")
         out["reliability"] = sections.reliability(log)
     return out
 
@@ -120,13 +120,14 @@ def markdown(r: dict[str, Any]) -> str:
         lines += [
             "## Storage: one move saved (target ratio <= 1.5)",
             "",
-            "commit_move is handed the encoded snapshot (as tables/ hands it); the ratio is against the same",
-            "bare commit (INSERT the log row, UPDATE the snapshot, COMMIT) sent in one hop to the store's own",
+            "Each sample saves the next of 50 consecutive mid-game snapshots of one game, the same bytes in",
+            "every variant. commit_move is handed the encoded snapshot (as tables/ hands it); the ratio is against",
+            "a bare commit (INSERT the log row, UPDATE the snapshot, COMMIT) sent in one hop to the store's own",
             "aiosqlite worker thread, so both pay the same thread hand-off. 'transaction' is the SQL alone,",
             "timed on that thread, against the bare SQL there. The last columns: the bare commit with sqlite3",
             "on the calling thread (no driver, no thread), and the JSON encoding of the snapshot, timed apart.",
             "",
-            "| game | snapshot bytes | commit_move median ms | bare one-hop median ms | ratio | CPU ratio | "
+            "| game | snapshot bytes (median) | commit_move median ms | bare one-hop median ms | ratio | CPU ratio | "
             "transaction ms | bare transaction ms | ratio | with timers median ms | bare on calling thread ms | "
             "ratio to it | encode ms |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
