@@ -8,8 +8,9 @@ the public may not see. For every such pair, everything the bot shows in the
 game's thread must be the same for S and S':
 
 - the status sentence and the public board PNG (byte for byte);
-- after the same move in both, when the public views still agree: the public
-  event texts, the status and the move's public notation (``/history``);
+- after the same move in both, when the public views still agree (leaving out
+  the move's own event texts, which a view may keep in a log): the public event
+  texts, the status and the move's public notation (``/history``);
 - and through Tables: the whole board update (text, PNG, buttons) and the
   update after the same move, for pairs written into a real database.
 
@@ -57,9 +58,29 @@ def put(state: dict[str, Any], path: Path_, value: Any) -> None:
     node[path[-1]] = value
 
 
-def variants(state: dict[str, Any], rnd: random.Random, tries: int) -> Iterator[dict[str, Any]]:
+# Leaves that only record, as text, what other parts of the state already hold. Swapping
+# one makes a state no game can reach (its record and its facts disagree), and the move
+# that announces the record then "leaks" a difference that cannot exist. "*" matches any
+# key or index.
+DERIVED: dict[str, list[Path_]] = {
+    # The texts of what the player has drawn for the card being turned over: the same
+    # drawings are in the sheet (compared to pending/before), and swapped there.
+    "dungeon-drawers": [("players", "*", "pending", "log", "*")],
+}
+
+
+def derived(key: str, path: Path_) -> bool:
+    return any(
+        len(pat) == len(path) and all(a == "*" or a == b for a, b in zip(pat, path, strict=True))
+        for pat in DERIVED.get(key, [])
+    )
+
+
+def variants(
+    state: dict[str, Any], rnd: random.Random, tries: int, key: str = ""
+) -> Iterator[dict[str, Any]]:
     """States with two same-typed leaves swapped (keeps every multiset of cards intact)."""
-    flat = list(leaves(state))
+    flat = [(p, v) for p, v in leaves(state) if not derived(key, p)]
     by_type: dict[type, list[tuple[Path_, Any]]] = {}
     for p, v in flat:
         by_type.setdefault(type(v), []).append((p, v))
@@ -87,6 +108,18 @@ def safe(f: Any, *a: Any) -> Any:
 
 def public_events(events: list[core.Event]) -> list[str]:
     return [e.text for e in events if e.seat is None]
+
+
+def without_texts(view: Any, texts: set[str]) -> Any:
+    """``view`` with every string in ``texts`` replaced by one mark. A view that keeps
+    a log of public events (Dungeon Lords keeps the Combat's) would otherwise differ
+    after the move exactly where the events differ, and the pair would be passed as
+    "the move revealed it" without comparing the events at all."""
+    if isinstance(view, dict):
+        return {k: without_texts(v, texts) for k, v in view.items()}
+    if isinstance(view, list):
+        return [without_texts(v, texts) for v in view]
+    return "<event>" if isinstance(view, str) and view in texts else view
 
 
 def random_states(game: core.Game, seed: int, n: int) -> list[dict[str, Any]]:
@@ -117,7 +150,7 @@ def test_hidden_information_never_reaches_the_public(key: str) -> None:
             pub = game.view(state, None)
             status = game.status(state)
             png = None
-            for s2 in variants(state, rnd, tries):
+            for s2 in variants(state, rnd, tries, key):
                 if safe(game.view, s2, None) != pub:
                     continue  # the public may see this difference
                 pairs += 1
@@ -141,7 +174,10 @@ def test_hidden_information_never_reaches_the_public(key: str) -> None:
                             continue
                         except Exception:  # noqa: BLE001 - an inconsistent variant
                             continue
-                        if safe(game.view, after2, None) != game.view(after, None):
+                        texts = set(public_events(ev)) | set(public_events(ev2))
+                        if without_texts(safe(game.view, after2, None), texts) != without_texts(
+                            game.view(after, None), texts
+                        ):
                             continue  # the move revealed the difference: fine
                         moves_compared += 1
                         if public_events(ev) != public_events(ev2):
@@ -185,7 +221,9 @@ async def test_tables_updates_hide_secrets(key: str, tmp_path: Path) -> None:
             players = states[0]["seats"]
             for state in states:
                 pub = game.view(state, None)
-                s2 = next((v for v in variants(state, rnd, 200) if safe(game.view, v, None) == pub), None)
+                s2 = next(
+                    (v for v in variants(state, rnd, 200, key) if safe(game.view, v, None) == pub), None
+                )
                 if s2 is None or safe(game.status, s2) is None:
                     continue
                 if safe(game.to_act, s2) != game.to_act(state):
