@@ -285,6 +285,9 @@ async def game_here(interaction: discord.Interaction) -> int:
     return row.id
 
 
+INTEGER = re.compile(r"-?[0-9]{1,18}")
+
+
 def parse_options(text: str | None) -> dict[str, Any]:
     """``open_treasure=true beginner=false`` -> dict, values as JSON-ish literals."""
     out: dict[str, Any] = {}
@@ -294,7 +297,9 @@ def parse_options(text: str | None) -> dict[str, Any]:
         k, v = part.split("=", 1)
         low = v.lower()
         value: Any = True if low in ("true", "yes", "on") else False if low in ("false", "no", "off") else v
-        if isinstance(value, str) and value.lstrip("-").isdigit():
+        # Plain ASCII digits only: '1①'.isdigit() is True and '--5'.lstrip('-') is
+        # digits, yet int() refuses both (found by the reliability fuzzer).
+        if isinstance(value, str) and INTEGER.fullmatch(value):
             value = int(value)
         out[k.strip()] = value
     return out
