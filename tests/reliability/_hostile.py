@@ -183,3 +183,66 @@ def custom_ids(gid: int, version: int) -> list[str]:
 
 # Numbers past SQLite's 64-bit integers: the templates' \d+ accepts them.
 HUGE_IDS: list[str] = ["lk:hand:" + "9" * 30, "lk:mv:" + "9" * 30 + ":0:0", "lk:lobby:" + "9" * 30 + ":join"]
+
+
+def random_option_value(rnd: random.Random, choices: tuple[object, ...] | list[object]) -> object:
+    """A value for an option: often one it offers, else hostile or a mutation of one."""
+    r = rnd.random()
+    if choices and r < 0.3:
+        return rnd.choice(list(choices))
+    if r < 0.55:
+        return rnd.choice(BAD_VALUES)
+    if r < 0.8:
+        return mutate(rnd, str(rnd.choice(list(choices)) if choices else "x"))
+    return rnd.choice([rnd.randint(-(10**20), 10**20), rnd.uniform(-1e6, 1e6), rnd.random() < 0.5])
+
+
+def random_options(rnd: random.Random, options: dict[str, tuple[object, ...]]) -> dict[str, object]:
+    """1-3 option names (mostly real, sometimes hostile or mutated) with random values."""
+    out: dict[str, object] = {}
+    names = list(options)
+    for _ in range(rnd.randint(1, 3)):
+        r = rnd.random()
+        if names and r < 0.7:
+            name = rnd.choice(names)
+        elif r < 0.85 or not names:
+            name = rnd.choice(BAD_KEYS)
+        else:
+            name = mutate(rnd, rnd.choice(names))
+        out[name] = random_option_value(rnd, options.get(name, ()))
+    return out
+
+
+HOSTILE_NUMBERS = [
+    "0",
+    "-1",
+    "00",
+    "007",
+    str(2**31),
+    str(2**63 - 1),
+    str(2**63),
+    "9" * 30,
+    "٣",
+    "①",
+    "1 ",
+    "",
+]
+
+
+def random_custom_id(rnd: random.Random, valid: list[str]) -> str:
+    """A valid custom_id (a button of this game) with some of its numbers replaced by
+    hostile or nearby ones (so most still match a template and reach Tables), or
+    mutated freely one to three times."""
+    cid = rnd.choice(valid)
+    if rnd.random() < 0.7:
+        parts = cid.split(":")
+        for i, part in enumerate(parts):
+            if part.isdigit() and rnd.random() < 0.6:
+                n = int(part)
+                parts[i] = rnd.choice(
+                    [*HOSTILE_NUMBERS, str(n + 1), str(max(0, n - 1)), str(n + rnd.randint(2, 50))]
+                )
+        return ":".join(parts)
+    for _ in range(rnd.randint(1, 3)):
+        cid = mutate(rnd, cid)
+    return cid

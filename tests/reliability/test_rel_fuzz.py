@@ -25,6 +25,9 @@ from tests.reliability._hostile import (
     OPTION_TEXTS,
     custom_ids,
     hostile_texts,
+    mutate,
+    random_custom_id,
+    random_options,
 )
 from tests.reliability._util import clear_sentence, keys, new_table, record, size, style_problem, user_of
 
@@ -221,15 +224,26 @@ async def test_hostile_options_are_refused_or_harmless(key: str, tables: Tables)
     for name in game.options:
         cases += [{name: v} for v in BAD_VALUES]
     cases += [{"setup": v} for v in BAD_VALUES[:6]]
-    refused = accepted = 0
-    for text in [*OPTION_TEXTS, *(f"{n}=garbage" for n in game.options)]:
+    refused = accepted = text_refused = 0
+    # Then random ones: real names with offered, hostile and mutated values, and
+    # mutated "name=value" texts through the cog's parser (10,000 per game at full size).
+    rnd = random.Random(f"options:{key}")
+    choices = {n: tuple(o.choices) for n, o in game.options.items()}
+    extra = size(30, 10_000)
+    cases += [random_options(rnd, choices) for _ in range(extra // 2)]
+    offered = [f"{n}={str(v).lower()}" for n, o in game.options.items() for v in o.choices] or ["x=1"]
+    random_texts = [
+        mutate(rnd, " ".join(rnd.sample(offered, min(2, len(offered))))) for _ in range(extra - extra // 2)
+    ]
+    for text in [*OPTION_TEXTS, *(f"{n}=garbage" for n in game.options), *random_texts]:
         try:
             cases.append(parse_options(text))
         except TableError as exc:
             check_sentence(str(exc), f"options {text[:60]!r}")
             refused += 1
+            text_refused += 1
+    n_before = await t.store.count()
     for opts in cases:
-        n_before = await t.store.count()
         try:
             lobby = await t.create(1, "host", key, opts, seed=3)
         except TableError as exc:
@@ -246,8 +260,14 @@ async def test_hostile_options_are_refused_or_harmless(key: str, tables: Tables)
             await t.join(lobby.game_id, user_of(lobby.game_id, s), f"p{s}")
         update = await t.start(lobby.game_id, 1)
         assert update.png is not None
+        n_before = await t.store.count()
     record(
-        "fuzz_options", game=key, cases=len(cases) + refused, refused=refused, accepted=accepted, crashes=0
+        "fuzz_options",
+        game=key,
+        cases=len(cases) + text_refused,
+        refused=refused,
+        accepted=accepted,
+        crashes=0,
     )
 
 
@@ -302,8 +322,39 @@ async def test_hostile_custom_ids_are_refused_cleanly(key: str, tables: Tables) 
                     ignored += 1
                 else:
                     matched += 1
+    # Then random mutations of this game's real buttons (10,000 per game at full size),
+    # clicked by a seated player or a stranger; a refusal must change nothing.
+    rnd = random.Random(f"custom_ids:{key}")
+    for _ in range(size(30, 10_000)):
+        row = await t.store.get(gid)
+        assert row is not None
+        valid = [f"lk:mv:{gid}:{row.version}:{i}" for i in range(3)]
+        valid += [f"lk:hand:{gid}", f"lk:lobby:{lobby.game_id}:join", f"lk:lobby:{lobby.game_id}:start"]
+        cid = random_custom_id(rnd, valid)
+        user = rnd.choice([*users, 99])
+        # A mutation may point at the other game: both must stay as they were.
+        before = [await snapshot(t, g) for g in (gid, lobby.game_id)]
+        try:
+            name = await click(t, cid, user)
+        except TableError as exc:
+            check_sentence(str(exc), f"custom_id {cid[:60]!r}")
+            refused += 1
+            assert [await snapshot(t, g) for g in (gid, lobby.game_id)] == before, (
+                f"refused {cid!r} changed a game"
+            )
+            continue
+        if name is None:
+            ignored += 1
+        else:
+            matched += 1
     record(
-        "fuzz_custom_ids", game=key, matched_and_done=matched, refused=refused, no_template=ignored, crashes=0
+        "fuzz_custom_ids",
+        game=key,
+        cases=matched + refused + ignored,
+        matched_and_done=matched,
+        refused=refused,
+        no_template=ignored,
+        crashes=0,
     )
 
 
