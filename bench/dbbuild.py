@@ -215,7 +215,15 @@ def cached_db(keys: list[str] | None = None, log: Any = print) -> tuple[Path, di
 
 
 def working_copy(src: Path, dest_dir: Path) -> Path:
-    """A fresh copy to write to, so the cache stays pristine."""
+    """A fresh copy to write to, so the cache stays pristine. Flushed to disk before
+    it is used: otherwise the kernel is still writing back 122 MB of dirty pages
+    while the benchmark runs, and a save can be held up behind that writeback
+    (wall time without CPU time, which no running bot sees)."""
     dest = dest_dir / src.name
     shutil.copyfile(src, dest)
+    fd = os.open(dest, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     return dest
