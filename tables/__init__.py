@@ -457,7 +457,12 @@ class Tables:
                 except (ValueError, IndexError, KeyError, TypeError):
                     # A parser tripped on odd input (e.g. '①'.isdigit() is True but
                     # int('①') fails): still the player's typo, not the bot's failure.
-                    log.info("parser of %s refused %r with an exception", row.game_key, text)
+                    # Not the text itself: a refused secret order is still the player's secret.
+                    log.info(
+                        "parser of %s refused a %d-character move with an exception",
+                        row.game_key,
+                        len(text or ""),
+                    )
                     raise TableError(
                         f"'{(text or '').strip()[:40]}' is not a move in {game.title}; pick one from the list or see /rules."
                     ) from None

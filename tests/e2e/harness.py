@@ -290,6 +290,16 @@ async def replay(db: Path, game_id: int) -> Replay:
     return Replay(row.game_key, n, len(entries), secrets, states, row.status, row.result)
 
 
+def audit_log(bot: BotProcess, rep: Replay) -> None:
+    """The bot's own log (what a server admin reads) holds no private text either:
+    no whole private sentence and no line of one (a hand, a purse, a private event)."""
+    logged = bot.log.read_text(errors="replace")
+    assert "ready:" in logged, "the bot log is empty: nothing was checked"
+    lines = {line.strip() for s in rep.secrets for line in s.splitlines() if len(line.strip()) >= 8}
+    for secret in rep.secrets | lines:
+        assert secret not in logged, f"private text {secret!r} in the bot's log"
+
+
 def board_move(m: Message) -> int | None:
     """The move number a board image shows, from its file name ``game<id>-move<k>.png``."""
     for a in m.attachments:

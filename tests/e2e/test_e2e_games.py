@@ -14,7 +14,7 @@ import os
 import pytest
 
 from engine import core
-from tests.e2e.harness import BotProcess, Table, audit, decode_png, replay
+from tests.e2e.harness import BotProcess, Table, audit, audit_log, decode_png, replay
 from tests.standin import StandIn
 
 pytestmark = pytest.mark.e2e
@@ -60,6 +60,7 @@ async def test_e2e_game_to_the_end(key: str, standin: StandIn, bot: BotProcess) 
     rep = await replay(bot.db, t.game_id)
     assert rep.status == "over"
     audit(standin, t, rep, compare=6, every_move=False)
+    audit_log(bot, rep)
     assert all(i.ack_seconds is not None and i.ack_seconds < 3 for i in standin.interactions.values())
     assert standin.unknown == [] and standin.errors == []
     assert "Final scores" in final.content and "Winner" in final.content

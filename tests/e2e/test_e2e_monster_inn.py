@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.e2e.harness import BotProcess, Table, audit, decode_png, logged_moves, replay
+from tests.e2e.harness import BotProcess, Table, audit, audit_log, decode_png, logged_moves, replay
 from tests.standin import Actor, StandIn
 
 pytestmark = pytest.mark.e2e
@@ -113,6 +113,7 @@ async def test_e2e_monster_inn_full_game_through_a_restart(standin: StandIn, bot
     rep = await replay(bot.db, t.game_id)
     assert rep.status == "over" and rep.moves == moves
     audit(standin, t, rep)
+    audit_log(bot, rep)
     for m in standin.public_messages():
         if m is not final:
             assert humanoid_value_leaks(rep.states, m.text) == [], m.text
