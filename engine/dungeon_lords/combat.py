@@ -532,9 +532,19 @@ class Battle:
         board.move_evil(self.state, self.seat, -1, self.ev)
         fatigue = self.fatigue(dark)
         # House rule: fatigue is dealt front to back, like a standard attack that keeps going.
-        while fatigue and self.real():
-            first = self.real()[0]
-            fatigue -= self.hurt(first, min(fatigue, left(first)), "Fatigue")
+        # An adventurer it cannot hurt (a wizard under Invisibility) is passed over; when
+        # nobody left can be hurt, the rest of the fatigue is lost (house decision 17).
+        while fatigue:
+            dealt = 0
+            for a in self.real():
+                dealt = self.hurt(a, min(fatigue, left(a)), "Fatigue")
+                if dealt:
+                    break  # the line may have changed (a knock-out): start from the front again
+            if not dealt:
+                if self.real():
+                    self.say(f"The invisible wizards shrug off {fatigue} fatigue.")
+                break
+            fatigue -= dealt
 
     def tile_data(self) -> dict[str, Any]:
         for r in self.p.get("rented", []):

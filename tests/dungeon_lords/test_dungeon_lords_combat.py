@@ -310,3 +310,40 @@ def test_fatigue_spreads_front_to_back() -> None:
     s = battle_state([adv("warrior", 1, uid="w"), adv("priest", 9, 1, uid="p")])
     fight(s, card="peace")  # fatigue 2: 1 knocks out the warrior, 1 hits the priest
     assert [a["uid"] for a in s["players"][0]["prison"]] == ["w"] and dmg(s) == [1]
+
+
+def _fight_with_fatigue(s: dict, fatigue_add: int) -> list[str]:
+    """A battle on C1 under Invisibility (printed fatigue 0) with ``fatigue_add`` more,
+    stopped by an alarm if it never ends (it once looped for ever)."""
+    import signal
+
+    def stuck(*_: object) -> None:
+        raise TimeoutError("the battle never ended")
+
+    old = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(10)
+    try:
+        plan = {"tile": "C1", "traps": [], "target": None, "sent": [], "fatigue_add": fatigue_add}
+        Battle(s, 0, plan, CARDS["invisibility"], []).run()
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    return s["combat"]["log"]
+
+
+def test_fatigue_cannot_hurt_invisible_wizards_and_is_then_lost() -> None:
+    # Found by a random Festival Season game: a party of one wizard, Invisibility cast,
+    # 1 fatigue from elsewhere - the battle looped for ever.
+    s = battle_state([adv("wizard", 3, 2, uid="z")])
+    log = _fight_with_fatigue(s, 1)
+    assert dmg(s) == [0]
+    assert "The invisible wizards shrug off 1 fatigue." in log
+
+
+def test_fatigue_passes_over_invisible_wizards_to_the_others() -> None:
+    # Invisibility sends the wizard to the back; 3 fatigue: 1 knocks out the warrior,
+    # the wizard cannot be hurt, the other 2 are lost.
+    s = battle_state([adv("wizard", 3, 2, uid="z"), adv("warrior", 1, uid="w")])
+    log = _fight_with_fatigue(s, 3)
+    assert [a["uid"] for a in s["players"][0]["prison"]] == ["w"] and dmg(s) == [0]
+    assert "The invisible wizards shrug off 2 fatigue." in log
