@@ -17,11 +17,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     # Set before the test modules are imported (tests/reliability/_util.py reads it
     # once), and inherited by the processes the kill -9 test starts.
     if config.getoption("--long"):
         os.environ["LAIRKEEPER_LONG"] = "1"
+        # The full figures take minutes a test on a slow machine: no per-test timeout
+        # (tryfirst: pytest-timeout reads it in its own pytest_configure).
+        if hasattr(config.option, "timeout"):
+            config.option.timeout = 0
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine.dungeon_lords import board
 from engine.dungeon_lords.combat import Battle
 from engine.dungeon_lords.data import CARDS
@@ -313,24 +315,13 @@ def test_fatigue_spreads_front_to_back() -> None:
 
 
 def _fight_with_fatigue(s: dict, fatigue_add: int) -> list[str]:
-    """A battle on C1 under Invisibility (printed fatigue 0) with ``fatigue_add`` more,
-    stopped by an alarm if it never ends (it once looped for ever)."""
-    import signal
-
-    def stuck(*_: object) -> None:
-        raise TimeoutError("the battle never ended")
-
-    old = signal.signal(signal.SIGALRM, stuck)
-    signal.alarm(10)
-    try:
-        plan = {"tile": "C1", "traps": [], "target": None, "sent": [], "fatigue_add": fatigue_add}
-        Battle(s, 0, plan, CARDS["invisibility"], []).run()
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+    """A battle on C1 under Invisibility (printed fatigue 0) with ``fatigue_add`` more."""
+    plan = {"tile": "C1", "traps": [], "target": None, "sent": [], "fatigue_add": fatigue_add}
+    Battle(s, 0, plan, CARDS["invisibility"], []).run()
     return s["combat"]["log"]
 
 
+@pytest.mark.timeout(10)  # it once looped for ever
 def test_fatigue_cannot_hurt_invisible_wizards_and_is_then_lost() -> None:
     # Found by a random Festival Season game: a party of one wizard, Invisibility cast,
     # 1 fatigue from elsewhere - the battle looped for ever.
@@ -340,6 +331,7 @@ def test_fatigue_cannot_hurt_invisible_wizards_and_is_then_lost() -> None:
     assert "The invisible wizards shrug off 1 fatigue." in log
 
 
+@pytest.mark.timeout(10)
 def test_fatigue_passes_over_invisible_wizards_to_the_others() -> None:
     # Invisibility sends the wizard to the back; 3 fatigue: 1 knocks out the warrior,
     # the wizard cannot be hurt, the other 2 are lost.
