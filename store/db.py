@@ -545,14 +545,10 @@ class Store:
             if row is None:
                 raise Conflict()
             seq = int(row[0])
-            insert = "INSERT INTO actions (game_id, seq, seat, user_id, notation, created_at) VALUES (?, ?, ?, ?, ?, ?)"
-            if len(moves) == 1:  # the usual case; executemany costs more for one row
-                s, u, n = moves[0]
-                con.execute(insert, (game_id, seq + 1, s, u, n, now))
-            else:
-                con.executemany(
-                    insert, [(game_id, seq + i + 1, s, u, n, now) for i, (s, u, n) in enumerate(moves)]
-                )
+            con.executemany(
+                "INSERT INTO actions (game_id, seq, seat, user_id, notation, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, seq + i + 1, s, u, n, now) for i, (s, u, n) in enumerate(moves)],
+            )
             sets, args = "state=?, moves=?", [state_json, seq + len(moves)]
             if result_json is not None:
                 sets, args = sets + ", status='over', result=?", [*args, result_json]
