@@ -143,8 +143,8 @@ def render(keys: list[str], pools: dict[str, list[Playout]], n: int, log: Log) -
 # ---- storage ------------------------------------------------------------------------
 
 
-def _bare_db(path: Path) -> sqlite3.Connection:
-    con = sqlite3.connect(path, isolation_level=None)
+def _bare_db(path: Path, check_same_thread: bool = True) -> sqlite3.Connection:
+    con = sqlite3.connect(path, isolation_level=None, check_same_thread=check_same_thread)
     con.execute("PRAGMA journal_mode=WAL")
     con.execute("PRAGMA synchronous=NORMAL")
     con.execute(
@@ -190,10 +190,7 @@ async def _storage_one(states: list[dict[str, Any]], n: int, tmp: Path) -> dict[
     # hop depends on where the OS put that thread (the same core as the event loop:
     # ~0.02 ms there and back; the other core: ~0.07 ms), so a baseline on another
     # connection's thread would compare thread placements, not saves.
-    hop = _bare_db(tmp / "bare_hop.db")
-    hop.close()
-    hop = sqlite3.connect(tmp / "bare_hop.db", isolation_level=None, check_same_thread=False)
-    hop.execute("PRAGMA synchronous=NORMAL")
+    hop = _bare_db(tmp / "bare_hop.db", check_same_thread=False)
     # The transaction itself, timed on the worker thread (no hop), beside the bare one.
     inner: list[float] = []
     sync = store._commit_move_sync
