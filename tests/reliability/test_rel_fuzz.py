@@ -304,49 +304,37 @@ async def test_hostile_custom_ids_are_refused_cleanly(key: str, tables: Tables) 
     t = tables
     gid, users = await new_table(t, key, seed=21)
     lobby = await t.create(users[0], "host", key, seed=22)
-    matched = refused = ignored = 0
+    counts = {"matched": 0, "refused": 0, "ignored": 0}
+
+    async def press(cid: str, user: int) -> None:
+        # A hostile id may point at either game: a refusal must leave both as they were.
+        before = [await snapshot(t, g) for g in (gid, lobby.game_id)]
+        try:
+            name = await click(t, cid, user)
+        except TableError as exc:
+            check_sentence(str(exc), f"custom_id {cid[:60]!r}")
+            counts["refused"] += 1
+            after = [await snapshot(t, g) for g in (gid, lobby.game_id)]
+            assert after == before, f"refused {cid!r} changed a game"
+            return
+        counts["ignored" if name is None else "matched"] += 1
+
     for target in (gid, lobby.game_id):
         row = await t.store.get(target)
         assert row is not None
         for cid in custom_ids(target, row.version):
             for user in (*users, 99):
-                before = await snapshot(t, target)
-                try:
-                    name = await click(t, cid, user)
-                except TableError as exc:
-                    check_sentence(str(exc), f"custom_id {cid[:60]!r}")
-                    refused += 1
-                    assert await snapshot(t, target) == before, f"refused {cid!r} changed the game"
-                    continue
-                if name is None:
-                    ignored += 1
-                else:
-                    matched += 1
+                await press(cid, user)
     # Then random mutations of this game's real buttons (10,000 per game at full size),
-    # clicked by a seated player or a stranger; a refusal must change nothing.
+    # clicked by a seated player or a stranger.
     rnd = random.Random(f"custom_ids:{key}")
     for _ in range(size(30, 10_000)):
         row = await t.store.get(gid)
         assert row is not None
         valid = [f"lk:mv:{gid}:{row.version}:{i}" for i in range(3)]
         valid += [f"lk:hand:{gid}", f"lk:lobby:{lobby.game_id}:join", f"lk:lobby:{lobby.game_id}:start"]
-        cid = random_custom_id(rnd, valid)
-        user = rnd.choice([*users, 99])
-        # A mutation may point at the other game: both must stay as they were.
-        before = [await snapshot(t, g) for g in (gid, lobby.game_id)]
-        try:
-            name = await click(t, cid, user)
-        except TableError as exc:
-            check_sentence(str(exc), f"custom_id {cid[:60]!r}")
-            refused += 1
-            assert [await snapshot(t, g) for g in (gid, lobby.game_id)] == before, (
-                f"refused {cid!r} changed a game"
-            )
-            continue
-        if name is None:
-            ignored += 1
-        else:
-            matched += 1
+        await press(random_custom_id(rnd, valid), rnd.choice([*users, 99]))
+    matched, refused, ignored = counts["matched"], counts["refused"], counts["ignored"]
     record(
         "fuzz_custom_ids",
         game=key,
