@@ -76,9 +76,7 @@ def derived(key: str, path: Path_) -> bool:
     )
 
 
-def variants(
-    state: dict[str, Any], rnd: random.Random, tries: int, key: str = ""
-) -> Iterator[dict[str, Any]]:
+def variants(state: dict[str, Any], rnd: random.Random, tries: int, key: str) -> Iterator[dict[str, Any]]:
     """States with two same-typed leaves swapped (keeps every multiset of cards intact)."""
     flat = [(p, v) for p, v in leaves(state) if not derived(key, p)]
     by_type: dict[type, list[tuple[Path_, Any]]] = {}
