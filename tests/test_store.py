@@ -122,18 +122,20 @@ async def test_checkpoints_run_in_the_background_and_keep_the_wal_small(tmp_path
     store = await Store(str(path)).open()
     store.WAL_LIMIT = 400  # pages
     assert (await store.db.execute_fetchall("PRAGMA wal_autocheckpoint"))[0][0] == 0  # type: ignore[index]
-    gid = await started(store)
-    big = {"n": 0, "pad": "x" * 12_000}  # 3-4 pages a snapshot
-    version = 2
-    for i in range(300):  # moves with pauses, as in play: ~5 MB of WAL if nothing copied it back
-        version = await store.commit_move(gid, version, [(0, 1, str(i))], {**big, "n": i}, None, False)
-        if store._ckpt_task is not None:
-            await store._ckpt_task  # a pause long enough for the checkpoint to catch up
-    assert wal.stat().st_size < 1_500_000, f"WAL grew to {wal.stat().st_size} bytes"
-    for i in range(300, 900):  # back to back: ~9 MB if nothing bounded it
-        version = await store.commit_move(gid, version, [(0, 1, str(i))], {**big, "n": i}, None, False)
-    assert wal.stat().st_size < 4_000_000, f"WAL grew to {wal.stat().st_size} bytes"
-    row = await store.get(gid)
-    assert row is not None and row.state is not None and row.state["n"] == 899 and row.moves == 900
-    await store.close()
+    try:
+        gid = await started(store)
+        big = {"n": 0, "pad": "x" * 12_000}  # 3-4 pages a snapshot
+        version = 2
+        for i in range(300):  # moves with pauses, as in play: ~5 MB of WAL if nothing copied it back
+            version = await store.commit_move(gid, version, [(0, 1, str(i))], {**big, "n": i}, None, False)
+            if store._ckpt_task is not None:
+                await store._ckpt_task  # a pause long enough for the checkpoint to catch up
+        assert wal.stat().st_size < 1_500_000, f"WAL grew to {wal.stat().st_size} bytes"
+        for i in range(300, 900):  # back to back: ~9 MB if nothing bounded it
+            version = await store.commit_move(gid, version, [(0, 1, str(i))], {**big, "n": i}, None, False)
+        assert wal.stat().st_size < 4_000_000, f"WAL grew to {wal.stat().st_size} bytes"
+        row = await store.get(gid)
+        assert row is not None and row.state is not None and row.state["n"] == 899 and row.moves == 900
+    finally:  # a failed assertion must not leave aiosqlite's threads holding the process open
+        await store.close()
     assert not wal.exists()  # the last connection folded it in
