@@ -19,13 +19,71 @@ import importlib
 import importlib.util
 import json
 import random
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 State = dict[str, Any]
 Action = Any
 Seat = int
+
+
+DATA_ROOT = Path(__file__).resolve().parents[1] / "data"
+
+
+class DataError(ValueError):
+    """Component data under ``data/<game>/`` is missing or inconsistent.
+
+    Raised at start-up by a game's ``data.py`` (through :func:`load_data`), so a
+    broken data file stops the bot with one sentence instead of a wrong game."""
+
+
+def load_data(game_key: str, name: str, check: Callable[[Any], None] | None = None) -> Any:
+    """Read ``data/<game_key>/<name>`` (JSON) and run ``check`` on it.
+
+    ``check`` raises :class:`DataError` (or ``AssertionError``/``KeyError``/
+    ``TypeError``/``ValueError``, which are turned into one) naming what is wrong.
+    Every game's ``data.py`` loads its files through this one function."""
+    path = DATA_ROOT / game_key / name
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{path}: cannot be read ({exc}).") from None
+    if check is not None:
+        try:
+            check(doc)
+        except DataError:
+            raise
+        except (AssertionError, KeyError, TypeError, ValueError, IndexError) as exc:
+            raise DataError(f"{path}: {exc or type(exc).__name__}") from None
+    return doc
+
+
+# ---- seats in texts -------------------------------------------------------------
+#
+# Every engine text (events, status, private text, IllegalAction sentences,
+# describe labels, view strings) names a seat with seat_ref(seat), always
+# "Player N" (1-based). The tables layer swaps each one for the player's Discord
+# display name with name_seats(); nothing else may spell a seat.
+
+SEAT_REF = re.compile(r"\bPlayer ([1-9])\b")
+
+
+def seat_ref(seat: Seat) -> str:
+    """The one way an engine text names a seat."""
+    return f"Player {seat + 1}"
+
+
+def name_seats(text: str, names: list[str]) -> str:
+    """``text`` with every :func:`seat_ref` replaced by ``names[seat]``."""
+
+    def sub(m: re.Match[str]) -> str:
+        k = int(m.group(1)) - 1
+        return names[k] if 0 <= k < len(names) else m.group(0)
+
+    return SEAT_REF.sub(sub, text)
 
 
 class IllegalAction(Exception):
@@ -83,6 +141,21 @@ class Result:
             "tiebreak": self.tiebreak,
             "winners": self.winners,
         }
+
+
+@dataclass
+class Choice:
+    """One step of the move chooser (``Game.chooser``): the private reply shows
+    ``options`` as a select menu or buttons and, when ``action`` is set, a Done
+    button that makes that move. The path of tokens chosen so far is the prefix;
+    tables keeps it (it never saves a move before Done)."""
+
+    prompt: str  # e.g. "Choose the tile to place." (may use seat_ref)
+    options: list[tuple[str, str]]  # (token, label); tokens are short, labels <= 80 chars
+    action: Action | None = None  # the prefix already names this complete move
+    # Data the renderer's optional preview() draws after each step (e.g. a hero
+    # path so far). Derived from the acting seat's own view only.
+    preview: dict[str, Any] | None = None
 
 
 def rank(scores: list[int], *tiebreaks: list[int]) -> list[list[Seat]]:
@@ -240,6 +313,34 @@ class Game:
         a turn deadline passes with the 'skip' setting), or None if there is none."""
         return None
 
+    # ---- the move chooser ---------------------------------------------------------
+    def segments(self, state: State, seat: Seat, action: Action) -> list[tuple[str, str]]:
+        """How the chooser narrows to ``action``: a list of (token, label) steps,
+        e.g. [("t39", "Tile 39"), ("c4", "at C4"), ("r90", "turned 90°")].
+        Default: one step, the whole move with its describe() label."""
+        return [(self.format(action), self.describe(state, action))]
+
+    def chooser(self, state: State, seat: Seat, prefix: list[str]) -> Choice:
+        """The next step of the chooser after the tokens ``prefix``. Default:
+        narrows the seat's legal actions by their :meth:`segments`. Games whose
+        moves are built step by step (a path, a set of orders) override this.
+        Raises :class:`IllegalAction` when ``prefix`` leads nowhere (a stale reply)."""
+        depth = len(prefix)
+        options: dict[str, str] = {}
+        done: Action | None = None
+        for action in self.legal_actions(state, seat):
+            segs = self.segments(state, seat, action)
+            if [t for t, _ in segs[:depth]] != prefix:
+                continue
+            if len(segs) == depth:
+                done = action
+            else:
+                token, label = segs[depth]
+                options.setdefault(token, label)
+        if done is None and not options:
+            raise IllegalAction("That choice is no longer open; open your moves again.")
+        return Choice(prompt="Choose your move.", options=list(options.items()), action=done)
+
     def describe(self, state: State, action: Action) -> str:
         """A short human label for a button or autocomplete entry (<= 80 chars).
         Must not reveal anything the acting seat cannot see."""
@@ -248,7 +349,8 @@ class Game:
     # ---- views ---------------------------------------------------------------
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: the public). JSON-able. Rendering and
-        every message use views only, so hidden information cannot leak."""
+        every message use views only, so hidden information cannot leak.
+        Every view carries ``"viewer": seat`` (None for the public view)."""
         raise NotImplementedError
 
     def status(self, state: State) -> str:
@@ -268,10 +370,17 @@ class Game:
 
     # ---- AI ----------------------------------------------------------------------
     def ai_action(self, state: State, seat: Seat) -> Action:
-        """A legal, sensible action for ``seat``. Must only use what ``seat`` can
-        see (``self.view(state, seat)``); its own randomness must be derived from
-        the state without advancing ``state["rng"]``."""
-        raise NotImplementedError
+        """A legal, sensible action for ``seat``, chosen by the game's AI from the
+        seat's view only: the AI hook never receives the state, so it cannot see
+        what the seat cannot (the contract, not a discipline)."""
+        return self.ai_choose(self.view(state, seat), self.legal_actions(state, seat), self.ai_random(state, seat))
+
+    def ai_choose(self, view: dict[str, Any], legal: list[Action], rnd: random.Random) -> Action:
+        """The AI hook: ``choose(view, legal, rnd)`` of ``engine/<game>/ai.py``.
+        ``view`` is ``self.view(state, seat)`` (its ``viewer`` is the seat),
+        ``legal`` the seat's legal actions, ``rnd`` the AI's own randomness."""
+        module = importlib.import_module(f"engine.{MODULES[self.key]}.ai")
+        return module.choose(view, legal, rnd)
 
     def ai_random(self, state: State, seat: Seat) -> random.Random:
         """Deterministic randomness for the AI that does not touch the game RNG."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
+from render import Renderer
 from render.base import PALETTE, box, canvas, header, seat_colour, text, text_width, to_palette, to_png
 
 W = 1200
@@ -394,3 +395,11 @@ def render_private(view: dict[str, Any]) -> bytes | None:
         draw_tile_face(draw, x, y + 10, 100, t)
         text(draw, (x + 50, y + 128), f"{what} {t['n']}", 16, "text", "mm")
     return to_png(to_palette(img))
+
+
+# The one protocol (render/__init__.py). Names are not drawn yet: see issue 21.
+RENDERER = Renderer(
+    board=lambda view, names: render(view),
+    area=lambda view, names: render_private(view),
+
+)

@@ -8,6 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import Renderer
 from render.base import PALETTE, box, seat_colour, text, text_width, to_png
 
 W = 1180
@@ -271,3 +272,11 @@ def render_private(view: dict[str, Any]) -> bytes | None:
     for c in me.get("hand") or []:
         extra.append("Hand: " + view["cards"][str(c)])
     return _draw(view, extra)
+
+
+# The one protocol (render/__init__.py). Names are not drawn yet: see issue 21.
+RENDERER = Renderer(
+    board=lambda view, names: render(view),
+    area=lambda view, names: render_private(view),
+
+)

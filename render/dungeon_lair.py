@@ -11,6 +11,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import Renderer
 from render.base import PALETTE, box, column_label, grid, header, seat_colour, text, text_width, to_png
 
 WIDTH = 1200
@@ -286,3 +287,11 @@ def render_private(view: dict[str, Any]) -> bytes | None:
         text(d, (x + cs + 12, 120), edges[:40], 16, "muted")
         x += cs + 260
     return to_png(img)
+
+
+# The one protocol (render/__init__.py). Names are not drawn yet: see issue 21.
+RENDERER = Renderer(
+    board=lambda view, names: render(view),
+    area=lambda view, names: render_private(view),
+
+)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from render import Renderer
 from render.base import PALETTE, box, canvas, grid, header, seat_colour, text, to_palette, to_png
 
 W = 1200
@@ -270,3 +271,11 @@ def render_private(view: dict[str, Any]) -> bytes | None:
 
 # Combat steps are drawn in their own module; tables/ finds them here.
 from render.dungeon_lords_combat import render_steps, step_jobs  # noqa: E402,F401
+
+
+# The one protocol (render/__init__.py). Names are not drawn yet: see issue 21.
+RENDERER = Renderer(
+    board=lambda view, names: render(view),
+    area=lambda view, names: render_private(view),
+    steps=lambda before, after, names: step_jobs(before, after),
+)

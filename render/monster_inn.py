@@ -12,6 +12,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
+from render import Renderer
 from render.base import PALETTE, box, canvas, header, seat_colour, text, text_width, to_palette, to_png
 
 WIDTH = 1000
@@ -274,3 +275,11 @@ def _draw_player(d: ImageDraw.ImageDraw, view: dict[str, Any], p: dict[str, Any]
             )
             fill = "good" if f > 0 else ("bad" if f < 0 else "muted")
             text(d, (cx + DW / 2, top + 2 * DH + DGAP + 26), label, 16, fill, "ma")
+
+
+# The one protocol (render/__init__.py). Names are not drawn yet: see issue 21.
+RENDERER = Renderer(
+    board=lambda view, names: render(view),
+    area=lambda view, names: render_private(view),
+
+)

@@ -101,6 +101,32 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX timers_by_due ON timers(due);
     """,
+    # 3: the move chooser's half-made moves (a hero path being drawn survives a
+    #    restart), pause / one deadline extension, the last version whose board
+    #    reached the thread (moves owed after a restart or an outage), "tell me
+    #    when I'm next" requests, and a key-value table (the command tree's hash)
+    """
+    CREATE TABLE drafts (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        user_id INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        prefix TEXT NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    ALTER TABLE games ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN extended INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN posted_version INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE watchers (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        user_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
 ]
 
 
@@ -644,6 +670,30 @@ class Store:
         async with self.transaction():
             cur = await self.db.execute(q + ")", args)
             return cur.rowcount
+
+    # ---- the move chooser's half-made moves ---------------------------------------
+    async def get_draft(self, game_id: int, user_id: int) -> tuple[int, list[str]] | None:
+        """(version, prefix tokens) of ``user_id``'s half-made move in ``game_id``."""
+        rows = list(
+            await self.db.execute_fetchall(
+                "SELECT version, prefix FROM drafts WHERE game_id=? AND user_id=?", (game_id, user_id)
+            )
+        )
+        return (rows[0][0], json.loads(rows[0][1])) if rows else None
+
+    async def set_draft(self, game_id: int, user_id: int, version: int, prefix: list[str] | None) -> None:
+        """Keep (or, with ``prefix`` None, drop) a half-made move. Not a move: the
+        game's version and log are untouched."""
+        async with self.transaction():
+            if prefix is None:
+                await self.db.execute("DELETE FROM drafts WHERE game_id=? AND user_id=?", (game_id, user_id))
+            else:
+                await self.db.execute(
+                    "INSERT INTO drafts (game_id, user_id, version, prefix, updated_at) VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT (game_id, user_id) DO UPDATE SET version=excluded.version, "
+                    "prefix=excluded.prefix, updated_at=excluded.updated_at",
+                    (game_id, user_id, version, json.dumps(prefix), self.clock()),
+                )
 
     # ---- settings, notifications, vacations --------------------------------------
     async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
