@@ -88,12 +88,22 @@ def _assign(cells: list[Square], pool: list[dict[str, Any]]) -> bool:
     return True
 
 
+# The witness dungeons are built inside the 13x13 squares around the start (a
+# search space for the construction only: the dungeon itself has no edge).
+BOX = 6
+
+
+def _inside(q: R.Pos) -> bool:
+    return abs(q[0] - R.ORIGIN) <= BOX and abs(q[1] - R.ORIGIN) <= BOX
+
+
 def _matches(summary: dict[R.Pos, dict[str, Any]], cells: list[tuple[int, int, Need]]) -> bool:
     for form in R._transforms(cells):
-        for ox in range(-R.SIZE, R.SIZE):
-            for oy in range(-R.SIZE, R.SIZE):
-                if all(R.cell_cost(summary.get((ox + x, oy + y)), n) == 0 for x, y, n in form):
-                    return True
+        x0, y0, _ = form[0]
+        for px, py in summary:
+            ox, oy = px - x0, py - y0
+            if all(R.cell_cost(summary.get((ox + x, oy + y)), n) == 0 for x, y, n in form):
+                return True
     return False
 
 
@@ -102,8 +112,9 @@ def shape_witness(cells: list[tuple[int, int, Need]], pool: list[dict[str, Any]]
     assert start is not None
     w = max(x for x, _, _ in cells) + 1
     h = max(y for _, y, _ in cells) + 1
-    for ox in range(start[0] + 2, R.SIZE - w + 1):
-        for oy in range(max(0, start[1] - h), min(R.SIZE - h, start[1] + 1) + 1):
+    lo, hi = R.ORIGIN - BOX, R.ORIGIN + BOX + 1  # the box's first square and one past its last
+    for ox in range(start[0] + 2, hi - w + 1):
+        for oy in range(max(lo, start[1] - h), min(hi - h, start[1] + 1) + 1):
             grid = _try_layout({(ox + x, oy + y): n for x, y, n in cells}, start)
             if (
                 grid is not None
@@ -123,7 +134,7 @@ def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
     near_start = {R.step(start, d) for d in range(4)}
 
     def free(q: R.Pos) -> bool:
-        return R.in_grid(q) and q not in at and q != start and q not in reserved
+        return _inside(q) and q not in at and q != start and q not in reserved
 
     for p in sorted(rooms):
         opts = [R.step(p, d) for d in range(4) if R.step(p, d) in halls]
@@ -164,7 +175,7 @@ def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
             q = todo.popleft()
             for d in range(4):
                 n = R.step(q, d)
-                if n in prev or not R.in_grid(n) or n in reserved or n in rooms:
+                if n in prev or not _inside(n) or n in reserved or n in rooms:
                     continue
                 prev[n] = q
                 if n in tree:
@@ -186,7 +197,7 @@ def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
     grid: R.Grid = {}
     for p in dungeon:
         e = [1 if frozenset((p, R.step(p, d))) in edges else 0 for d in range(4)]
-        grid[p] = {"t": "w", "side": "D", "rot": 0, "flip": False, "kind": "dungeon", "e": e, "floor": "grey"}
+        grid[p] = {"t": "w", "side": "D", "rot": 0, "kind": "dungeon", "e": e, "floor": "grey"}
     grid[start] = R.start_cell()
     for p in halls | corridor:
         cell = grid[p]
@@ -195,7 +206,7 @@ def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
             if sum(cell["e"]) >= 2:
                 break
             q = R.step(p, d)
-            if cell["e"][d] or q in reserved or not R.in_grid(q):
+            if cell["e"][d] or q in reserved or not _inside(q):
                 continue
             if 4 - sum(cell["e"]) - 1 < walls_needed:
                 break
@@ -214,7 +225,6 @@ def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
             "t": "w",
             "side": "X",
             "rot": 0,
-            "flip": False,
             "kind": "deco",
             "e": icons,
             "floor": "grey",
@@ -254,7 +264,6 @@ def deco_witness(goal: dict[str, Any], pool: list[dict[str, Any]]) -> R.Grid | N
             "t": "w",
             "side": "D",
             "rot": 0,
-            "flip": False,
             "kind": "dungeon",
             "e": [0, 0, 1, 0],
             "floor": "grey",
@@ -266,13 +275,12 @@ def deco_witness(goal: dict[str, Any], pool: list[dict[str, Any]]) -> R.Grid | N
         length = (len(needs) + 1) // 2
         for i in range(1, length + 1):
             p = (x + i, y)
-            if not R.in_grid(p):
+            if not _inside(p):
                 return None
             grid[p] = {
                 "t": "w",
                 "side": "D",
                 "rot": 0,
-                "flip": False,
                 "kind": "dungeon",
                 "e": [0, 1, 0, 1],
                 "floor": "grey",
@@ -285,7 +293,7 @@ def deco_witness(goal: dict[str, Any], pool: list[dict[str, Any]]) -> R.Grid | N
         q = R.step(p, d)
         e = ["-"] * 4
         e[(d + 2) % 4] = icon
-        grid[q] = {"t": "w", "side": "X", "rot": 0, "flip": False, "kind": "deco", "e": e, "floor": "grey"}
+        grid[q] = {"t": "w", "side": "X", "rot": 0, "kind": "deco", "e": e, "floor": "grey"}
         squares.append((q, None, None, icon))
     if R.dungeon_problem(grid) is not None:
         return None

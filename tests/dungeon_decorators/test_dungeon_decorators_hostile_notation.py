@@ -27,11 +27,11 @@ HOSTILE = [
     "Ａ１",
     "\u200b",
     "\ud800",
-    "70 D H7①",
+    "70 D AP41①",
     "10①",
     "draft 17①",
     "draft ٣",
-    "move H7 J① 90",
+    "move AP41 J① 90",
     "store " + "9" * 5000,
     "score S①",
 ]
@@ -46,5 +46,5 @@ def test_parse_refuses_hostile_text_with_a_sentence(text: str) -> None:
 
 
 def test_the_same_moves_in_plain_digits_still_parse() -> None:
-    for text in ["draft 171", "store 171", "move H7 J7 90"]:
+    for text in ["draft 171", "store 171", "move AP41 AR41 90"]:
         GAME.format(GAME.parse(text))
