@@ -48,7 +48,7 @@ def test_no_tile_can_be_laid_as_a_mirror_image_anywhere() -> None:
             for side in R.sides_of(t)
             for r in range(4)
         }
-        for side, pos, rot in R.legal_placements(g, t):
+        for side, _pos, rot in R.legal_placements(g, t):
             assert (side, tuple(R.make_cell(t, side, rot)["e"])) in allowed
 
 

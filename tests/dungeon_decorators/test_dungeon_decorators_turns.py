@@ -88,7 +88,9 @@ def test_chic_skulls_on_swanky_spikes_scores_9_anywhere_on_the_hallway() -> None
 
 def test_example_9_eye_catching_monument_needs_no_direct_links() -> None:
     # Hallways at the four corners and the centre of a 3x3 block; the corners link only via others.
-    cells = {c: room_or_hall("NESW") for c in ("AN40", "AP40", "AN42", "AP42", "AO40", "AO42", "AN41", "AP41")}
+    cells = {
+        c: room_or_hall("NESW") for c in ("AN40", "AP40", "AN42", "AP42", "AO40", "AO42", "AN41", "AP41")
+    }
     g = grid(cells)
     assert R.shape_cost(R.summarise(g), "S1") == 0
     del g[R.parse_coord("AP42")]
@@ -99,7 +101,12 @@ def test_example_9_eye_catching_monument_needs_no_direct_links() -> None:
 def test_example_10_offices_of_doom_rotated_and_reflected() -> None:
     # Vertical hallway AO40-AO41-AO42, rooms at AN40 (door east) and AP42 (door west), two decorations each.
     g = grid(
-        {"AO40": room_or_hall("SW"), "AO42": room_or_hall("NE"), "AN40": room_or_hall("E"), "AP42": room_or_hall("W")}
+        {
+            "AO40": room_or_hall("SW"),
+            "AO42": room_or_hall("NE"),
+            "AN40": room_or_hall("E"),
+            "AP42": room_or_hall("W"),
+        }
     )
     for c, icons in {"AN39": "--K-", "AM40": "-T--", "AP43": "S---", "AQ42": "---W"}.items():
         g[R.parse_coord(c)] = deco(icons)
@@ -293,7 +300,12 @@ def test_store_refused_when_full() -> None:
 def closed_dungeon() -> R.Grid:
     """Only AO43 is still open; every other square next to the dungeon holds a decoration tile."""
     g = grid(
-        {"AO40": room_or_hall("S"), "AN41": room_or_hall("E"), "AP41": room_or_hall("W"), "AO42": room_or_hall("NS")}
+        {
+            "AO40": room_or_hall("S"),
+            "AN41": room_or_hall("E"),
+            "AP41": room_or_hall("W"),
+            "AO42": room_or_hall("NS"),
+        }
     )
     for c in ("AN40", "AO39", "AP40", "AM41", "AQ41", "AN42", "AP42"):
         g[R.parse_coord(c)] = deco("****")
