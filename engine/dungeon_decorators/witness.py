@@ -125,11 +125,12 @@ def shape_witness(cells: list[tuple[int, int, Need]], pool: list[dict[str, Any]]
     return None
 
 
-def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
-    rooms = {p for p, n in at.items() if n["kind"] == "R"}
-    halls = {p for p in at if p not in rooms}  # "C" cells are laid out as hallways
-    reserved: dict[R.Pos, tuple[R.Pos, int]] = {}  # deco square -> (decorated square, its wall direction)
-    edges: set[frozenset[R.Pos]] = set()
+def _reserve(
+    at: dict[R.Pos, Need], start: R.Pos, rooms: set[R.Pos], halls: set[R.Pos]
+) -> tuple[dict[R.Pos, R.Pos], dict[R.Pos, tuple[R.Pos, int]]] | None:
+    """Where each room's door leads, and the squares kept for decoration tiles
+    (deco square -> (decorated square, its wall direction)); None if impossible."""
+    reserved: dict[R.Pos, tuple[R.Pos, int]] = {}
     attach: dict[R.Pos, R.Pos] = {}
     near_start = {R.step(start, d) for d in range(4)}
 
@@ -157,7 +158,20 @@ def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
         for q in spots[:k]:
             d = next(d for d in range(4) if R.step(p, d) == q)
             reserved[q] = (p, d)
+    return attach, reserved
 
+
+def _corridors(
+    start: R.Pos,
+    at: dict[R.Pos, Need],
+    rooms: set[R.Pos],
+    halls: set[R.Pos],
+    attach: dict[R.Pos, R.Pos],
+    reserved: dict[R.Pos, tuple[R.Pos, int]],
+) -> tuple[set[frozenset[R.Pos]], set[R.Pos]] | None:
+    """Links (pairs of squares joined by a passage) from every hallway and door to
+    the start, found by breadth-first search, and the corridor squares they use."""
+    edges: set[frozenset[R.Pos]] = set()
     corridor: set[R.Pos] = set()
     for p in sorted(rooms):
         if attach[p] not in halls:
@@ -193,13 +207,13 @@ def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
                 corridor.add(walk)
             tree.add(walk)
             walk = nxt
-    dungeon = halls | corridor | rooms | {start}
-    grid: R.Grid = {}
-    for p in dungeon:
-        e = [1 if frozenset((p, R.step(p, d))) in edges else 0 for d in range(4)]
-        grid[p] = {"t": "w", "side": "D", "rot": 0, "kind": "dungeon", "e": e, "floor": "grey"}
-    grid[start] = R.start_cell()
-    for p in halls | corridor:
+    return edges, corridor
+
+
+def _open_hallways(grid: R.Grid, at: dict[R.Pos, Need], squares: set[R.Pos], reserved: Any) -> bool:
+    """Give every hallway at least two passageways (a second one into empty space or
+    dead-ending into a neighbour's wall), keeping the walls it must have decorated."""
+    for p in squares:
         cell = grid[p]
         walls_needed = at[p]["decos"] if p in at else 0
         for d in range(4):
@@ -210,10 +224,30 @@ def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
                 continue
             if 4 - sum(cell["e"]) - 1 < walls_needed:
                 break
-            # A second passageway: into empty space, or dead-ending into a neighbour's wall.
             cell["e"][d] = 1
         if sum(cell["e"]) < 2:
-            return None
+            return False
+    return True
+
+
+def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
+    rooms = {p for p, n in at.items() if n["kind"] == "R"}
+    halls = {p for p in at if p not in rooms}  # "C" cells are laid out as hallways
+    plan = _reserve(at, start, rooms, halls)
+    if plan is None:
+        return None
+    attach, reserved = plan
+    links = _corridors(start, at, rooms, halls, attach, reserved)
+    if links is None:
+        return None
+    edges, corridor = links
+    grid: R.Grid = {}
+    for p in halls | corridor | rooms | {start}:
+        e = [1 if frozenset((p, R.step(p, d))) in edges else 0 for d in range(4)]
+        grid[p] = {"t": "w", "side": "D", "rot": 0, "kind": "dungeon", "e": e, "floor": "grey"}
+    grid[start] = R.start_cell()
+    if not _open_hallways(grid, at, halls | corridor, reserved):
+        return None
     for p, need in at.items():
         grid[p]["floor"] = need["colour"] or (
             "star" if need["star"] else R.COLOURS[0] if need["painted"] else "grey"
@@ -221,14 +255,7 @@ def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
     for q, (_p, d) in reserved.items():
         icons = ["-"] * 4
         icons[(d + 2) % 4] = "X"  # the letter is fixed when real tiles are assigned
-        grid[q] = {
-            "t": "w",
-            "side": "X",
-            "rot": 0,
-            "kind": "deco",
-            "e": icons,
-            "floor": "grey",
-        }
+        grid[q] = {"t": "w", "side": "X", "rot": 0, "kind": "deco", "e": icons, "floor": "grey"}
     # A passage that now faces a decoration square or leaves nothing open is caught here.
     if R.dungeon_problem(grid) is not None:
         return None
