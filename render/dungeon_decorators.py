@@ -467,9 +467,11 @@ def _draft(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y0: i
     return h
 
 
-def _scores(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y0: int, h: int) -> None:
+def _scores(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y0: int, h: int, x0: int = 712
+) -> None:
     """True points as bars on one scale (no wrapping at 50), tokens and goals scored."""
-    x0, x1 = 712, W - 12
+    x1 = W - 12
     box(d, (x0, y0, x1, y0 + h))
     text(d, (x0 + 16, y0 + 10), "Scores", 26, "accent")
     top = max([50] + [p["score"] for p in view["players"]])
@@ -642,12 +644,16 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
     rows = _layout(view)
     status_lines = len(_wrap(name_seats(view["status"], names), FS, W - 32)[:2])
     head = 60 + 30 * status_lines
-    height = head + _final_height(view) + 340 + 200 + sum(h + 12 for _, _, h in rows) + LEGEND_H + 12
+    height = head + _final_height(view) + 400 + 200 + sum(h + 12 for _, _, h in rows) + LEGEND_H + 12
     img, d = canvas(W, int(height))
     y = _header(d, view, names)
     y = _final(d, view, names, y)
-    h = _draft(d, view, names, y)
-    _scores(d, view, names, y, h)
+    if view.get("final"):  # the draft board is empty once the game is over: the scores take its place
+        h = 60 + 84 * len(view["players"])
+        _scores(d, view, names, y, h, x0=12)
+    else:
+        h = _draft(d, view, names, y)
+        _scores(d, view, names, y, h)
     y += h + 12
     y += _bosses(d, view, y) + 12
     for panels, w, rh in rows:

@@ -141,6 +141,7 @@ def _goal_keep_value(gid: str, summary: dict[Any, dict[str, Any]]) -> float:
 
 KEYS = ("t", "side", "rot", "kind", "e", "floor")
 ARCH_TOP = 6  # Architect uses re-scored in full after the quick pass
+ARCH_SAMPLE = 40  # Architect moves and swaps looked at a turn (turns in place: all of them)
 
 
 def grid_of(view: dict[str, Any], seat: int) -> R.Grid:
@@ -158,8 +159,9 @@ def _late(view: dict[str, Any]) -> bool:
 class Ctx:
     """What every decision reads from the view."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: dict[str, Any], rnd: random.Random) -> None:
         self.view = view
+        self.rnd = rnd
         seat = view["viewer"]
         me = view["players"][seat]
         self.grid = grid_of(view, seat)
@@ -213,10 +215,12 @@ def _architect(ctx: Ctx, legal: list[Any], base: float) -> tuple[float, Any] | N
     """The best Architect use whose result is a legal dungeon, with its gain net of
     the token(s) it spends (worth little once the game is about to end)."""
     token = 0.3 if ctx.late else 2.0
+    turns = [a for a in legal if a["a"] == "arch" and a["from"] == a["to"]]
+    moves = [a for a in legal if a["a"] == "swap" or (a["a"] == "arch" and a["from"] != a["to"])]
+    if len(moves) > ARCH_SAMPLE:
+        moves = ctx.rnd.sample(moves, ARCH_SAMPLE)  # its own randomness: the game's RNG is untouched
     quick = []
-    for a in legal:
-        if a["a"] not in ("arch", "swap"):
-            continue
+    for a in turns + moves:
         g = A.apply_use(ctx.grid, a)
         if R.dungeon_problem(g) is None:
             quick.append((ctx.value(g, full=False), a, g))
@@ -269,7 +273,7 @@ def choose(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> Any:
     """The contract's AI hook: the seat's view, its legal moves, its own randomness."""
     if len(legal) == 1:
         return legal[0]
-    ctx = Ctx(view)
+    ctx = Ctx(view, rnd)
     phase = view["phase"]
     if phase in ("keep", "exchange_discard"):
         return _discard(ctx, legal, 2 if phase == "keep" else 1)

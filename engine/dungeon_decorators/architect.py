@@ -58,7 +58,7 @@ def _fills(g_minus: R.Grid, src: R.Pos, held: list[Any]) -> list[R.Grid]:
                     continue
                 trial = dict(g_minus)
                 trial[src] = cell
-                if R.dungeon_problem(trial) is None:
+                if _fits_locally(trial, src) and R.dungeon_problem(trial) is None:
                     seen.add(key)
                     out.append(trial)
     return out
@@ -86,7 +86,7 @@ def _moves_of(grid: R.Grid, src: R.Pos, held: list[Any]) -> list[Move]:
     for q in distinct_turns(cell)[1:]:
         trial = dict(g_minus)
         trial[src] = R.turned(cell, q)
-        if R.dungeon_problem(trial) is None:
+        if _fits_locally(trial, src) and R.dungeon_problem(trial) is None:
             out.append(_move(src, src, q))
     base_ok = R.dungeon_problem(g_minus) is None
     bases = ([g_minus] if base_ok else []) + (_fills(g_minus, src, held) if held else [])
@@ -107,17 +107,23 @@ def _moves_of(grid: R.Grid, src: R.Pos, held: list[Any]) -> list[Move]:
             for dst in _orphan_squares(g_minus):
                 trial = dict(g_minus)
                 trial[dst] = moved
-                if dst != src and (dst, rot) not in found and R.dungeon_problem(trial) is None:
+                if dst == src or (dst, rot) in found or not _fits_locally(trial, dst):
+                    continue
+                if R.dungeon_problem(trial) is None:
                     found.add((dst, rot))
                     out.append(_move(src, dst, rot))
     return out
 
 
+def _picture(cell: dict[str, Any]) -> tuple[Any, ...]:
+    return (cell["kind"], tuple(cell["e"]), cell["floor"])
+
+
 def _fits_locally(grid: R.Grid, p: R.Pos) -> bool:
-    """The cell at ``p`` breaks no rule with its neighbours (a quick filter before
-    the whole-dungeon check)."""
+    """The cell at ``p`` breaks no rule with its neighbours and a dungeon tile there
+    is joined to one of them (a quick filter before the whole-dungeon check)."""
     cell = grid[p]
-    decorates = False
+    good = False  # a decoration on a wall, or a passage joined to a neighbour's
     for d in range(4):
         n = grid.get(R.step(p, d))
         if n is None:
@@ -125,11 +131,23 @@ def _fits_locally(grid: R.Grid, p: R.Pos) -> bool:
         if cell["kind"] == "dungeon":
             if cell["e"][d] and n["kind"] == "deco":
                 return False
+            good = good or bool(cell["e"][d] and n["kind"] == "dungeon" and n["e"][(d + 2) % 4])
         elif n["kind"] == "dungeon":
             if n["e"][(d + 2) % 4]:
                 return False
-            decorates = decorates or cell["e"][d] != "-"
-    return cell["kind"] == "dungeon" or decorates
+            good = good or cell["e"][d] != "-"
+    return good
+
+
+def _fitting_turns(grid: R.Grid, cell: dict[str, Any], at: R.Pos) -> list[int]:
+    """Turns of ``cell`` that fit its neighbours at ``at``."""
+    out = []
+    for q in distinct_turns(cell):
+        trial = dict(grid)
+        trial[at] = R.turned(cell, q)
+        if _fits_locally(trial, at):
+            out.append(q)
+    return out
 
 
 def swaps(grid: R.Grid) -> list[Move]:
@@ -139,18 +157,22 @@ def swaps(grid: R.Grid) -> list[Move]:
     for i, a in enumerate(tiles):
         for b in tiles[i + 1 :]:
             ca, cb = grid[a], grid[b]
-            for ra in distinct_turns(ca):
-                for rb in distinct_turns(cb):
+            if _picture(ca) == _picture(cb):
+                continue  # the same picture: a swap is only two turns in place
+            near = abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+            # Apart, each tile's turns are judged against its new neighbours alone.
+            turns_b = distinct_turns(ca) if near else _fitting_turns(grid, ca, b)
+            turns_a = distinct_turns(cb) if near else _fitting_turns(grid, cb, a)
+            for ra in turns_b:
+                for rb in turns_a:
                     trial = dict(grid)
                     trial[b] = R.turned(ca, ra)
                     trial[a] = R.turned(cb, rb)
-                    if trial[a] == ca and trial[b] == cb:
+                    if _picture(trial[a]) == _picture(ca) and _picture(trial[b]) == _picture(cb):
+                        continue  # nothing anyone can see changes
+                    if not (_fits_locally(trial, a) and _fits_locally(trial, b)):
                         continue
-                    if (
-                        _fits_locally(trial, a)
-                        and _fits_locally(trial, b)
-                        and R.dungeon_problem(trial) is None
-                    ):
+                    if R.dungeon_problem(trial) is None:
                         out.append({"a": "swap", "at": [R.coord(a), R.coord(b)], "rot": [ra, rb]})
     return out
 
