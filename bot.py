@@ -70,7 +70,7 @@ def make_bot(db_path: str):  # type: ignore[no-untyped-def]
     import discord
     from discord.ext import commands
 
-    from cogs.games import DYNAMIC_ITEMS
+    from cogs.common import DYNAMIC_ITEMS
     from store import Store
     from tables import Tables
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.games import parse_options
+from cogs.common import parse_options
 from tables import TableError
 
 
