@@ -411,26 +411,6 @@ async def game_here(interaction: discord.Interaction) -> int:
     return row.id
 
 
-INTEGER = re.compile(r"-?[0-9]{1,18}")
-
-
-def parse_options(text: str | None) -> dict[str, Any]:
-    """``open_treasure=true beginner=false`` -> dict, values as JSON-ish literals."""
-    out: dict[str, Any] = {}
-    for part in (text or "").replace(",", " ").split():
-        if "=" not in part:
-            raise TableError(f"Options are written name=value, e.g. open_treasure=true; '{part}' is not.")
-        k, v = part.split("=", 1)
-        low = v.lower()
-        value: Any = True if low in ("true", "yes", "on") else False if low in ("false", "no", "off") else v
-        # Plain ASCII digits only: '1①'.isdigit() is True and '--5'.lstrip('-') is
-        # digits, yet int() refuses both (found by the reliability fuzzer).
-        if isinstance(value, str) and INTEGER.fullmatch(value):
-            value = int(value)
-        out[k.strip()] = value
-    return out
-
-
 async def send_dm(client: discord.Client, user_id: int, text: str) -> bool:
     """DM a user; a closed inbox (error 50007) is normal, not a failure."""
     try:

@@ -17,7 +17,6 @@ from cogs.common import (
     guarded,
     hours,
     lobby_view,
-    parse_options,
     play,
     post_board,
     say,
@@ -25,7 +24,7 @@ from cogs.common import (
     tables_of,
     thread_of,
 )
-from tables import TableError
+from tables import TableError, parse_options
 
 log = logging.getLogger("lairkeeper.cogs")
 

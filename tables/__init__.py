@@ -42,7 +42,7 @@ from tables.results import (
     clean_sentence,
 )
 from tables.rules import RulesMixin
-from tables.settings import DEFAULT_SETTINGS, ON_DEADLINE, SettingsMixin, check_settings
+from tables.settings import DEFAULT_SETTINGS, ON_DEADLINE, SettingsMixin, check_settings, parse_options
 from tables.stats import StatsMixin
 from tables.text import MESSAGE_ROOM, display_name, fit_message
 from tables.timers import TimersMixin
@@ -83,5 +83,6 @@ __all__ = [
     "clean_sentence",
     "display_name",
     "fit_message",
+    "parse_options",
     "replayed",
 ]

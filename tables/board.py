@@ -103,6 +103,19 @@ def words(row: GameRow, events: list[Event], before: GameRow | None, actor: tupl
     return w
 
 
+async def area_png(row: GameRow, seat: int) -> bytes | None:
+    """The renderer's picture of ``seat``'s own part of the game, if it draws one."""
+    area = render.get(row.game_key).area
+    if area is None or row.state is None:
+        return None
+    view = core.get(row.game_key).view(row.state, seat)
+    try:
+        return await asyncio.to_thread(area, view, image_names(row))
+    except Exception:  # the text answer still goes out
+        log.exception("private render failed for game %s", row.id)
+        return None
+
+
 class BoardMixin(TablesBase):
     async def board(
         self,
@@ -162,16 +175,15 @@ class BoardMixin(TablesBase):
             raise TableError("You are not a player in this game.")
         if row.state is None:
             raise TableError("This game has not started yet.")
-        game = core.get(row.game_key)
-        text = named(row, game.private_text(row.state, seat))
-        png = None
-        area = render.get(row.game_key).area
-        if area is not None:
-            try:
-                png = await asyncio.to_thread(area, game.view(row.state, seat), image_names(row))
-            except Exception:
-                log.exception("private render failed for game %s", row.id)
-        return text, png
+        text = named(row, core.get(row.game_key).private_text(row.state, seat))
+        return text, await area_png(row, seat)
+
+    async def private_area(self, game_id: int, seat: int) -> bytes | None:
+        """The "my area" image of ``seat`` (selfplay saves one; players get theirs by /hand)."""
+        row = await self._load(game_id)
+        if row.state is None or not 0 <= seat < len(row.seats):
+            return None
+        return await area_png(row, seat)
 
     @staticmethod
     def named(row: GameRow, text: str) -> str:

@@ -43,7 +43,7 @@ def _choice(row: GameRow, seat: int, prefix: list[str]) -> Choice:
     try:
         return core.get(row.game_key).chooser(row.state, seat, list(prefix))
     except IllegalAction as exc:
-        raise TableError(str(exc)) from None
+        raise TableError(named(row, str(exc))) from None
 
 
 def build_step(row: GameRow, seat: int, prefix: list[str], page: int = 0) -> Step:

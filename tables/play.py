@@ -30,7 +30,7 @@ def parse_move(row: GameRow, text: str) -> Action:
     try:
         return game.parse(text.strip())
     except IllegalAction as exc:
-        raise TableError(str(exc)) from None
+        raise TableError(named(row, str(exc))) from None
     except (ValueError, IndexError, KeyError, TypeError):
         # A parser tripped on odd input (e.g. '①'.isdigit() is True but
         # int('①') fails): still the player's typo, not the bot's failure.
@@ -101,7 +101,7 @@ class PlayMixin(TablesBase):
             try:
                 new, events = game.apply(row.state, seat, action)
             except IllegalAction as exc:
-                raise TableError(str(exc)) from None
+                raise TableError(named(row, str(exc))) from None
             await self._commit(row, [(seat, user_id, game.format(action))], new)
         t1 = time.perf_counter()
         ai_events = await self._run_ai(game_id)

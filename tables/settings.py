@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from store import GameRow
@@ -36,6 +37,26 @@ def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
             out[k] = v
         else:
             out[k] = None if v is None else int(v)
+    return out
+
+
+INTEGER = re.compile(r"-?[0-9]{1,18}")
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """``open_treasure=true beginner=false`` -> dict, values as JSON-ish literals."""
+    out: dict[str, Any] = {}
+    for part in (text or "").replace(",", " ").split():
+        if "=" not in part:
+            raise TableError(f"Options are written name=value, e.g. open_treasure=true; '{part}' is not.")
+        k, v = part.split("=", 1)
+        low = v.lower()
+        value: Any = True if low in ("true", "yes", "on") else False if low in ("false", "no", "off") else v
+        # Plain ASCII digits only: '1①'.isdigit() is True and '--5'.lstrip('-') is
+        # digits, yet int() refuses both (found by the reliability fuzzer).
+        if isinstance(value, str) and INTEGER.fullmatch(value):
+            value = int(value)
+        out[k.strip()] = value
     return out
 
 

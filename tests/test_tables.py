@@ -383,3 +383,20 @@ def test_rules_post_how_to_play_and_attach_the_rest(tables: Tables) -> None:
             assert rules.attachment, info.key
     with pytest.raises(TableError, match="no game called"):
         tables.rules("chess")
+
+
+async def test_refusals_name_the_players(tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16 item 4: an engine sentence naming a seat reaches Discord with the name."""
+    from engine.core import IllegalAction
+    from tests.fakegame import Race
+
+    def refuse(self: object, state: dict, seat: int, action: int) -> list:
+        raise IllegalAction(f"Player {seat + 1} may not add {action} while Player {2 - seat} waits.")
+
+    monkeypatch.setattr(Race, "_apply", refuse)
+    gid = await two_player_game(tables)
+    mover, waiter = await acting_user(tables, gid)
+    names = {ALICE: "alice", BOB: "bob"}
+    with pytest.raises(TableError) as err:
+        await tables.act(gid, mover, "2")
+    assert str(err.value) == f"{names[mover]} may not add 2 while {names[waiter]} waits."

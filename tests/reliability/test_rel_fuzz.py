@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from cogs.common import DYNAMIC_ITEMS, parse_options
+from cogs.common import DYNAMIC_ITEMS
 from engine import core
 from engine.core import IllegalAction
 from store import Store
-from tables import TableError, Tables
+from tables import TableError, Tables, parse_options
 from tests.reliability._hostile import (
     BAD_KEYS,
     BAD_VALUES,
