@@ -214,7 +214,8 @@ def _draft(ctx: Ctx, legal: list[Any], base: float) -> Any:
 def _architect(ctx: Ctx, legal: list[Any], base: float) -> tuple[float, Any] | None:
     """The best Architect use whose result is a legal dungeon, with its gain net of
     the token(s) it spends (worth little once the game is about to end)."""
-    token = 0.3 if ctx.late else 2.0
+    # A token left at the end scores nothing: worth little near the end, nothing in the last round.
+    token = 0.0 if ctx.view["hourglasses"] >= 3 else 0.3 if ctx.late else 2.0
     turns = [a for a in legal if a["a"] == "arch" and a["from"] == a["to"]]
     moves = [a for a in legal if a["a"] == "swap" or (a["a"] == "arch" and a["from"] != a["to"])]
     if len(moves) > ARCH_SAMPLE:

@@ -255,8 +255,13 @@ class DungeonDecorators(core.Game):
             if drawn:
                 state["burrow"] = [tile] + drawn
                 state["phase"] = "burrow"
-                events.append(Event(f"{seat_ref(seat)} recruits a Burrow Bro and draws {len(drawn)} tiles."))
-                events.append(Event(f"Burrow Bro: keep one of {', '.join(map(str, [tile] + drawn))}.", seat))
+                # "choose one tile from among the three in front of you": all on the table.
+                shown = ", ".join(map(str, [tile] + drawn))
+                events.append(
+                    Event(
+                        f"{seat_ref(seat)} recruits a Burrow Bro, draws {len(drawn)} tiles and keeps one of {shown}."
+                    )
+                )
                 return
         self._begin_build(state, seat)
 
