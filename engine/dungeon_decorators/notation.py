@@ -255,6 +255,27 @@ def _swap_path(a: dict[str, Any], cells: dict[str, Any]) -> list[tuple[str, str]
     ]
 
 
+HELPER_WORDS = {
+    "sapper": "Goblin Sapper",
+    "burrow": "Burrow Bro",
+    "architect": "Arcane Architect",
+    "mimic": "Decorative Mimic",
+}
+
+
+def tile_words(t: Any) -> str:
+    """A tile as the draft board shows it, in words: its other side, decorations, floor, assistant."""
+    if t == "G":
+        return "generic tile: grey room or straight hallway"
+    spec = R.TILES[int(t)]
+    icons = [e for e in spec["edges"] if e not in "-*"]
+    shape = "room" if len(icons) == 1 else f"{len(icons)}-way hallway"
+    decos = ", ".join([R.DECOS[e] for e in icons] + (["wild"] if "*" in spec["edges"] else []))
+    floor = "a star" if spec["floor"] == "star" else f"{spec['floor']} floor"
+    helper = f", {HELPER_WORDS[spec['assistant']]}" if spec["assistant"] else ""
+    return f"tile {t}: {shape}, {floor}; {decos}{helper}"
+
+
 def raw_path(
     a: dict[str, Any], cells: dict[str, Any], stored: list[Any], pending: list[Any]
 ) -> list[tuple[str, str]]:
@@ -266,6 +287,8 @@ def raw_path(
         return _arch_path(a, cells)
     if k == "swap":
         return _swap_path(a, cells)
+    if k in ("draft", "keep"):
+        return [(f"{k}{a['tile']}", fit(f"{k.capitalize()} {tile_words(a['tile'])}"))]
     if k == "discard" and len(a["cards"]) == 2:
         # Setup: choose the two cards one after the other.
         g1, g2 = a["cards"]

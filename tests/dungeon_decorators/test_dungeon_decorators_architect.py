@@ -121,3 +121,33 @@ def test_a_big_build_narrows_in_steps_of_at_most_25() -> None:
     path = GAME.segments(s, 0, {"a": "place", "tile": 282, "side": "D", "at": "AO40", "rot": 0})
     words = " ".join(label for _, label in path)
     assert "tile 282" in words and "Dungeon side" in words and "AO40" in words and "hallway" in words
+
+
+def test_the_how_to_play_examples_are_real_chooser_steps() -> None:
+    """The three examples in docs/rules/dungeon-decorators.md are what the chooser shows."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs/rules/dungeon-decorators.md").read_text()
+    how = doc.split("## How to play", 1)[1].split("\n## ", 1)[0]
+    assert len(how.strip()) <= 1800
+    s = staged(blue=[30, 111, 171, 282, 4, 8])
+    labels = [label for _, label in GAME.chooser(s, 0, []).options]
+    s, _ = act(s, 0, "draft 171")
+    labels += [label for _, label in GAME.segments(s, 0, GAME.parse("171 D AP41 270"))]
+    a = staged(blue=[30, 111, 171, 282, 4, 8])
+    with_tokens(a, 0, 1)
+    a, _ = act(a, 0, "draft 30")
+    a, _ = act(a, 0, "30 D AO40 180")
+    labels += [label for _, label in GAME.segments(a, 0, GAME.parse("move AO40 AN41 270"))]
+    for label in [
+        "Draft tile 171: room, red floor; table, Decorative Mimic",
+        "Place new tile 171",
+        "Dungeon side up",
+        "At AP41",
+        "Turned 270°: room, door west",
+        "Arcane Architect: move or turn a tile in your dungeon",
+        "The tile 30 at AO40",
+        "Move it to AN41",
+        "Turned 270°: room, door east",
+    ]:
+        assert label in labels and f'"{label}"' in how
