@@ -475,24 +475,24 @@ def _scores(
     box(d, (x0, y0, x1, y0 + h))
     text(d, (x0 + 16, y0 + 10), "Scores", 26, "accent")
     top = max([50] + [p["score"] for p in view["players"]])
-    y = y0 + 48
-    row = (h - 60) / max(1, len(view["players"]))
+    y = y0 + 46
+    row = (h - 52) / max(1, len(view["players"]))
     for p in view["players"]:
         seat = p["seat"]
         c = seat_colour(seat)
         now = seat == view["current"]
         if now:
-            box(d, (x0 + 6, y - 4, x1 - 6, y + row - 8), fill="panel2", outline=c, width=2, radius=6)
+            box(d, (x0 + 6, y - 3, x1 - 6, y + row - 2), fill="panel2", outline=c, width=2, radius=6)
         nx = _arrow(d, x0 + 16, y + 16, FS, c) if now else x0 + 16
         text(d, (nx, y), _fit(names[seat], FS, 300), FS, c)
         text(d, (x1 - 16, y), str(p["score"]), 26, "text", "ra")
-        by = y + 32
+        by = y + 30
         bw = x1 - x0 - 32
         d.rectangle([x0 + 16, by, x0 + 16 + bw, by + 10], fill=PALETTE["bg"])
         d.rectangle([x0 + 16, by, x0 + 16 + bw * p["score"] / top, by + 10], fill=c)
+        # "The number of cards of each type that you have scored is public information."
         goals = f"goals scored: {p['scored_shape']} shape, {p['scored_deco']} decoration"
-        if row >= 76:
-            text(d, (x0 + 16, by + 16), goals, SMALL, "muted")
+        text(d, (x0 + 16, by + 12), goals, SMALL, "muted")
         y += row
 
 
