@@ -395,7 +395,8 @@ def _final(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y: in
     for x, (_, label) in zip(xs[1:], FINAL_COLS, strict=False):
         text(d, (x, ty), label, SMALL, "muted")
     text(d, (xs[-1] + 40, ty), "total", SMALL, "muted")
-    for p in sorted(view["players"], key=lambda q: -q["score"]):
+    # In the rulebook's order: points, then shape goals scored, then decoration goals scored.
+    for p in sorted(view["players"], key=lambda q: (-q["score"], -q["scored_shape"], -q["scored_deco"])):
         ty += 34
         b = view["final"][p["seat"]]
         colour = seat_colour(p["seat"])
@@ -421,9 +422,12 @@ def _pawn(d: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: float = 14
     d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=seat_colour(seat), outline="white", width=2)
 
 
+DRAFT_H = 330
+
+
 def _draft(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y0: int) -> int:
     """The draft board: four tiles and the Draw/Exchange spot, where each pawn went."""
-    h = 330
+    h = DRAFT_H
     box(d, (12, y0, 700, y0 + h))
     text(d, (28, y0 + 10), f"Draft board, round {view['round']}", 26, "accent")
     s, gap, x0 = 108, 24, 28
@@ -496,9 +500,13 @@ def _scores(
         y += row
 
 
+def _boss_lines(view: dict[str, Any]) -> list[list[str]]:
+    return [_wrap(b["text"], SMALL, (W - 36) / 2 - 32)[:3] for b in view["boss"]]
+
+
 def _bosses(d: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> int:
     w = (W - 36) / 2
-    lines = [_wrap(b["text"], SMALL, w - 32)[:3] for b in view["boss"]]
+    lines = _boss_lines(view)
     h = 56 + 24 * max(len(x) for x in lines)
     for k, b in enumerate(view["boss"]):
         x = 12 + k * (w + 12)
@@ -643,13 +651,15 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
     # Lay out first (heights depend on each dungeon's extent), then draw.
     rows = _layout(view)
     status_lines = len(_wrap(name_seats(view["status"], names), FS, W - 32)[:2])
-    head = 60 + 30 * status_lines
-    height = head + _final_height(view) + 400 + 200 + sum(h + 12 for _, _, h in rows) + LEGEND_H + 12
+    top = 60 + 84 * len(view["players"]) if view.get("final") else DRAFT_H
+    height = 60 + 30 * status_lines + _final_height(view) + top + 12
+    height += 56 + 24 * max(len(x) for x in _boss_lines(view)) + 12
+    height += sum(h + 12 for _, _, h in rows) + LEGEND_H
     img, d = canvas(W, int(height))
     y = _header(d, view, names)
     y = _final(d, view, names, y)
     if view.get("final"):  # the draft board is empty once the game is over: the scores take its place
-        h = 60 + 84 * len(view["players"])
+        h = top
         _scores(d, view, names, y, h, x0=12)
     else:
         h = _draft(d, view, names, y)
@@ -661,7 +671,6 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
             _dungeon_panel(d, view, p, names, 12 + k * (w + 12), y, w)
         y += rh + 12
     _legend(d, y)
-    img = img.crop((0, 0, W, int(y + LEGEND_H)))
     # The board has few colours: a palette image encodes about twice as fast and smaller.
     return to_png(to_palette(img))
 
