@@ -306,7 +306,7 @@ def _dungeon(
         if cols is not None:
             f = cols[i]["fame"]
             fill = "good" if f > 0 else ("bad" if f < 0 else "muted")
-            text(d, (cx + w / 2, hy + h + 34 * s), f"{f:+d}" if f else "0", round(26 * s), fill, "ma")
+            text(d, (cx + w / 2, hy + h + 32 * s), f"{f:+d}" if f else "0", round(30 * s), fill, "ma")
 
 
 LEGEND = [
