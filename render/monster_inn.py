@@ -240,6 +240,10 @@ def _player_top(d: ImageDraw.ImageDraw, view: View, p: dict[str, Any], name: str
         d.polygon([(x + 10, y + 14), (x + 26, y + 25), (x + 10, y + 36)], fill=PALETTE["black"])
         text(d, (x + 34, y + 12), "TO ACT", 26, "black")
         x += w + 16
+    elif view["over"] and s in view["ranking"][0]:
+        w = text_width("WINNER", 26) + 20
+        box(d, (x, y + 8, x + w, y + 42), fill="accent", outline=None, radius=6)
+        text(d, (x + 10, y + 12), "WINNER", 26, "black")
     elif not view["over"]:
         note = "bidding" if p["in_round"] else "left this round"
         text(d, (x, y + 14), note, 24, "muted")
