@@ -4,6 +4,7 @@ own part at about 600 px."""
 
 from __future__ import annotations
 
+import copy
 import io
 import random
 import time
@@ -96,3 +97,21 @@ def test_every_move_is_one_chooser_step_of_at_most_25_worded_options(players: in
             assert GAME.chooser(s, seat, [token]).action in legal
         token = pick.choice(choice.options)[0]
         s, _ = GAME.apply(s, seat, GAME.chooser(s, seat, [token]).action)
+
+
+def test_face_down_humanoids_are_drawn_with_their_skulls() -> None:
+    # Issue 17: the back shows the skulls as well as the range ("Facedown Humanoid Card ...
+    # Skulls (1-4)"), in the inn and in the dungeons alike. A view whose humanoid backs differ
+    # only in skulls must draw differently.
+    from tests.monster_inn.helpers import play, stacked
+
+    s = play(stacked(3, ["H17", "H12", "U10", "K2", "G3", "T5"], start=0), (0, "leave"), (0, "bonus gold"))
+    view = GAME.view(s, None)
+    assert view["inn"][0] == {"type": "humanoid", "range": "11-15", "skulls": 3}
+    assert view["players"][0]["humanoids"] == [{"type": "humanoid", "range": "16-20", "skulls": 4}]
+    names = default_names(3)
+    for where in ("inn", "dungeon"):
+        other = copy.deepcopy(view)
+        back = other["inn"][0] if where == "inn" else other["players"][0]["humanoids"][0]
+        back["skulls"] = 1
+        assert R.board(other, names) != R.board(view, names), where
