@@ -397,6 +397,9 @@ async def play(
 
 
 async def show_hand(interaction: discord.Interaction, game_id: int) -> None:
+    """The player's private text and "my area" image. Deferred privately first: the
+    area image is drawn at twice the scale and must not miss Discord's 3 seconds."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
     text, png = await tables_of(interaction).hand(game_id, interaction.user.id)
     kw: dict[str, Any] = {}
     if png is not None:
