@@ -190,11 +190,12 @@ async def test_move_choices_are_private_to_the_player_to_act(tables: Tables) -> 
     mover, waiter = await acting_user(tables, gid)
     board = await tables.board(gid)
     assert board.choose, "the public board offers a 'Your move' button, not the moves themselves"
-    assert await tables.move_choices(gid, mover, row.version) == [("Add 1", 0), ("Add 2", 1), ("Add 3", 2)]
+    panel = await tables.panel(gid, mover, row.version)
+    assert panel.step is None and panel.buttons == [("Add 1", 0), ("Add 2", 1), ("Add 3", 2)]
     with pytest.raises(TableError, match="not your turn"):
-        await tables.move_choices(gid, waiter, row.version)
+        await tables.panel(gid, waiter, row.version)
     with pytest.raises(TableError, match="out of date"):
-        await tables.move_choices(gid, mover, row.version - 1)
+        await tables.panel(gid, mover, row.version - 1)
 
 
 async def test_engine_player_numbers_become_names(tables: Tables) -> None:
