@@ -286,7 +286,7 @@ class DungeonLords(core.Game):
     # ---- adventurers and end of round --------------------------------------------------------
     def _assign_adventurers(self, state: State, ev: list[Event]) -> None:
         if state["dummy"]["evil"] is not None:
-            # 2 players: the non-player counter rises 1 in each Adventurer Phase (house decision 9b),
+            # 2 players: the non-player counter rises 1 in each Adventurer Phase (house decision 38),
             # so it first reaches the paladin space in the last season of the Second Year.
             state["dummy"]["evil"] = min(
                 board.EVIL["max"], state["dummy"]["evil"] + RULES["dummy"]["evil_per_round"]
