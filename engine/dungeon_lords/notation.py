@@ -315,7 +315,11 @@ def _build(state: State, seat: int | None, words: list[str]) -> str:
 def _use(state: State, seat: int | None, words: list[str]) -> str:
     key = words[1]
     rid = key
-    if rented(key) and seat is not None:
+    if rented(key) and seat is None:
+        return f"Use your rented room {key.upper()} (once a season)" + (
+            f": {words[2]}" if len(words) > 2 else ""
+        )
+    if rented(key):
         rid = next(r["room"] for r in state["players"][seat].get("rented", []) if r["cell"] == key.upper())
     r = ROOMS[rid]
     where = f"the rented {r['name']}" if rid != key else f"the {r['name']}"
