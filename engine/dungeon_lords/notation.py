@@ -464,6 +464,8 @@ def segments(state: State, seat: int, action: Any) -> list[tuple[str, str]]:
                 ("-".join(words[2:]), label)]  # fmt: skip
     if verb == "fight":
         return _fight_segments(words, label)
+    if verb == "orders":  # the same steps as order_chooser: one Orders Card a click
+        return [(w, _order_option(w)) for w in words[1:]]
     return [(_token(words), label)]
 
 
@@ -509,14 +511,15 @@ def order_chooser(state: State, seat: int, prefix: list[str]) -> Choice:
     if len(prefix) == k:
         return Choice(prompt=f"Your orders: {so_far}. Press Done to give them (secret).", options=[],
                       action="orders " + " ".join(prefix))  # fmt: skip
-    options = []
-    for loc in free:
-        if loc in chosen:
-            continue
-        options.append((loc, fit(f"{LOC[loc]['name']}: {LOC_WHAT[loc]}")))
-    for loc in free:
-        if loc not in chosen:
-            options.append((loc + "-", fit(f"{LOC[loc]['name']}, only to block a space (decline it)")))
+    options = [(loc, _order_option(loc)) for loc in free if loc not in chosen]
+    options += [(loc + "-", _order_option(loc + "-")) for loc in free if loc not in chosen]
     head = f"Orders so far: {so_far}. " if prefix else ""
     return Choice(prompt=f"{head}Choose your {ORDINAL[len(prefix)]} order (they resolve in this order).",
                   options=options)  # fmt: skip
+
+
+def _order_option(token: str) -> str:
+    loc = token.rstrip("-")
+    if token.endswith("-"):
+        return fit(f"{LOC[loc]['name']}, only to block a space (decline it)")
+    return fit(f"{LOC[loc]['name']}: {LOC_WHAT[loc]}")

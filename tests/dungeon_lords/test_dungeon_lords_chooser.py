@@ -94,3 +94,20 @@ def test_the_labels_the_issue_quoted_now_say_what_happens_and_what_it_costs() ->
     assert notation.describe(s, 0, "use training in") == "Send a free imp into the Training Room"
     assert notation.describe(s, 0, "release goblin").startswith("Let the Goblin go unpaid")
     assert notation.fit("word " * 30).endswith("word …") and len(notation.fit("word " * 30)) <= 80
+
+
+def test_the_segments_of_every_legal_move_lead_through_the_chooser_to_it() -> None:
+    rnd = random.Random(9)
+    s = G.new(3, None, 77)
+    checked = 0
+    while not G.is_over(s):
+        seat = min(G.to_act(s))
+        legal = G.legal_actions(s, seat)
+        for a in rnd.sample(legal, min(6, len(legal))):
+            path = [tok for tok, _ in G.segments(s, seat, a)]
+            for depth in range(len(path)):
+                assert path[depth] in [t for t, _ in G.chooser(s, seat, path[:depth]).options], (a, path)
+            assert G.chooser(s, seat, path).action == a
+            checked += 1
+        s, _ = G.apply(s, seat, G.ai_action(s, seat))
+    assert checked > 300
