@@ -479,7 +479,7 @@ def _fight_segments(words: list[str], label: str) -> list[tuple[str, str]]:
     trap_label = (
         ("Spring " + " and ".join(TRAPS[t]["name"] for t in plan["traps"])) if plan["traps"] else "No trap"
     )
-    rest = _token(words[2:]) if len(words) > 2 else "plain"
+    rest = "-".join(w for w in words[2:] if w != "trap" and w not in plan["traps"]) or "none"
     return [(plan["tile"], f"Fight on {plan['tile']}"), ("trap-" + trap, trap_label), (rest, label)]
 
 

@@ -9,7 +9,7 @@ from engine import core
 from engine.core import State
 
 from . import board
-from .data import CARDS, MONSTERS, PETS, TRAPS
+from .data import CARDS, LOC, MONSTERS, PETS, TRAPS
 
 
 def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
@@ -136,9 +136,17 @@ def private_text(g: Any, state: State, seat: int) -> str:
     p = state["players"][seat]
     lines = []
     if state["phase"] == "inacc":
-        lines.append("Drawn orders (keep one): " + ", ".join(state["inacc_draw"][str(seat)]))
+        lines.append(
+            "Drawn orders (keep one): " + ", ".join(LOC[c]["name"] for c in state["inacc_draw"][str(seat)])
+        )
     if str(seat) in state["orders"]:
-        lines.append("Your orders: " + ", ".join(state["orders"][str(seat)]))
+        orders = state["orders"][str(seat)]
+        lines.append(
+            "Your orders: "
+            + ", ".join(
+                LOC[o.rstrip("-")]["name"] + (" (declined)" if o.endswith("-") else "") for o in orders
+            )
+        )
     lines.append("Trap Cards: " + (", ".join(f"{TRAPS[t]['name']} ({t})" for t in p["traps"]) or "none"))
     if p.get("pets"):
         lines.append(
