@@ -245,7 +245,7 @@ class DungeonDrawers(core.Game):
             return (
                 "Play a dungeon action or resolve the encounter."
                 if state["step"] == "encounter"
-                else ("Play hero actions on opponents, then refill your hand.")
+                else "Play hero actions on opponents, then refill your hand."
             )
         el = build.current_element(state, seat)
         if state["players"][seat]["pending"] is None:
@@ -260,6 +260,9 @@ class DungeonDrawers(core.Game):
         if cells is None or steps is None:
             raise IllegalAction(STALE)
         finished = cells[-1] == board.EXIT and board.path_problem(sheet, cells) is None
+        if not steps and not finished:
+            # only a forged or stale prefix gets here: every offered step can be finished
+            raise IllegalAction(STALE)
         count = {c: cells.count(c) for c in cells}
         options = []
         for token, cell in steps:
@@ -268,11 +271,7 @@ class DungeonDrawers(core.Game):
             again = ", 2nd time" if count.get(cell) else ""
             options.append((token, f"{paths.STEP_WORDS[token]} to {cell}{what}{again}"[: notation.LABEL]))
         where = f"Hero's path in {seat_ref(owner)}'s dungeon: {len(cells)} space(s), now on {cells[-1]}."
-        tail = (
-            " Done draws it, or keep going."
-            if finished
-            else ("" if options else " No way on from here: go back a step.")
-        )
+        tail = " Done draws it here, or keep going." if finished else ""
         return Choice(
             prompt=where + tail,
             options=options,

@@ -41,7 +41,9 @@ def main(games: int = 240, first: int = 1) -> None:
         scores += r["scores"]
     neg = sum(1 for s in scores if s < 0)
     print(f"{games} AI games (2/3/4 players in turn), seeds {first}..{first + games - 1}")
-    print(f"monsters win {tot['won']}/{tot['fights']} fights = {100 * tot['won'] / max(1, tot['fights']):.1f} %")
+    print(
+        f"monsters win {tot['won']}/{tot['fights']} fights = {100 * tot['won'] / max(1, tot['fights']):.1f} %"
+    )
     print(f"heroes die {tot['dead']}/{tot['heroes']} = {100 * tot['dead'] / tot['heroes']:.1f} %")
     print(f"negative final scores {neg}/{len(scores)} = {100 * neg / len(scores):.1f} %")
     print(f"mean score {sum(scores) / len(scores):.1f}, min {min(scores)}, max {max(scores)}")

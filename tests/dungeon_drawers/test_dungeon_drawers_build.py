@@ -137,6 +137,19 @@ def test_undo_is_allowed_only_while_the_card_is_face_up() -> None:
         s, _ = act(s, 0, move)
     done, _ = act(s, 0, "done")
     assert not GAME.can_undo(s, done, 0, GAME.parse("done"))
+    erased, _ = act(s, 0, "erase")
+    assert GAME.can_undo(s, erased, 0, GAME.parse("erase"))
+
+
+def test_undo_never_takes_back_a_card_pick() -> None:
+    """ "As long as your Card for the current round is still faceup, you can erase and rebuild
+    elements installed using this Card": the installs may be taken back, the pick may not (the
+    card left the display in front of the next player)."""
+    state = build_state(2, 3)
+    card = state["display"][0]
+    after, _ = act(state, 0, f"take {card}")
+    assert state["rng"]["n"] == after["rng"]["n"]  # nothing random happened, and still
+    assert not GAME.can_undo(state, after, 0, GAME.parse(f"take {card}"))
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.dungeon_drawers import data
-from engine.dungeon_drawers.rules import score_player
 from engine.dungeon_drawers.data import track_size
+from engine.dungeon_drawers.rules import score_player
 from tests.dungeon_drawers.helpers import EMPTY, GAME, act, cards_with, defend_state, sheet_from
 
 
