@@ -55,9 +55,11 @@ async def test_e2e_game_to_the_end(key: str, standin: StandIn, bot: BotProcess) 
         assert "AI" in (await r.reply()).content
         t.boards.append(await t.wait_board(mark, timeout=120))
     final = t.board
-    assert [a.filename for a in final.attachments][-1] == f"game{t.game_id}-scores.png"
-    assert len(final.pngs) == 2 and final.buttons == [] and final.mentions == []
+    # The final board carries the scores (issue 21 item 5): no separate scores image.
+    assert not any(a.filename.endswith("-scores.png") for a in final.attachments)
+    assert final.buttons == [] and final.mentions == []
     rep = await replay(bot.db, t.game_id)
+    assert final.attachments[0].filename == f"game{t.game_id}-move{rep.moves}.png"
     assert rep.status == "over"
     audit(standin, t, rep, compare=6, every_move=False)
     audit_log(bot, rep)
