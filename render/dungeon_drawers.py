@@ -464,7 +464,7 @@ def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes
     g = Grid(label + 24, 56 + label + 12, cell)
     grid(d, (g.x, g.y), 8, 10, cell, size=label)
     _gates(d, g, label)
-    colour = seat_colour(view["viewer"] if view.get("viewer") is not None else 0)
+    colour = seat_colour(pv["owner"])  # as the board draws this dungeon's path
     draw_path(d, g, cells, colour)
     _tokens(d, g, owner["sheet"])
     for c in pv.get("next") or []:
