@@ -252,7 +252,7 @@ def _panel(
     text(
         d,
         (x, y),
-        f"Hero hearts {hero['hearts']}/{view['hearts']}{state_word}",
+        f"Hearts {hero['hearts']}/{view['hearts']}{state_word}",
         size,
         "bad" if hero["state"] == "dead" else "text",
     )
@@ -322,7 +322,7 @@ def _name_bar(
 
 # Per number of players: cell size, coordinate label size, panel text size, and whether the
 # panel stands beside the grid (2 players: keeps the board wide, not square) or below it.
-LAYOUT = {2: (36, 18, 20, True), 3: (40, 18, 22, False), 4: (32, 16, 20, False)}
+LAYOUT = {2: (36, 18, 20, True), 3: (40, 18, 22, False), 4: (32, 16, 22, False)}
 TALL = 2400  # boards are drawn on a tall canvas and cropped to what was drawn
 
 
