@@ -153,6 +153,16 @@ def elements_text(cid: int) -> str:
     return ", ".join(element_label(e) for e in CARDS[cid].elements)
 
 
+def elements_short(cid: int) -> str:
+    """The building elements counted, for labels: 'L3 wall, 2 goblins, dragon'."""
+    out: list[str] = []
+    els = [f"{e[5:]} wall" if e.startswith("wall:") else e for e in CARDS[cid].elements]
+    for e in dict.fromkeys(els):
+        k = els.count(e)
+        out.append(f"{k} {e}s" if k > 1 else e)
+    return ", ".join(out)
+
+
 def effect_text(cid: int) -> str:
     """What the card does in the defence phase, short: 'hero action: the hero takes 2 less damage once'."""
     a = ACTIONS[CARDS[cid].action]

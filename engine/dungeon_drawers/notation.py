@@ -8,7 +8,7 @@ from typing import Any
 from engine.core import IllegalAction, State, seat_ref
 
 from . import board, paths
-from .data import ACTIONS, CARDS, TRACKS, card_name, elements_text
+from .data import ACTIONS, CARDS, TRACKS, card_name, elements_short
 
 LABEL = 80  # a chooser label or autocomplete entry
 
@@ -173,7 +173,7 @@ def _path_label(cells: list[str]) -> str:
 def describe(action: Any) -> str:
     t = action["t"]
     if t == "take":
-        return fit(f"Take {_card_label(action['card'])}; builds {elements_text(action['card'])}")
+        return fit(f"Take {_card_label(action['card'])}: {elements_short(action['card'])}")
     if t == "play":
         return fit(f"Play {_card_label(action['card'])}")
     if t == "hero":

@@ -48,8 +48,10 @@ def test_hero_action_take_and_play_labels_carry_the_effect_in_80_characters() ->
         move = {"t": "hero", "card": cid, "to": 1} if a["type"] == "hero" else {"t": "play", "card": cid}
         labels.append(GAME.describe(None, move))
         for label in labels:
-            assert len(label) <= 80
+            assert len(label) <= 80 and not label.endswith("..."), label
             assert a["short"] in label, label
+        elements = CARDS[cid].elements
+        assert all((e[5:] if e.startswith("wall:") else e) in labels[0] for e in elements)
         if a["type"] == "hero":
             assert labels[1].endswith("on Player 2's dungeon")
 
