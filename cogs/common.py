@@ -264,7 +264,7 @@ def step_message(step: Step) -> tuple[str, discord.ui.View, list[discord.File]]:
 
 class StepButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"lk:cx:(?P<gid>\d{{1,20}}):(?P<ver>\d{{1,12}}):(?P<depth>\d{{1,4}}):(?P<op>{STEP_OPS}):(?P<n>\d{{1,6}})",
+    template=rf"lk:cx:(?P<gid>\d{{1,20}}):(?P<ver>\d{{1,20}}):(?P<depth>\d{{1,4}}):(?P<op>{STEP_OPS}):(?P<n>\d{{1,6}})",
 ):
     """A chooser button: pick option n, go back, Done, or show page n of a long step."""
 
@@ -295,7 +295,7 @@ class StepButton(
 
 class StepSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"lk:cs:(?P<gid>\d{1,20}):(?P<ver>\d{1,12}):(?P<depth>\d{1,4})",
+    template=r"lk:cs:(?P<gid>\d{1,20}):(?P<ver>\d{1,20}):(?P<depth>\d{1,4})",
 ):
     """A chooser select menu; each option's value is its index in the step."""
 
@@ -397,6 +397,9 @@ async def play(
 
 
 async def show_hand(interaction: discord.Interaction, game_id: int) -> None:
+    """The player's private text and "my area" image. Deferred privately first: the
+    area image is drawn at twice the scale and must not miss Discord's 3 seconds."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
     text, png = await tables_of(interaction).hand(game_id, interaction.user.id)
     kw: dict[str, Any] = {}
     if png is not None:

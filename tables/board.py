@@ -82,9 +82,9 @@ def words(row: GameRow, events: list[Event], before: GameRow | None, actor: tupl
     assert row.state is not None
     w = Words(news=[e.text for e in events if e.seat is None], tail=[])
     for e in events:
-        s = row.seats[e.seat] if e.seat is not None else None
-        if s is not None and s.user_id is not None and not s.is_ai:
-            w.private.setdefault(s.user_id, []).append(e.text)
+        owner = row.seats[e.seat] if e.seat is not None else None
+        if owner is not None and owner.user_id is not None and not owner.is_ai:
+            w.private.setdefault(owner.user_id, []).append(e.text)
     if game.is_over(row.state):
         w.tail.append(result_text(row))
     else:

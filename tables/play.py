@@ -13,7 +13,7 @@ from engine import core
 from engine.core import Action, Event, IllegalAction
 from store import GameRow
 from tables.base import TablesBase
-from tables.results import MAX_BUTTONS, TableError, Update
+from tables.results import TableError, Update
 from tables.text import named
 
 log = logging.getLogger("lairkeeper.tables")
@@ -188,18 +188,3 @@ class PlayMixin(TablesBase):
             if len(out) >= limit:
                 break
         return out
-
-    async def move_choices(self, game_id: int, user_id: int, version: int) -> list[tuple[str, int]]:
-        """The acting user's legal moves as (label, index) for private buttons."""
-        row = await self._load(game_id)
-        if version != row.version:
-            raise TableError("That board is out of date; use the newest one.")
-        seat = self._acting_seat(row, user_id)
-        game = core.get(row.game_key)
-        assert row.state is not None
-        options = game.legal_actions(row.state, seat)
-        if len(options) > MAX_BUTTONS:
-            raise TableError(
-                f"You have {len(options)} possible moves: use /play and pick from the list or type one."
-            )
-        return [(named(row, game.describe(row.state, a))[:80], i) for i, a in enumerate(options)]

@@ -190,11 +190,12 @@ async def test_move_choices_are_private_to_the_player_to_act(tables: Tables) -> 
     mover, waiter = await acting_user(tables, gid)
     board = await tables.board(gid)
     assert board.choose, "the public board offers a 'Your move' button, not the moves themselves"
-    assert await tables.move_choices(gid, mover, row.version) == [("Add 1", 0), ("Add 2", 1), ("Add 3", 2)]
+    panel = await tables.panel(gid, mover, row.version)
+    assert panel.step is None and panel.buttons == [("Add 1", 0), ("Add 2", 1), ("Add 3", 2)]
     with pytest.raises(TableError, match="not your turn"):
-        await tables.move_choices(gid, waiter, row.version)
+        await tables.panel(gid, waiter, row.version)
     with pytest.raises(TableError, match="out of date"):
-        await tables.move_choices(gid, mover, row.version - 1)
+        await tables.panel(gid, mover, row.version - 1)
 
 
 async def test_engine_player_numbers_become_names(tables: Tables) -> None:
@@ -400,3 +401,29 @@ async def test_refusals_name_the_players(tables: Tables, monkeypatch: pytest.Mon
     with pytest.raises(TableError) as err:
         await tables.act(gid, mover, "2")
     assert str(err.value) == f"{names[mover]} may not add 2 while {names[waiter]} waits."
+
+
+async def test_hand_sends_the_players_own_area_drawn_with_names(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21 item 6: "Show my hand" and /hand also send the renderer's "my area" image,
+    drawn from the player's own view, with the players' names."""
+    import render
+    from tests import fakegame
+
+    seen: list[tuple[dict, list[str]]] = []
+
+    def area(view: dict, names: list[str]) -> bytes:
+        seen.append((view, names))
+        return fakegame.render(view)
+
+    renderer = render.Renderer(board=fakegame.RENDERER.board, area=area)
+    monkeypatch.setitem(render.REGISTRY, "test-race", renderer)
+    gid = await two_player_game(tables)
+    row = await tables.store.get(gid)
+    assert row is not None and row.state is not None
+    text, png = await tables.hand(gid, BOB)
+    assert png is not None and png.startswith(b"\x89PNG") and text.startswith("Your secret card is")
+    view, names = seen[-1]
+    assert names == ["alice", "bob"]
+    assert view["cards"][1] == row.state["cards"][1] and view["cards"][0] is None, "bob's own view"

@@ -72,6 +72,27 @@ async def chooser_move(t: Table, player: Actor, reply: Message, restart: BotProc
     return board
 
 
+async def resume_then_stale(t: Table, player: Actor, first: Message) -> None:
+    """One step in a first reply; "Your move" again resumes the half-made move in a
+    second reply, which finishes it; a click on the first reply is then one private
+    sentence and changes nothing."""
+    await chooser_step(t, player, first)
+    assert first.content.startswith("So far")
+    second = await t.my_choices(player)
+    assert second.id != first.id and second.content.startswith("So far"), second.content
+    await chooser_move(t, player, second)
+    moves = await logged_moves(t.bot_db, t.game_id)  # type: ignore[attr-defined]
+    item = step_items(first)[0]
+    if item["type"] == 3:
+        r = await player.select(first, [item["options"][0]["value"]], item["custom_id"])
+    else:
+        r = await player.click(first, item["custom_id"])
+    t.replies.append(r)
+    refused = await r.reply()
+    assert refused.ephemeral and refused.id != first.id and "earlier board" in refused.content
+    assert await logged_moves(t.bot_db, t.game_id) == moves  # type: ignore[attr-defined]
+
+
 async def test_e2e_moves_by_chooser_clicks_only(standin: StandIn, bot: BotProcess) -> None:
     key = "dungeon-lair"  # 100+ placements a turn: far more than buttons hold
     if key not in core.available():
@@ -93,7 +114,10 @@ async def test_e2e_moves_by_chooser_clicks_only(standin: StandIn, bot: BotProces
             assert (await r.reply()).content.startswith("Move taken")
             t.boards.append(await t.wait_board(mark))
             continue
-        await chooser_move(t, ann, reply, restart=bot if made == 1 else None)
+        if made == 0:
+            await resume_then_stale(t, ann, reply)
+        else:
+            await chooser_move(t, ann, reply, restart=bot if made == 1 else None)
         made += 1
     assert made >= 2, "the chooser was not needed: pick another seed"
     rep = await replay(bot.db, t.game_id)
