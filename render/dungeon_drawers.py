@@ -213,10 +213,15 @@ def draw_grid(d: ImageDraw.ImageDraw, g: Grid, p: dict[str, Any], colour: Colour
 
 
 def _tracks(
-    d: ImageDraw.ImageDraw, x: int, y: int, p: dict[str, Any], view: dict[str, Any], size: int
+    d: ImageDraw.ImageDraw, x: int, y: int, width: int, p: dict[str, Any], view: dict[str, Any], size: int
 ) -> int:
+    """Each improvement track: its level, then its boxes in their groups, as large as the width allows."""
     label_w = max(int(text_width(f"{TRACK_LABEL[t]} +{p['levels'][t]}", size)) for t in TRACK_LABEL) + 8
-    bs = max(8, size // 2 - 2)
+    most = max(sum(b for b, _ in view["tracks"][t]["groups"]) for t in TRACK_LABEL)
+    groups = max(len(view["tracks"][t]["groups"]) for t in TRACK_LABEL)
+    unit = (width - label_w) / (most + groups / 2 + 1)  # a box and its gap; half a box between groups
+    bs = max(8, min(size - 6, int(unit) - 1))
+    gap = max(4, bs // 2)
     for t, label in TRACK_LABEL.items():
         lv = p["levels"][t]
         plus = "+" if t in ("goblin", "orc", "dragon") else ""
@@ -232,7 +237,7 @@ def _tracks(
                 )
                 bx += bs + 1
                 i += 1
-            bx += 4
+            bx += gap
         y += size + 6
     return y
 
@@ -257,7 +262,7 @@ def _panel(
         "bad" if hero["state"] == "dead" else "text",
     )
     y += size + 8
-    y = _tracks(d, x, y, p, view, size)
+    y = _tracks(d, x, y, width, p, view, size)
     text(d, (x, y), f"Treasures hidden: {p['treasure_count']}", size, "text")
     y += size + 6
     if view["phase"] == "build":
@@ -419,6 +424,10 @@ def _hand_lines(view: dict[str, Any], me: dict[str, Any], names: list[str]) -> l
     hand = me.get("hand") or []
     if hand:
         out.append(("Your hand:", "accent", 24))
+    elif view["phase"] in ("build", "path") and me["taken"]:
+        # the action deck may be looked at any time in Phase A (rulebook p.5): what each card will do
+        hand = me["taken"]
+        out.append(("Your action cards:", "accent", 24))
     for c in hand:
         info = view["cards"][str(c)]
         line = f"#{c} {info['name']} ({info['type']} action): {info['effect']}"
