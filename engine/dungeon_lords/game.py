@@ -1681,8 +1681,3 @@ class DungeonLords(core.Game):
         from .scoring import score
 
         return score(state)
-
-    def ai_action(self, state: State, seat: int) -> Any:
-        from .ai import choose
-
-        return choose(self, state, seat)
