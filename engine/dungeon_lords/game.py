@@ -36,6 +36,39 @@ from .data import (
 )
 
 SEAT_NAMES = "P{}"
+
+# The printed names (and a Combat Card's speed and fatigue) of the components: the renderers
+# read them from the view, never from the data (issue 16).
+COMPONENTS: dict[str, dict[str, Any]] = {
+    "monsters": {k: m["name"] for k, m in MONSTERS.items()},
+    "rooms": {k: r["name"] for k, r in ROOMS.items()},
+    "traps": {k: t["name"] for k, t in TRAPS.items()},
+    "cards": {k: {"name": c["name"], "speed": c["speed"], "fatigue": c["fatigue"]} for k, c in CARDS.items()},
+    "improved": {k: t["name"] for k, t in IMPROVED.items()},
+    "pets": {k: p["name"] for k, p in PETS.items()},
+}
+
+
+def component_names(view: dict[str, Any]) -> dict[str, Any]:
+    """The printed names of the components this view shows (by the ids it holds), so a
+    view names nothing it does not already show; every location's name."""
+    ids: set[str] = set()
+    todo: list[Any] = [view]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+        elif isinstance(node, str) and len(node) <= 12:
+            ids.add(node)
+    out: dict[str, Any] = {
+        kind: {k: v for k, v in names.items() if k in ids} for kind, names in COMPONENTS.items()
+    }
+    out["locations"] = {k: loc["name"] for k, loc in LOC.items()}
+    return out
+
+
 DUMMY = -1
 
 
@@ -1588,6 +1621,8 @@ class DungeonLords(core.Game):
             "task": state["task"], "specials_seen": state["specials_seen"], "x": state.get("x"),
             "discard": state.get("discard"), "improved": state.get("improved", []),
         }  # fmt: skip
+        if state["phase"] == "over":
+            v["result"] = self.result(state).to_json()
         o = state.get("opps")
         if o:
             v["opps"] = {"now": o.get("now"), "next": o.get("next"), "used": o.get("used", []),
@@ -1615,6 +1650,7 @@ class DungeonLords(core.Game):
                 "pet_pass": (state.get("pet_pass") or {}).get(str(seat)),
                 "bid": (fest["bids"].get(str(seat)) if fest else None),
             }
+        v["components"] = component_names(v)
         return v
 
     def status(self, state: State) -> str:

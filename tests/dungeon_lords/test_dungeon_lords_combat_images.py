@@ -1,4 +1,4 @@
-"""Combat step images (render.dungeon_lords_combat.render_steps): one image per battle,
+"""Combat step images (RENDERER.steps of render/dungeon_lords.py): one image per battle,
 drawn from the two public views only."""
 
 from __future__ import annotations
@@ -15,9 +15,19 @@ from PIL import Image
 
 from engine import core
 from engine.dungeon_lords.data import CARDS
-from render.dungeon_lords_combat import MAX_IMAGES, _battles, _members, _step_of, _track, render_steps
+from render import default_names
+from render.dungeon_lords import RENDERER
+from render.dungeon_lords_combat import MAX_IMAGES, _battles, _members, _step_of, _track
 
 G: Any = core.get("dungeon-lords")
+
+
+def render_steps(before: dict[str, Any], after: dict[str, Any]) -> list[bytes]:
+    """The step images between two public views, drawn as tables/ draws them."""
+    assert RENDERER.steps is not None
+    return [job() for job in RENDERER.steps(before, after, default_names(len(before["players"])))]
+
+
 HEADER = re.compile(r"^-- P(\d+): battle on (\S+);")
 ROUND = re.compile(r"^Combat round (\d+): ")
 
@@ -194,13 +204,16 @@ def test_log_lines_are_sorted_into_the_battle_phase_steps() -> None:
     ]
     step = "start"
     for line, want in lines:
-        step = _step_of(line, step, CARDS["shield"])
+        step = _step_of(line, step, CARDS["shield"], {"Rolling Stone"})
         assert step == want, line
     # A slow spell is cast after the monsters, and its healing stays with it.
-    assert _step_of("The party casts Regeneration.", "monsters", CARDS["regeneration"]) == "slow"
-    assert _step_of("The party heals.", "slow", CARDS["regeneration"]) == "slow"
+    assert _step_of("The party casts Regeneration.", "monsters", CARDS["regeneration"], set()) == "slow"
+    assert _step_of("The party heals.", "slow", CARDS["regeneration"], set()) == "slow"
     # Steps never go back: a trap's name seen late (no such line) keeps the current step.
-    assert _step_of("Rolling Stone deals 1 to the thief (L1) (1 left).", "monsters", None) == "monsters"
+    assert (
+        _step_of("Rolling Stone deals 1 to the thief (L1) (1 left).", "monsters", None, {"Rolling Stone"})
+        == "monsters"
+    )
 
 
 def test_hit_points_follow_damage_prison_and_healing_by_the_priests() -> None:
