@@ -67,13 +67,19 @@ def _title(view: dict[str, Any]) -> str:
     return f"Dungeon Lords - Year {view['year']}, season {view['round']} of {view['seasons']}"
 
 
-def _header(draw: Any, view: dict[str, Any], names: list[str]) -> int:
-    status = named(view["status"], names)
+def status_line(view: dict[str, Any], names: list[str]) -> str:
+    """Whose turn it is and to do what; on the last board, who won."""
     res = view.get("result")
-    if res:
-        won = " and ".join(names[s] for s in res["winners"])
-        best = max(res["scores"])
-        status = f"{won} {'win' if len(res['winners']) > 1 else 'wins'} with {best} points."
+    if not res:
+        return named(view["status"], names)
+    won = " and ".join(names[s] for s in res["winners"])
+    best = max(res["scores"])
+    return f"{won} {'win' if len(res['winners']) > 1 else 'wins'} with {best} points."
+
+
+def _header(draw: Any, view: dict[str, Any], names: list[str]) -> int:
+    status = status_line(view, names)
+    res = view.get("result")
     size = 32 if res else 24
     lines = wrap(status, W - 32, size)[:2]
     h = 62 + (size + 8) * len(lines)
@@ -204,9 +210,9 @@ def _evilometer(draw: Any, view: dict[str, Any], y: int) -> int:
         if view["dummy"]["evil"] == v:
             here.append(None)
         for k, s in enumerate(here[:4]):
-            _chip(draw, x + 4 + (k % 2) * 32, y + 30 + (k // 2) * 26, s, 16)
-    text(draw, (W - 12, y + 90), "red: the paladin's spaces", 16, "muted", "ra")
-    return y + 116
+            _chip(draw, x + 2 + (k % 2) * 33, y + 30 + (k // 2) * 27, s, 18)
+    text(draw, (W - 12, y + 88), "red: the paladin comes to the most evil player on these spaces", 20, "muted", "ra")
+    return y + 118
 
 
 # ---- a dungeon ----------------------------------------------------------------------------------
@@ -335,7 +341,7 @@ def _legend(draw: Any, y: int) -> int:
     draw.polygon([(x, y + 2), (x + 22, y + 2), (x + 22, y + 24)], fill=PALETTE["yellow"])
     text(draw, (x + 32, y), "trap installed", SMALL, "muted")
     x += 60 + int(text_width("trap installed", SMALL))
-    _chip(draw, x, y - 4, None, 16)
+    _chip(draw, x, y - 4, None, 18)
     text(draw, (x + 36, y), "non-player", SMALL, "muted")
     return y + 32
 
@@ -352,7 +358,7 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
     info = [] if over else _offer_lines(view, names)
     info_h = sum(len(wrap(s, W - 24, BODY)) for s, _ in info) * (BODY + 6)
     top = 160 + 100 * len(players) if over else 150 + 180 + info_h + 10
-    height = top + 116 + sum(heights) + 40 + len(log) * 26 + 14
+    height = max(top + 118 + sum(heights) + 40 + len(log) * 26 + 14, int(W * 1.12))
     img, draw = canvas(W, height)
     y = _header(draw, view, names)
     if over:
@@ -370,7 +376,12 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
         text(draw, (12, y), wrap(line, W - 24, SMALL)[0], SMALL, "muted")
         y += 26
     # A 96-colour palette halves the encoding time and the file size; the board has few colours.
-    return to_png(to_palette(img.crop((0, 0, W, min(height, y + 8)))))
+    return to_png(to_palette(img.crop((0, 0, W, _not_square(min(height, y + 8))))))
+
+
+def _not_square(height: int) -> int:
+    """A board height at least 10 % away from its width: Android crops square previews."""
+    return height if abs(height / W - 1) > 0.11 else int(W * 1.12)
 
 
 # ---- my area ------------------------------------------------------------------------------------

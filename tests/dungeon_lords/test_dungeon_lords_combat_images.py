@@ -266,3 +266,21 @@ def test_over_the_cap_the_battles_without_lines_are_left_out_first(monkeypatch: 
     capped = render_steps(before, after)
     assert len(capped) == len(battles) - 2
     assert capped == full[2:], "the two earliest battles without lines are the ones left out"
+
+
+def test_step_images_name_the_players_and_write_levels_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: images name players by their display names, never "P2"."""
+    import render.dungeon_lords_combat as C
+
+    seen: list[str] = []
+    real = C.text
+    monkeypatch.setattr(C, "text", lambda d, xy, s, *a: (seen.append(s), real(d, xy, s, *a)))
+    names = ["Ann", "Bob", "Cyd", "Dee"]
+    fought = [m for m in _moves() if _combat(m[4])][:4]
+    assert RENDERER.steps is not None
+    for _, _, before, after, _ in fought:
+        for job in RENDERER.steps(before, after, names[: len(before["players"])]):
+            job()
+    joined = " ".join(seen)
+    assert "'s dungeon" in joined and any(f"{n}'s dungeon" in joined for n in names)
+    assert not re.search(r"\bP[1-4]\b|\bPlayer [1-4]\b|\([lL]\d", joined)
