@@ -11,6 +11,7 @@ from typing import Any
 from engine.core import Event, State
 
 from . import board
+from .board import who
 from .data import MONSTERS, OPPS, ROOMS, RULES, TRAPS
 
 Adv = dict[str, Any]
@@ -151,7 +152,7 @@ class Battle:
             a["status"] = "captured"
             a["at"] = None
             self.p["prison"].append({k: v for k, v in a.items() if k not in ("status", "at")})
-            self.say(f"{label(a).capitalize()} is knocked out and thrown into P{self.seat + 1}'s prison.")
+            self.say(f"{label(a).capitalize()} is knocked out and thrown into {who(self.seat)}'s prison.")
             year = self.state["year"]
             others = [q for q in self.state["paladins"] if q.get("year", year) == year and q is not a]
             if others:
@@ -163,13 +164,13 @@ class Battle:
         self.p["party"].remove(a)
         self.p["prison"].append(a)
         self.p["mourn"] = self.p.get("mourn", 0) + 1
-        self.say(f"{label(a).capitalize()} is knocked out and thrown into P{self.seat + 1}'s prison.")
+        self.say(f"{label(a).capitalize()} is knocked out and thrown into {who(self.seat)}'s prison.")
 
     # ---- steps -------------------------------------------------------------------------
     def run(self) -> None:
         card = self.card
         self.say(
-            f"-- P{self.seat + 1}: battle on {self.tile}; Combat Card: {card['name']} (fatigue {card['fatigue']})."
+            f"-- {who(self.seat)}: battle on {self.tile}; Combat Card: {card['name']} (fatigue {card['fatigue']})."
         )
         self.bard_step()
         self.pet_start()
@@ -258,7 +259,7 @@ class Battle:
                 first_card = i == min((k for k, (_, inst) in enumerate(springs) if not inst), default=-1)
                 target_idx = self.choose_trap_target(line, 0 if first_card else 1)
                 dmg[target_idx] = t["dmg"][y]
-            self.say(f"P{self.seat + 1} springs {t['name']}.")
+            self.say(f"{who(self.seat)} springs {t['name']}.")
             # Thieves: remove one point per trap icon, starting with the damage aimed at the front.
             for k in range(len(dmg)):
                 cut = min(icons, dmg[k])
@@ -298,7 +299,7 @@ class Battle:
 
     def withdraw(self, s: dict[str, Any], why: str) -> None:
         s["state"] = "withdrawn"
-        self.say(f"{why}: P{self.seat + 1}'s {MONSTERS[s['id']]['name']} withdraws.")
+        self.say(f"{why}: {who(self.seat)}'s {MONSTERS[s['id']]['name']} withdraws.")
 
     def fast_spell(self) -> None:
         eff = self.card["effect"]
@@ -316,14 +317,14 @@ class Battle:
                     self.withdraw(s, "Word of Peace")
             else:
                 board.move_evil(self.state, self.seat, 2, self.ev)
-                self.say(f"P{self.seat + 1} keeps the monsters and gains 2 Evil.")
+                self.say(f"{who(self.seat)} keeps the monsters and gains 2 Evil.")
         elif eff == "suggestion":
             for s in solid:
                 cost = board.monster_cost(s["id"])
                 if answer.get("suggestion") != "withdraw" and board.can_pay(self.p, cost):
                     board.pay(self.state, self.seat, cost, self.ev)
                     self.say(
-                        f"P{self.seat + 1} pays {board.cost_text(cost)} to keep the {MONSTERS[s['id']]['name']}."
+                        f"{who(self.seat)} pays {board.cost_text(cost)} to keep the {MONSTERS[s['id']]['name']}."
                     )
                 else:
                     self.withdraw(s, "Suggestion")
@@ -338,7 +339,7 @@ class Battle:
             solid[0]["state"] = "sheep"
             self.knock_out(solid[0]["id"])
             self.say(
-                f"Metamorphosis turns P{self.seat + 1}'s {MONSTERS[solid[0]['id']]['name']} into a sheep."
+                f"Metamorphosis turns {who(self.seat)}'s {MONSTERS[solid[0]['id']]['name']} into a sheep."
             )
         elif eff == "rage":
             self.rage = True
@@ -419,7 +420,7 @@ class Battle:
                     self.no_heal = True
             if opt.get("noconquer") or opt["kind"] == "noconquer":
                 self.no_conquer = True
-                self.say(f"P{self.seat + 1}'s {m['name']} stops the party from conquering.")
+                self.say(f"{who(self.seat)}'s {m['name']} stops the party from conquering.")
             returns = m.get("returns") or opt.get("returns")
             if not returns:
                 self.knock_out(s["id"])
@@ -527,8 +528,8 @@ class Battle:
         tile["c"] = True
         if tile.get("room") == "training" and self.p.get("trained"):
             self.p["trained"] = 0  # a conquered Training Room sends its imps back to the Imp Den
-            self.say(f"The trained imps of P{self.seat + 1} flee back to the Imp Den.")
-        self.say(f"The party conquers {self.tile}; P{self.seat + 1} loses 1 Evil.")
+            self.say(f"The trained imps of {who(self.seat)} flee back to the Imp Den.")
+        self.say(f"The party conquers {self.tile}; {who(self.seat)} loses 1 Evil.")
         board.move_evil(self.state, self.seat, -1, self.ev)
         fatigue = self.fatigue(dark)
         # House rule: fatigue is dealt front to back, like a standard attack that keeps going.
@@ -568,7 +569,7 @@ class Battle:
             # Training Room: one trained imp returns to the Imp Den for 1 extra fatigue.
             self.p["trained"] -= 1
             total += 1
-            self.say(f"A trained imp of P{self.seat + 1} harries the party: +1 fatigue.")
+            self.say(f"A trained imp of {who(self.seat)} harries the party: +1 fatigue.")
         return total
 
 

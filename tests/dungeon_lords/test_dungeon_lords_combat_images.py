@@ -28,7 +28,7 @@ def render_steps(before: dict[str, Any], after: dict[str, Any]) -> list[bytes]:
     return [job() for job in RENDERER.steps(before, after, default_names(len(before["players"])))]
 
 
-HEADER = re.compile(r"^-- P(\d+): battle on (\S+);")
+HEADER = re.compile(r"^-- Player (\d+): battle on (\S+);")
 ROUND = re.compile(r"^Combat round (\d+): ")
 
 Move = tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any], list[str]]
@@ -191,14 +191,14 @@ def test_secrets_do_not_change_the_images() -> None:
 def test_log_lines_are_sorted_into_the_battle_phase_steps() -> None:
     lines = [
         ("The bard (L1) sings: 1 Courage Token(s).", "start"),
-        ("P1 springs Rolling Stone.", "trap"),
+        ("Player 1 springs Rolling Stone.", "trap"),
         ("Rolling Stone deals 3 to the warrior (L2) (1 left).", "trap"),
         ("The party casts Magic Shield.", "fast"),
         ("Magic Shield absorbs 1 damage.", "monsters"),  # the shield works as a monster strikes
         ("Goblin deals 1 to the warrior (L2) (0 left).", "monsters"),
-        ("The warrior (l2) is knocked out and thrown into P1's prison.", "monsters"),
+        ("The warrior (l2) is knocked out and thrown into Player 1's prison.", "monsters"),
         ("The party heals.", "heal"),
-        ("The party conquers C1; P1 loses 1 Evil.", "conquer"),
+        ("The party conquers C1; Player 1 loses 1 Evil.", "conquer"),
         ("Fatigue deals 1 to the priest (L1) (2 left).", "conquer"),
         ("The poison deals 1 to the priest (L1) (1 left).", "end"),
     ]
@@ -236,7 +236,7 @@ def test_hit_points_follow_damage_prison_and_healing_by_the_priests() -> None:
             # Two "warrior (L2)": the line's numbers say which one (2 left before, 1 dealt -> a2).
             "Goblin deals 1 to the warrior (L2) (1 left).",
             "Troll deals 4 to the warrior (L2) (0 left).",
-            "The warrior (l2) is knocked out and thrown into P1's prison.",
+            "The warrior (l2) is knocked out and thrown into Player 1's prison.",
             "The party heals.",
         ],
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.dungeon_lords import board
+from engine.dungeon_lords import board, events
 from engine.dungeon_lords.combat import Battle
 from engine.dungeon_lords.data import CARDS
 
@@ -340,9 +340,9 @@ def test_new_special_events() -> None:
     s["players"][0]["food"] = 0
     food = [p["food"] for p in s["players"]]
     evil0 = s["players"][0]["evil"]
-    G._special(s, "feast", [])
+    events.special(s, "feast", [])
     assert s["players"][0]["evil"] == evil0 + 1 and s["players"][1]["food"] == food[1] - 1
-    G._special(s, "petfair", [])
+    events.special(s, "petfair", [])
     assert all(len(p["pets"]) == 1 for p in s["players"])
 
 
