@@ -77,16 +77,18 @@ def status_line(view: dict[str, Any], names: list[str]) -> str:
     return f"{won} {'win' if len(res['winners']) > 1 else 'wins'} with {best} points."
 
 
+def _header_lines(view: dict[str, Any], names: list[str]) -> tuple[list[str], int]:
+    size = 32 if view.get("result") else 24
+    return wrap(status_line(view, names), W - 32, size)[:2], size
+
+
 def _header(draw: Any, view: dict[str, Any], names: list[str]) -> int:
-    status = status_line(view, names)
-    res = view.get("result")
-    size = 32 if res else 24
-    lines = wrap(status, W - 32, size)[:2]
+    lines, size = _header_lines(view, names)
     h = 62 + (size + 8) * len(lines)
     draw.rectangle([0, 0, W, h], fill=PALETTE["panel"])
     text(draw, (16, 10), _title(view), 32, "accent")
     for i, line in enumerate(lines):
-        text(draw, (16, 54 + (size + 8) * i), line, size, "yellow" if res else "text")
+        text(draw, (16, 54 + (size + 8) * i), line, size, "yellow" if view.get("result") else "text")
     return h + 12
 
 
@@ -211,7 +213,14 @@ def _evilometer(draw: Any, view: dict[str, Any], y: int) -> int:
             here.append(None)
         for k, s in enumerate(here[:4]):
             _chip(draw, x + 2 + (k % 2) * 33, y + 30 + (k // 2) * 27, s, 18)
-    text(draw, (W - 12, y + 88), "red: the paladin comes to the most evil player on these spaces", 20, "muted", "ra")
+    text(
+        draw,
+        (W - 12, y + 88),
+        "red: the paladin comes to the most evil player on these spaces",
+        20,
+        "muted",
+        "ra",
+    )
     return y + 118
 
 
@@ -357,8 +366,10 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
     log = [] if over else [named(x, names) for x in log[-6:]]
     info = [] if over else _offer_lines(view, names)
     info_h = sum(len(wrap(s, W - 24, BODY)) for s, _ in info) * (BODY + 6)
-    top = 160 + 100 * len(players) if over else 150 + 180 + info_h + 10
-    height = max(top + 118 + sum(heights) + 40 + len(log) * 26 + 14, int(W * 1.12))
+    # The height is worked out before drawing: cropping a drawn board costs as much as drawing it.
+    lines, size = _header_lines(view, names)
+    top = 74 + (size + 8) * len(lines) + (100 * len(players) + 6 if over else 180 + info_h + 10)
+    height = _not_square(top + 118 + sum(heights) + 36 + len(log) * 26 + 8)
     img, draw = canvas(W, height)
     y = _header(draw, view, names)
     if over:
@@ -376,7 +387,7 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
         text(draw, (12, y), wrap(line, W - 24, SMALL)[0], SMALL, "muted")
         y += 26
     # A 96-colour palette halves the encoding time and the file size; the board has few colours.
-    return to_png(to_palette(img.crop((0, 0, W, _not_square(min(height, y + 8))))))
+    return to_png(to_palette(img))
 
 
 def _not_square(height: int) -> int:
