@@ -118,7 +118,7 @@ def _result(draw: Any, view: dict[str, Any], names: list[str], y: int) -> int:
                 "ra",
             )
             parts = ", ".join(f"{k} {v:+d}" for k, v in res["breakdown"][s].items() if v)
-            text(draw, (72, y + 52), wrap(parts or "no points", W - 100, SMALL)[0], SMALL, "muted")
+            text(draw, (72, y + 54), wrap(parts or "no points", W - 100, BODY)[0], BODY, "muted")
             y += 100
         place += len(group)
     return y + 6
@@ -133,8 +133,8 @@ def _locations(draw: Any, view: dict[str, Any], y: int) -> int:
         swapped = bool(now) and REPLACES.get(now) == loc
         box(draw, (x, y, x + w - 8, y + 170), "panel2" if swapped else "panel")
         title = BOARD_NAMES[now] if swapped and now else name
-        for k, part in enumerate(wrap(title, w - 20, SMALL)[:2]):
-            text(draw, (x + 8, y + 6 + k * 24), part, SMALL, "yellow" if swapped else "accent")
+        for k, part in enumerate(wrap(title, w - 20, BODY)[:2]):
+            text(draw, (x + 8, y + 6 + k * 27), part, BODY, "yellow" if swapped else "accent")
         for k, occ in enumerate(view["board"].get(loc, [None, None, None])):
             yy = y + 62 + k * 36
             text(draw, (x + 10, yy + 4), "I" * (k + 1), SMALL, "muted")
@@ -280,7 +280,7 @@ def dungeon_lines(view: dict[str, Any], p: dict[str, Any], names: list[str]) -> 
         out.append(("Party (health left): " + ", ".join(party), "yellow"))
     prison = [a.get("name") or adventurer(a) for a in p["prison"]]
     out.append((f"Prison ({len(prison)}): " + (", ".join(prison) or "empty"), "text"))
-    if p.get("mourn"):
+    if p.get("mourn") and view["combat_round"]:
         out.append((f"Captured this Combat (bards mourn): {p['mourn']}", "muted"))
     if view.get("x") and view["x"].get("exp"):
         extra = [f"Pets face down: {p['pets']}"]
@@ -308,8 +308,8 @@ def _stats(p: dict[str, Any]) -> list[str]:
 
 
 def _panel_height(view: dict[str, Any], p: dict[str, Any], names: list[str], w: int) -> int:
-    body = sum(len(wrap(s, w - 24, SMALL)) for s, _ in dungeon_lines(view, p, names))
-    return 50 + 4 * 56 + 40 + body * (SMALL + 6) + 12
+    body = sum(len(wrap(s, w - 32, BODY)) for s, _ in dungeon_lines(view, p, names))
+    return 50 + 4 * 56 + 40 + body * (BODY + 6) + 12
 
 
 def _dungeon(
@@ -329,7 +329,7 @@ def _dungeon(
     draw_grid(draw, p, x + 36, y + 76, 56, 18)
     for i, line in enumerate(_stats(p) + [_orders(view, p)]):
         text(draw, (x + 340, y + 58 + i * 28), line, BODY)
-    _lines(draw, x + 14, y + 76 + 4 * 56 + 12, dungeon_lines(view, p, names), w - 32, SMALL)
+    _lines(draw, x + 14, y + 76 + 4 * 56 + 12, dungeon_lines(view, p, names), w - 32, BODY)
 
 
 def _orders(view: dict[str, Any], p: dict[str, Any]) -> str:

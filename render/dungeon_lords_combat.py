@@ -27,11 +27,11 @@ from render.base import PALETTE, SEAT_COLOURS, box, canvas, grid, seat_colour, t
 
 W = 900
 MAX_IMAGES = 8
-LINE = 30
-LOG_SIZE = 22
-BODY = 22
-STEP_SIZE = 24
-TOP = 110
+LINE = 32
+LOG_SIZE = 24
+BODY = 24
+STEP_SIZE = 26
+TOP = 116
 CELL = 52
 PANEL_W = 34 + 5 * CELL + 16
 PANEL_H = 28 + 30 + 4 * CELL + 12
@@ -74,15 +74,17 @@ def adventurer(a: dict[str, Any], health: bool = False) -> str:
     s = f"{CLS.get(a['cls'], a['cls'].capitalize())} {a.get('level', '')}".strip()
     if health:
         hp = int(a["hp"]) + int(a.get("bonus", 0))
-        s += f" {hp - int(a['dmg'])}/{hp}"
+        s += f": {hp - int(a['dmg'])}/{hp}"
         if a.get("courage"):
             s += f" +{a['courage']} courage"
     return s
 
 
-def _cards(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Combat Cards by printed name."""
-    return {c["name"]: c for c in view["components"]["cards"].values()}
+def _cards(before: dict[str, Any], after: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The Combat Cards either view shows (a card turned over by this move is only in the
+    after view), by printed name."""
+    both = {**before["components"]["cards"], **after["components"]["cards"]}
+    return {c["name"]: c for c in both.values()}
 
 
 # ---- reading the views --------------------------------------------------------------------------
@@ -387,7 +389,7 @@ def _battles(before: dict[str, Any], after: dict[str, Any]) -> list[Battle]:
             lost.append(Battle(s, r, None, card or None, None, [], True))
     if last is not None:
         lost.append(last)
-    cards = _cards(before)
+    cards = _cards(before, after)
     for b in lost:
         b.tile = _tile_from(b.lines, before, after, b.seat)
         if b.card in cards:
@@ -553,7 +555,7 @@ def _body(
     before: dict[str, Any], after: dict[str, Any], b: Battle, names: list[str]
 ) -> list[tuple[str, str, int]]:
     """The battle's log lines as (colour or "step", text, size), grouped by Battle Phase step."""
-    card = _cards(before).get(b.card or "")
+    card = _cards(before, after).get(b.card or "")
     width = W - 32
     out: list[tuple[str, str, int]] = []
     if b.missing:
@@ -584,7 +586,7 @@ def _body(
     return out
 
 
-def _title(draw: Any, before: dict[str, Any], b: Battle, names: list[str]) -> None:
+def _title(draw: Any, before: dict[str, Any], after: dict[str, Any], b: Battle, names: list[str]) -> None:
     draw.rectangle([0, 0, W, TOP - 10], fill=PALETTE["panel"])
     seat = b.seat
     col = seat_colour(seat) if seat is not None else PALETTE["text"]
@@ -592,8 +594,8 @@ def _title(draw: Any, before: dict[str, Any], b: Battle, names: list[str]) -> No
     rnd = f"round {b.round} of {before['combat_rounds']}" if b.round else "a round"
     if b.upto:
         rnd = f"rounds {b.round}-{b.upto} of {before['combat_rounds']}"
-    text(draw, (16, 8), f"Year {before['year']} combat, {rnd}: {who}", 28, col)
-    card = _cards(before).get(b.card or "")
+    text(draw, (16, 8), f"Year {before['year']} combat, {rnd}: {who}", 30, col)
+    card = _cards(before, after).get(b.card or "")
     if b.upto:
         sub = "One image for these rounds: which of them the party fought is not in the public view."
     else:
@@ -606,8 +608,8 @@ def _title(draw: Any, before: dict[str, Any], b: Battle, names: list[str]) -> No
         if card:
             fat = b.fatigue if b.fatigue is not None else card["fatigue"]
             sub += f" ({card['speed']} spell, fatigue {fat})"
-    for k, part in enumerate(wrap(sub, W - 32, 22)[:2]):
-        text(draw, (16, 46 + 28 * k), part, 22)
+    for k, part in enumerate(wrap(sub, W - 32, 24)[:2]):
+        text(draw, (16, 48 + 30 * k), part, 24)
 
 
 def _upper(draw: Any, before: dict[str, Any], after: dict[str, Any], b: Battle, start: list[Member]) -> None:
@@ -628,9 +630,9 @@ def _upper(draw: Any, before: dict[str, Any], after: dict[str, Any], b: Battle, 
         ready = [
             before["components"]["monsters"].get(m["id"], m["id"]) for m in p0["monsters"] if m["up"] is True
         ]
-        lines = wrap(f"Monsters ready: {', '.join(ready) or 'none'}", W - px - 16, 20)[:3]
+        lines = wrap(f"Monsters ready: {', '.join(ready) or 'none'}", W - px - 16, 22)[:3]
         for k, part in enumerate(lines + [f"Trap Cards in hand: {p0['traps']}"]):
-            text(draw, (px, py + 6 + k * 26), part, 20, "muted")
+            text(draw, (px, py + 6 + k * 28), part, 22, "muted")
 
 
 def _image(before: dict[str, Any], after: dict[str, Any], b: Battle, names: list[str]) -> bytes:
@@ -638,19 +640,19 @@ def _image(before: dict[str, Any], after: dict[str, Any], b: Battle, names: list
     result = _result(before, after, b)
     facts = _facts(before, after, b)
     body = _body(before, after, b, names)
-    party_h = 34 + LINE * max(1, len(start)) + 4 * 26
+    party_h = 34 + LINE * max(1, len(start)) + 4 * 28 + 8
     upper = max(PANEL_H, party_h)
-    body_h = sum(36 if k == "step" else LINE for k, _, _ in body)
+    body_h = sum(40 if k == "step" else LINE for k, _, _ in body)
     res_h = (40 + LINE * max(1, len(result)) if result else 0) + LINE * len(facts) + 16
     img, draw = canvas(W, TOP + upper + 16 + body_h + res_h + 16)
-    _title(draw, before, b, names)
+    _title(draw, before, after, b, names)
     _upper(draw, before, after, b, start)
     y = TOP + upper + 16
     for kind, s, size in body:
         if kind == "step":
-            draw.rectangle((8, y + 2, W - 8, y + 32), fill=PALETTE["panel2"])
-            text(draw, (16, y + 5), s, size, "accent")
-            y += 36
+            draw.rectangle((8, y + 2, W - 8, y + 36), fill=PALETTE["panel2"])
+            text(draw, (16, y + 6), s, size, "accent")
+            y += 40
         else:
             text(draw, (16 if kind == "muted" else 24, y), s, size, kind)
             y += LINE
