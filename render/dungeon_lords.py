@@ -245,10 +245,10 @@ def draw_grid(draw: Any, p: dict[str, Any], gx: int, gy: int, cell: int, size: i
                 [(r[2] - cell // 3, r[1]), (r[2], r[1]), (r[2], r[1] + cell // 3)], fill=PALETTE["yellow"]
             )
     grid(draw, (gx, gy), 5, 4, cell, size=size)
-    ex = gx + 2 * cell + cell // 2
-    draw.polygon(
-        [(ex - 10, gy - size - 14), (ex + 10, gy - size - 14), (ex, gy - size - 2)], fill=PALETTE["accent"]
-    )
+    # The entrance: an arrow into C1, beside its column letter.
+    ex = gx + 2 * cell + cell // 2 + size // 2 + 4
+    tip = [(ex, gy - size - 4), (ex + size, gy - size - 4), (ex + size // 2, gy - 4)]
+    draw.polygon(tip, fill=PALETTE["accent"])
 
 
 def _monster(view: dict[str, Any], m: dict[str, Any]) -> str:
@@ -350,6 +350,9 @@ def _legend(draw: Any, y: int) -> int:
     draw.polygon([(x, y + 2), (x + 22, y + 2), (x + 22, y + 24)], fill=PALETTE["yellow"])
     text(draw, (x + 32, y), "trap installed", SMALL, "muted")
     x += 60 + int(text_width("trap installed", SMALL))
+    draw.polygon([(x, y + 2), (x + 22, y + 2), (x + 11, y + 22)], fill=PALETTE["accent"])
+    text(draw, (x + 30, y), "entrance", SMALL, "muted")
+    x += 58 + int(text_width("entrance", SMALL))
     _chip(draw, x, y - 4, None, 18)
     text(draw, (x + 36, y), "non-player", SMALL, "muted")
     return y + 32
