@@ -53,17 +53,28 @@ def _paladin(view: dict[str, Any]) -> int:
     return int(view["evilometer"]["paladin"])
 
 
+def _monster_upkeep(mid: str, expert: str | None) -> dict[str, int]:
+    """One monster's Pay Day cost: its printed cost plus its Expertise surcharge."""
+    cost = dict(MONSTERS[mid]["cost"])
+    for k, v in OPPS["expertise"].get(expert or "", {}).items():
+        cost[k] = cost.get(k, 0) + v
+    return cost
+
+
 def _upkeep(me: dict[str, Any], extra: str | None = None) -> dict[str, int]:
-    """What the monsters (plus ``extra``) cost at Pay Day: every monster's cost again, with
-    Expertise surcharges; a Cockatrice counted at its food cost."""
+    """What the monsters (plus ``extra``) cost at Pay Day, as the engine charges it: every
+    monster's cost with Expertise surcharges; a Cockatrice takes food while it lasts, then
+    Evil."""
     total: dict[str, int] = {}
     ids = [(m["id"], m.get("expert")) for m in me["monsters"] if not m.get("pet")]
     if extra:
         ids.append((extra, None))
-    for mid, expert in ids:
-        for k, v in MONSTERS[mid]["cost"].items():
-            total[k] = total.get(k, 0) + v
-        for k, v in OPPS["expertise"].get(expert or "", {}).items():
+    alts = [(mid, ex) for mid, ex in ids if MONSTERS[mid].get("cost_alt")]
+    for mid, expert in [x for x in ids if x not in alts] + alts:
+        cost = _monster_upkeep(mid, expert)
+        if MONSTERS[mid].get("cost_alt") and me["food"] < total.get("food", 0) + cost.get("food", 0):
+            cost = {**MONSTERS[mid]["cost_alt"], **{k: v for k, v in cost.items() if k != "food"}}
+        for k, v in cost.items():
             total[k] = total.get(k, 0) + v
     return total
 
@@ -124,7 +135,11 @@ def _order_scores(view: dict[str, Any]) -> dict[str, float]:
         s["mine"] = min(s["mine"], 2)
         s["room"] += 2 if view["offer"]["rooms"] else 0
         s["traps"] += 2
-    if evil >= pal - 2:
+    if me["food"] < need["food"]:
+        # Each monster unpaid on Pay Day leaves and costs 1 Evil: worse than the Evil of food
+        # spaces II and III, and a monster hired now is paid again then.
+        s["monster"] = min(s["monster"], 2)
+    elif evil >= pal - 2:
         s["food"] = min(s["food"], 2)  # spaces II and III cost Evil
     _opportunity(view, me, s)
     return s
@@ -269,7 +284,8 @@ def _payday(view: dict[str, Any], legal: list[Any]) -> str:
         return "pay"
     pal = _paladin(view)
     over = me["evil"] < pal <= me["evil"] + cost.get("evil", 0)
-    heavy = [a for a in releases if MONSTERS[a.split()[1]]["cost"].get("evil", 0) > 1]
+    evil_of = {m["id"]: _monster_upkeep(m["id"], m.get("expert")).get("evil", 0) for m in me["monsters"]}
+    heavy = [a for a in releases if evil_of.get(a.split()[1], 0) > 1]
     if "pay" in legal and not (over and heavy):
         return "pay"
     if "pay" in legal:
