@@ -127,9 +127,13 @@ def _order_scores(view: dict[str, Any]) -> dict[str, float]:
         # Gold, tunnels and imps gained now hardly pay back before the end.
         s["mine"], s["dig"], s["imps"] = min(s["mine"], 2), min(s["dig"], 2), min(s["imps"], 2)
     if spare < 0:
-        # Each gold short at taxes costs 3 points; on Pay Day it costs a monster.
+        # Each gold short at taxes costs 3 points; on Pay Day it costs a monster. Tunnels dug
+        # before the taxes are taxed too, and traps cost gold.
         s["mine"] += 5 + 2 * min(3, -spare)
         s["monster"] = min(s["monster"], 3)
+        s["traps"] = min(s["traps"], 1)
+        if view["event"] == "taxes":
+            s["dig"] = min(s["dig"], 1)
     elif spare >= GOLD_ENOUGH:
         # Enough gold in hand: spend it rather than mine more.
         s["mine"] = min(s["mine"], 2)
