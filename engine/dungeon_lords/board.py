@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core import Event, Rng, State, seat_ref
 
-from .data import LOC, LOC_IDS, MONSTERS, ROOMS, RULES
+from .data import LOC, LOC_IDS, MONSTERS, ROOMS, RULES, TRAPS
 
 COLS = RULES["grid"]["cols"]
 ROWS = RULES["grid"]["rows"]
@@ -231,6 +231,13 @@ def pay(state: State, seat: int, cost: dict[str, int], ev: list[Event]) -> None:
             move_evil(state, seat, v, ev)
         elif k == "imps":
             p["imps"] -= v
+        elif k == "traps":
+            # Trap Cards as a price (the Golem): your weakest cards go, face down, to the discard
+            # pile (house decision: the choice is automatic and nobody sees them).
+            for _ in range(v):
+                weakest = min(p["traps"], key=lambda t: (TRAPS[t]["dmg"][state["year"] - 1], t))
+                p["traps"].remove(weakest)
+                state["trap_discard"].append(weakest)
         elif k == "monster":
             # Monster Catapult: the cheapest monster is loaded (discarded).
             for _ in range(v):

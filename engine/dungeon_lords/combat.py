@@ -72,7 +72,9 @@ class Battle:
         self.tile = plan["tile"]
         tile = self.tile_data()
         self.room = tile["room"] if tile["k"] == "r" else None
-        self.illusion: Adv | None = None
+        # An Illusion cast in an earlier round stays in front until it is hit (FAQ, Create Food:
+        # "if an Illusion adventurer from an earlier round is first"): it lives on the player.
+        self.illusion: Adv | None = self.p.get("illusion")
         self.invisible = False
         self.shield = 0
         self.no_spell = bool(self.room and ROOMS[self.room].get("combat", {}).get("no_spells"))
@@ -112,6 +114,17 @@ class Battle:
         self.ev.append(Event(text))
         self.state["combat"]["log"].append(text)
 
+    def rule(self, fn: Any, *args: Any) -> None:
+        """Run a board rule (pay, move Evil, place the paladins) during the battle: what it
+        announces publicly (a paladin arriving) goes into the combat log at this point too."""
+        sink: list[Event] = []
+        fn(self.state, *args, sink)
+        for e in sink:
+            if e.seat is None:
+                self.say(e.text)
+            else:
+                self.ev.append(e)
+
     def hurt(self, a: Adv, n: int, source: str, monster: bool = False) -> int:
         """Deal ``n`` damage; returns what was dealt. Eliminated adventurers go to prison."""
         if n <= 0:
@@ -143,6 +156,7 @@ class Battle:
     def fall(self, a: Adv) -> None:
         if a["cls"] == "illusion":
             self.illusion = None
+            self.p.pop("illusion", None)
             self.say("The illusion vanishes.")
             return
         a.pop("courage", None)
@@ -159,7 +173,7 @@ class Battle:
                 # Festival Season: the other paladins of this Year ignore this dungeon for the
                 # rest of Combat (even paladins can be intimidated).
                 self.state.setdefault("pal_ignore", {}).setdefault(str(year), []).append(self.seat)
-                board.check_paladin(self.state, self.ev)
+                self.rule(board.check_paladin)
             return
         self.p["party"].remove(a)
         self.p["prison"].append(a)
@@ -193,7 +207,8 @@ class Battle:
         for target, n in self.poison:
             if target in self.line():
                 self.hurt(target, n, "The poison")
-        self.illusion = None
+        if not self.real():
+            self.p.pop("illusion", None)  # nobody left for it to stand in front of
 
     def bard_step(self) -> None:
         """Festival Season: each bard gives one Courage Token per lute (fewer by one for each
@@ -227,7 +242,7 @@ class Battle:
                 self.say(f"The trap installed on {self.tile} springs.")
             else:
                 self.p["traps"].remove(tid)
-                board.pay(self.state, self.seat, t["cost"][self.year - 1], self.ev)
+                self.rule(board.pay, self.seat, t["cost"][self.year - 1])
                 if self.room and not ROOMS[self.room].get("combat", {}).get("no_surcharge"):
                     self.p["gold"] -= RULES["room_trap_surcharge"]
             self.state["trap_discard"].append(tid)
@@ -316,13 +331,13 @@ class Battle:
                 for s in solid:
                     self.withdraw(s, "Word of Peace")
             else:
-                board.move_evil(self.state, self.seat, 2, self.ev)
+                self.rule(board.move_evil, self.seat, 2)
                 self.say(f"{who(self.seat)} keeps the monsters and gains 2 Evil.")
         elif eff == "suggestion":
             for s in solid:
                 cost = board.monster_cost(s["id"])
                 if answer.get("suggestion") != "withdraw" and board.can_pay(self.p, cost):
-                    board.pay(self.state, self.seat, cost, self.ev)
+                    self.rule(board.pay, self.seat, cost)
                     self.say(
                         f"{who(self.seat)} pays {board.cost_text(cost)} to keep the {MONSTERS[s['id']]['name']}."
                     )
@@ -344,7 +359,9 @@ class Battle:
         elif eff == "rage":
             self.rage = True
         elif eff == "illusion":
+            # A new Illusion replaces one still standing from an earlier round (house decision).
             self.illusion = {"cls": "illusion", "hp": 1, "dmg": 0, "level": 0, "icons": 0}
+            self.p["illusion"] = self.illusion
         elif eff == "key":
             self.key = True
 
@@ -353,9 +370,9 @@ class Battle:
         self.say(f"The party casts {self.card['name']}.")
         p = self.p
         if eff == "evil2":
-            board.move_evil(self.state, self.seat, 2, self.ev)
+            self.rule(board.move_evil, self.seat, 2)
         elif eff == "graffiti":
-            board.move_evil(self.state, self.seat, 1, self.ev)
+            self.rule(board.move_evil, self.seat, 1)
         elif eff == "lose_imp" and p["imps"] > 0:
             p["imps"] -= 1
             p["used"] = min(p["used"], p["imps"])
@@ -368,7 +385,8 @@ class Battle:
             elif p["traps"]:
                 self.state["trap_discard"].append(p["traps"].pop(0))
         elif eff == "create_food":
-            first = self.real()[0]
+            # The first in line, even an Illusion from an earlier round ("it becomes a 2-HP illusion").
+            first = self.line()[0]
             first["bonus"] = first.get("bonus", 0) + 1
         elif eff == "regenerate":
             self.heal(2)
@@ -395,7 +413,7 @@ class Battle:
                 break
             if opt.get("pay"):
                 if board.can_pay(self.p, opt["pay"]):
-                    board.pay(self.state, self.seat, opt["pay"], self.ev)
+                    self.rule(board.pay, self.seat, opt["pay"])
                 else:
                     opt = m["options"][0]
             bonus = 0
@@ -530,7 +548,7 @@ class Battle:
             self.p["trained"] = 0  # a conquered Training Room sends its imps back to the Imp Den
             self.say(f"The trained imps of {who(self.seat)} flee back to the Imp Den.")
         self.say(f"The party conquers {self.tile}; {who(self.seat)} loses 1 Evil.")
-        board.move_evil(self.state, self.seat, -1, self.ev)
+        self.rule(board.move_evil, self.seat, -1)
         fatigue = self.fatigue(dark)
         # House rule: fatigue is dealt front to back, like a standard attack that keeps going.
         # An adventurer it cannot hurt (a wizard under Invisibility) is passed over; when

@@ -18,7 +18,9 @@ def event(state: State, ev: list[Event]) -> None:
         rate = RULES["taxes"]["tiles_per_gold"]
         for s in range(state["seats"]):
             p = state["players"][s]
-            due = len(board.counted(p)) // rate  # rented rooms and the Secret Passage are not taxed
+            # 1 gold per 2 tunnels or rooms, rounded up (issue 20's source); rented rooms and the
+            # Secret Passage are not taxed.
+            due = -(-len(board.counted(p)) // rate)
             paid = min(due, p["gold"])
             p["gold"] -= paid
             p["penalty"] += due - paid
@@ -71,7 +73,7 @@ def _strike(state: State, sid: str, ev: list[Event]) -> None:
             if p["food"] >= 1:
                 p["food"] -= 1
             else:
-                p["monsters"].remove(m)
+                m["up"] = False  # unpaid: turned face down until the end of this Year's Combat (B-sf)
 
 
 def _audit(state: State, sid: str, ev: list[Event]) -> None:

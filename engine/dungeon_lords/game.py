@@ -285,6 +285,13 @@ class DungeonLords(core.Game):
     # ---- events -------------------------------------------------------------------------------
     # ---- adventurers and end of round --------------------------------------------------------
     def _assign_adventurers(self, state: State, ev: list[Event]) -> None:
+        if state["dummy"]["evil"] is not None:
+            # 2 players: the non-player counter rises 1 in each Adventurer Phase (house decision 9b),
+            # so it first reaches the paladin space in the last season of the Second Year.
+            state["dummy"]["evil"] = min(
+                board.EVIL["max"], state["dummy"]["evil"] + RULES["dummy"]["evil_per_round"]
+            )
+            board.check_paladin(state, ev)
         advs = list(state["advs"])
         state["advs"] = []
         if not advs:
@@ -318,13 +325,12 @@ class DungeonLords(core.Game):
         state.setdefault("discard", {"monsters": [], "rooms": []})["rooms"] += state["offer"]["rooms"]
         state["offer"] = {"monsters": [], "rooms": []}
         festival.end_round(state)
-        if state["dummy"]["evil"] is not None:
-            state["dummy"]["evil"] = min(
-                board.EVIL["max"], state["dummy"]["evil"] + RULES["dummy"]["evil_per_round"]
-            )
-            board.check_paladin(state, ev)
-        state["start"] = (state["start"] + 1) % state["seats"]
-        if state["round"] >= state["seasons"]:
+        last = state["round"] >= state["seasons"]
+        if not (last and state["seasons"] == RULES["expansion"]["seasons"]):
+            # Festival Season: "In a 5-season Year, the Starting Player Token ends with the player
+            # who has it during festival season" - it is not passed before Combat.
+            state["start"] = (state["start"] + 1) % state["seats"]
+        if last:
             if state["dummy"]["evil"] is not None and expansion.x(state)["exp"]:
                 # Festival Season, 2 players: the non-player counter drops 3 just before Combat.
                 drop = RULES["expansion"]["dummy_drop_before_combat"]
@@ -403,6 +409,7 @@ class DungeonLords(core.Game):
             if p["party"]:
                 log(state, ev, f"{len(p['party'])} adventurer(s) leave the dungeon alive.")
             p["party"] = []
+            p.pop("illusion", None)
             p["monsters"] = [m for m in p["monsters"] if not m.get("pet")]  # Baby Golem goes home
             for m in p["monsters"]:
                 m["up"] = True

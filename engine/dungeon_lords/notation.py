@@ -165,8 +165,10 @@ def format_action(action: Any) -> str:
 
 
 # Moves whose words are a secret of the mover: the public history shows only the verb.
-# 'return' names a Trap Card of the hand that goes to the bottom of the deck (nobody sees it).
-SECRET_VERBS = ("orders", "keep", "bid", "pass", "discard", "return")
+# 'return' names a Trap Card of the hand that goes under the deck (nobody sees it); a battle
+# plan ('fight') is secret until every plan is in and the Combat Card is turned - then the
+# combat log shows what was played (the trap sprung, the pet revealed, the monsters' attacks).
+SECRET_VERBS = ("orders", "keep", "bid", "pass", "discard", "return", "fight")
 
 
 def public_format(state: State, seat: int, action: Any) -> str:

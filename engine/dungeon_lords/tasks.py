@@ -330,10 +330,13 @@ def task_actions(state: State, seat: int) -> list[str]:
 
 def _hire_options(state: State, seat: int, t: dict[str, Any]) -> list[str]:
     mons = [m for m in dict.fromkeys(state["offer"]["monsters"]) if can_hire(state, seat, m, t["space"])]
-    out = [f"hire {m}" for m in mons]
+    out = []
     for m in mons:
         if MONSTERS[m].get("cost_alt"):
+            # Only the explicit ways ('hire cockatrice food' / 'evil'); the bare form still parses.
             out += [f"hire {m} {w}" for w in ("food", "evil") if hire_cost(state, seat, m, t["space"], w)]
+        else:
+            out.append(f"hire {m}")
     return out + ["hire none"]
 
 

@@ -92,6 +92,8 @@ def _player(state: State, s: int) -> dict[str, Any]:
         # ("you can tell how many ... by counting the empty spaces"), and the bard's public line
         # depends on it, so the view carries it (house decision 37).
         "mourn": p.get("mourn", 0),
+        # An Illusion still standing in front of the party from an earlier round (public).
+        "illusion": p.get("illusion"),
     }  # fmt: skip
 
 
