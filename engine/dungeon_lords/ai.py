@@ -115,7 +115,7 @@ def _order_scores(view: dict[str, Any]) -> dict[str, float]:
         "food": 9 if me["food"] < need["food"] else (6 if me["food"] < 2 + food_up else 3),
         "mine": (6 + (3 if me["gold"] < 3 else 0)) if free_t >= 2 and me["imps"] >= 2 else 1,
         "dig": 7 if tunnels < 6 else 2,
-        "imps": 5 if me["food"] >= 2 + need["food"] and me["imps"] < 7 else 1,
+        "imps": _imps_score(view, me, need),
         "monster": (9 if len(me["monsters"]) < 4 else 5)
         if me["food"] + me["gold"] >= 2 and view["offer"]["monsters"]
         else 0,
@@ -132,7 +132,7 @@ def _order_scores(view: dict[str, Any]) -> dict[str, float]:
         s["mine"] += 5 + 2 * min(3, -spare)
         s["monster"] = min(s["monster"], 3)
         s["traps"] = min(s["traps"], 1)
-        if view["event"] == "taxes":
+        if "taxes" in (view["event"], view["next_event"]):
             s["dig"] = min(s["dig"], 1)
     elif spare >= GOLD_ENOUGH:
         # Enough gold in hand: spend it rather than mine more.
@@ -147,6 +147,14 @@ def _order_scores(view: dict[str, Any]) -> dict[str, float]:
         s["food"] = min(s["food"], 2)  # spaces II and III cost Evil
     _opportunity(view, me, s)
     return s
+
+
+def _imps_score(view: dict[str, Any], me: dict[str, Any], need: dict[str, int]) -> float:
+    """Imps mine the gold and run the rooms: worth most early, while food allows."""
+    if me["imps"] >= 7 or me["food"] < 1 + need["food"]:
+        return 1
+    early = view["year"] == 1 and view["round"] <= 3
+    return 8 if early and me["imps"] < 5 else 5
 
 
 def _opportunity(view: dict[str, Any], me: dict[str, Any], s: dict[str, float]) -> None:
