@@ -281,5 +281,4 @@ def _draw_player(d: ImageDraw.ImageDraw, view: dict[str, Any], p: dict[str, Any]
 RENDERER = Renderer(
     board=lambda view, names: render(view),
     area=lambda view, names: render_private(view),
-
 )
