@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from render import Renderer
+from render import Renderer, default_names
 from render.base import PALETTE, box, canvas, grid, seat_colour, text, text_width, to_palette, to_png
 from render.dungeon_lords_combat import adventurer, named, steps, wrap
 
@@ -459,7 +459,7 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
 RENDERER = Renderer(board=board, area=area, steps=steps)
 
 
-# ---- until tables/ reads RENDERER (issue 16), the old module names ----------------------------
+# ---- the plain drawing functions the benchmark and the engine tests call, with default names ---
 def render(view: dict[str, Any]) -> bytes:
     return board(view, _default_names(view))
 
@@ -469,10 +469,4 @@ def render_private(view: dict[str, Any]) -> bytes | None:
 
 
 def _default_names(view: dict[str, Any]) -> list[str]:
-    from render import default_names
-
     return default_names(len(view["players"]))
-
-
-def step_jobs(before: dict[str, Any], after: dict[str, Any]) -> list[Any]:
-    return steps(before, after, _default_names(before))
