@@ -92,34 +92,32 @@ def _header(draw: Any, view: dict[str, Any], names: list[str]) -> int:
     return h + 12
 
 
+RESULT_ROW = 128
+
+
 def _result(draw: Any, view: dict[str, Any], names: list[str], y: int) -> int:
-    """Places, names, scores (large) and each score's parts."""
+    """Places, names, scores (large) and each score's parts (up to two lines)."""
     res = view["result"]
     place = 1
     for group in res["ranking"]:
         for s in group:
             winner = s in res["winners"]
+            colour = "accent" if winner else "text"
             box(
                 draw,
-                (8, y, W - 8, y + 92),
+                (8, y, W - 8, y + RESULT_ROW - 8),
                 "panel2" if winner else "panel",
                 seat_colour(s),
                 4 if winner else 2,
             )
             _chip(draw, 20, y + 12, s, 26)
-            label = f"{place}. {names[s]}" + ("  - WINNER" if winner else "")
-            text(draw, (72, y + 10), label, 30, "accent" if winner else "text")
-            text(
-                draw,
-                (W - 24, y + 10),
-                f"{res['scores'][s]} point{'' if abs(res['scores'][s]) == 1 else 's'}",
-                30,
-                "accent" if winner else "text",
-                "ra",
-            )
-            parts = ", ".join(f"{k} {v:+d}" for k, v in res["breakdown"][s].items() if v)
-            text(draw, (72, y + 54), wrap(parts or "no points", W - 100, BODY)[0], BODY, "muted")
-            y += 100
+            text(draw, (72, y + 10), f"{place}. {names[s]}" + ("  - WINNER" if winner else ""), 30, colour)
+            score = res["scores"][s]
+            text(draw, (W - 24, y + 10), f"{score} point{'' if abs(score) == 1 else 's'}", 30, colour, "ra")
+            parts = ", ".join(f"{k} {v:+d}" for k, v in res["breakdown"][s].items() if v) or "no points"
+            for k, line in enumerate(wrap(parts, W - 100, BODY)[:2]):
+                text(draw, (72, y + 52 + 30 * k), line, BODY, "muted")
+            y += RESULT_ROW
         place += len(group)
     return y + 6
 
@@ -280,7 +278,7 @@ def dungeon_lines(view: dict[str, Any], p: dict[str, Any], names: list[str]) -> 
         out.append(("Party (health left): " + ", ".join(party), "yellow"))
     prison = [a.get("name") or adventurer(a) for a in p["prison"]]
     out.append((f"Prison ({len(prison)}): " + (", ".join(prison) or "empty"), "text"))
-    if p.get("mourn") and view["combat_round"]:
+    if p.get("mourn") and view["combat_round"] and not view.get("result"):
         out.append((f"Captured this Combat (bards mourn): {p['mourn']}", "muted"))
     if view.get("x") and view["x"].get("exp"):
         extra = [f"Pets face down: {p['pets']}"]
@@ -371,7 +369,7 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
     info_h = sum(len(wrap(s, W - 24, BODY)) for s, _ in info) * (BODY + 6)
     # The height is worked out before drawing: cropping a drawn board costs as much as drawing it.
     lines, size = _header_lines(view, names)
-    top = 74 + (size + 8) * len(lines) + (100 * len(players) + 6 if over else 180 + info_h + 10)
+    top = 74 + (size + 8) * len(lines) + (RESULT_ROW * len(players) + 6 if over else 180 + info_h + 10)
     height = _not_square(top + 118 + sum(heights) + 36 + len(log) * 26 + 8)
     img, draw = canvas(W, height)
     y = _header(draw, view, names)
