@@ -432,7 +432,7 @@ def hand_lines(view: dict[str, Any]) -> list[tuple[str, str]]:
 
 def area(view: dict[str, Any], names: list[str]) -> bytes | None:
     """The seat's own dungeon, minions, resources and hand, large, for its private reply."""
-    seat = view.get("viewer", view.get("seat"))
+    seat = view["viewer"]
     if seat is None or not view.get("private"):
         return None
     p = view["players"][seat]

@@ -40,7 +40,7 @@ EVIL_UPKEEP_CAP = 3
 
 
 def _seat(view: dict[str, Any]) -> int:
-    seat = view.get("viewer", view.get("seat"))
+    seat = view["viewer"]
     assert isinstance(seat, int), "the AI plays a seat's own view"
     return seat
 

@@ -51,7 +51,7 @@ def _payday_view() -> dict[str, Any]:
 
 
 def _me(view: dict[str, Any]) -> dict[str, Any]:
-    return view["players"][view.get("viewer", view.get("seat"))]  # type: ignore[no-any-return]
+    return view["players"][view["viewer"]]  # type: ignore[no-any-return]
 
 
 def _monsters(*ids: str) -> list[dict[str, Any]]:

@@ -36,7 +36,7 @@ def _views(players: int, seed: int) -> tuple[dict[str, Any], ...]:
 
 
 def _public(players: int, seed: int) -> list[dict[str, Any]]:
-    return [v for v in _views(players, seed) if v.get("viewer", v.get("seat")) is None]
+    return [v for v in _views(players, seed) if v["viewer"] is None]
 
 
 def _drawn(monkeypatch: pytest.MonkeyPatch, draw: Any, *args: Any) -> tuple[bytes, list[tuple[str, int]]]:
@@ -161,9 +161,9 @@ def test_a_running_board_is_titled_by_year_and_season() -> None:
 def test_the_area_is_the_seats_own_dungeon_and_hand_at_twice_the_scale(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    views = [v for v in _views(4, 11) if v.get("viewer", v.get("seat")) is not None and v["private"]["traps"]]
+    views = [v for v in _views(4, 11) if v["viewer"] is not None and v["private"]["traps"]]
     view = views[len(views) // 2]
-    seat = view.get("viewer", view.get("seat"))
+    seat = view["viewer"]
     png, seen = _drawn(monkeypatch, R.area, view, NAMES)
     img = _image(png)
     assert img.width == 600 and img.height > img.width * 1.1
