@@ -318,15 +318,20 @@ def _dungeon(
     turn = s in view["to_act"]
     box(draw, (x, y, x + w - 8, y + h - 8), "panel", seat_colour(s) if turn else "line", 6 if turn else 2)
     _chip(draw, x + 12, y + 10, s, 22)
-    label = names[s] + ("  (starting player)" if view["start"] == s else "")
-    text(draw, (x + 56, y + 10), label, 26, seat_colour(s))
+    room = w - 90
     if turn:
         tw = text_width("TO PLAY", 22) + 20
         draw.rounded_rectangle((x + w - 20 - tw, y + 8, x + w - 20, y + 40), radius=6, fill=PALETTE["accent"])
         text(draw, (x + w - 20 - tw / 2, y + 24), "TO PLAY", 22, "black", "mm")
+        room -= int(tw) + 12
+    size = next((k for k in (26, 24, 22, 20) if text_width(names[s], k) <= room), 20)
+    text(draw, (x + 56, y + 10 + (26 - size) // 2), names[s], size, seat_colour(s))
     draw_grid(draw, p, x + 36, y + 76, 56, 18)
-    for i, line in enumerate(_stats(p) + [_orders(view, p)]):
+    stats = _stats(p) + [_orders(view, p)]
+    for i, line in enumerate(stats):
         text(draw, (x + 340, y + 58 + i * 28), line, BODY)
+    if view["start"] == s:
+        text(draw, (x + 340, y + 58 + len(stats) * 28), "Starting player", BODY, "accent")
     _lines(draw, x + 14, y + 76 + 4 * 56 + 12, dungeon_lines(view, p, names), w - 32, BODY)
 
 
