@@ -302,9 +302,32 @@ def _payday(view: dict[str, Any], legal: list[Any]) -> str:
         return "pay"
     if "pay" in legal:
         return min(heavy, key=lambda a: MONSTERS[a.split()[1]]["rank"])
+    return _release(me, releases)
+
+
+def _release(me: dict[str, Any], releases: list[str]) -> str:
+    """The monster to let go when it cannot pay: the weakest whose leaving makes the rest
+    payable; else the weakest of those that cost what it lacks."""
+
+    def rest(a: str) -> dict[str, Any]:
+        gone = a.split()[1]
+        mons = list(me["monsters"])
+        mons.remove(next(m for m in mons if m["id"] == gone and not m.get("pet")))
+        return {**me, "monsters": mons}
+
+    def payable(a: str) -> bool:
+        left = rest(a)
+        cost = _upkeep(left)
+        return all(me.get(k, 0) >= v for k, v in cost.items() if k in ("food", "gold"))
+
+    rank = {a: MONSTERS[a.split()[1]]["rank"] for a in releases}
+    enough = [a for a in releases if payable(a)]
+    if enough:
+        return min(enough, key=rank.__getitem__)
+    cost = _upkeep(me)
     short = {k for k, v in cost.items() if k in ("food", "gold") and me.get(k, 0) < v}
     costly = [a for a in releases if short & set(MONSTERS[a.split()[1]]["cost"])]
-    return min(costly or releases, key=lambda a: MONSTERS[a.split()[1]]["rank"])
+    return min(costly or releases, key=rank.__getitem__)
 
 
 # ---- the hook -----------------------------------------------------------------------------------

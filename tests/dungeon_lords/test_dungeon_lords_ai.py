@@ -77,15 +77,18 @@ def test_pay_day_pays_a_one_evil_monster_whose_release_costs_the_same_evil() -> 
     assert ai.choose(view, ["pay", "release ghost", "release goblin"], random.Random(1)) == "pay"
 
 
-def test_pay_day_short_of_food_lets_go_a_monster_that_eats() -> None:
+def test_pay_day_short_of_food_lets_go_the_weakest_monster_whose_leaving_makes_the_rest_payable() -> None:
+    """Each monster let go costs 1 Evil (base reference, Pay Day): with 1 food for a Troll (2
+    food) and a Goblin (1 food), the Troll leaving lets it pay for the Goblin; the Goblin
+    leaving would not, and a second monster and Evil would follow."""
     view = _payday_view()
     me = _me(view)
     me.update(monsters=_monsters("ghost", "troll", "goblin"), food=1, gold=5, evil=3)
-    # Not enough food for the Troll (2) and the Goblin (1): the Goblin (rank 2) leaves first.
-    assert (
-        ai.choose(view, ["release ghost", "release troll", "release goblin"], random.Random(1))
-        == "release goblin"
-    )
+    legal = ["release ghost", "release troll", "release goblin"]
+    assert ai.choose(view, legal, random.Random(1)) == "release troll"
+    # With 2 food either leaving works: the weaker Goblin goes.
+    me["food"] = 2
+    assert ai.choose(view, legal, random.Random(1)) == "release goblin"
 
 
 def _build_view() -> dict[str, Any]:
