@@ -286,7 +286,7 @@ class DungeonLords(core.Game):
     # ---- adventurers and end of round --------------------------------------------------------
     def _assign_adventurers(self, state: State, ev: list[Event]) -> None:
         if state["dummy"]["evil"] is not None:
-            # 2 players: the non-player counter rises 1 in each Adventurer Phase (house decision 9b),
+            # 2 players: the non-player counter rises 1 in each Adventurer Phase (house decision 38),
             # so it first reaches the paladin space in the last season of the Second Year.
             state["dummy"]["evil"] = min(
                 board.EVIL["max"], state["dummy"]["evil"] + RULES["dummy"]["evil_per_round"]
@@ -500,7 +500,19 @@ class DungeonLords(core.Game):
         return notation.public_format(state, seat, action)
 
     def describe(self, state: State, action: Any) -> str:
-        return notation.describe(state, None, action)
+        # Without a seat, the seat a task belongs to (a label is only ever shown to its mover).
+        seat = (state.get("task") or {}).get("seat")
+        if seat is None and len(self.to_act(state)) == 1:
+            seat = min(self.to_act(state))
+        return notation.describe(state, seat, action)
+
+    def segments(self, state: State, seat: int, action: Any) -> list[tuple[str, str]]:
+        return notation.segments(state, seat, action)
+
+    def chooser(self, state: State, seat: int, prefix: list[str]) -> core.Choice:
+        if state["phase"] == "orders" and seat in self.to_act(state):
+            return notation.order_chooser(state, seat, prefix)
+        return super().chooser(state, seat, prefix)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(self, state, seat)

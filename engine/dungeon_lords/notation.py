@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import IllegalAction, State
+from engine.core import Choice, IllegalAction, State
 
 from . import board, festival
 from .data import IMPROVED, LOC, LOC_IDS, MONSTERS, PETS, ROOMS, RULES, TRAPS
@@ -205,43 +205,321 @@ def parse_plan(text: str) -> dict[str, Any]:
     return plan
 
 
-# ---- labels -----------------------------------------------------------------------------------------
+# ---- labels: what a move does and what it costs this player now ------------------------------------
+#
+# describe() and segments() read the state only as the acting seat may see it: its own
+# hand, costs and board, and what is public. They are shown only to that seat.
+
+LOC_WHAT = {
+    "food": "pay for food", "rep": "lose Evil", "dig": "imps dig tunnels", "mine": "imps mine gold",
+    "imps": "recruit imps", "traps": "buy Trap Cards", "monster": "hire a monster", "room": "build a room",
+}  # fmt: skip
+UNITS = {"gold": ("gold", "gold"), "food": ("food", "food"), "imps": ("imp", "imps"),
+         "traps": ("Trap Card", "Trap Cards"), "monster": ("monster", "monsters")}  # fmt: skip
+
+
+def fit(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters at a word boundary (never in a word)."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 2].rsplit(" ", 1)[0].rstrip(",;:(")
+    return cut + " …"  # the space shows the cut is between words
+
+
+def cost_words(cost: dict[str, int]) -> str:
+    """'2 food and 1 Evil', 'nothing'."""
+    parts = []
+    for k, v in cost.items():
+        if not v:
+            continue
+        if k == "evil":
+            parts.append(f"{v:+d} Evil" if v < 0 else f"{v} Evil")
+        else:
+            one, many = UNITS.get(k, (k, k))
+            parts.append(f"{v} {one if v == 1 else many}")
+    if not parts:
+        return "nothing"
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+
+
+def effect_words(gain: dict[str, int]) -> str:
+    """'gain 1 food', 'lose 1 Evil', 'gain 1 imp and 1 Evil'."""
+    got = {k: v for k, v in gain.items() if k in UNITS and v}
+    parts = [f"{v} {UNITS[k][0] if v == 1 else UNITS[k][1]}" for k, v in got.items()]
+    if gain.get("evil", 0) > 0:
+        parts.append(f"{gain['evil']} Evil")
+    text = ("gain " + " and ".join(parts)) if parts else ""
+    if gain.get("evil", 0) < 0:
+        text = (text + " and " if text else "") + f"lose {-gain['evil']} Evil"
+    return text or "no effect"
+
+
+def _task_space(state: State, seat: int | None) -> int:
+    t = state.get("task") or {}
+    return int(t.get("space", 0)) if seat is None or t.get("seat") == seat else 0
 
 
 def describe(state: State, seat: int | None, action: Any) -> str:
-    """A short label for the move (<= 80 characters)."""
-    text = str(action)
-    words = text.split()
+    """A label for ``action`` in words (<= 80 characters, never cut in a word)."""
+    words = str(action).split()
+    try:
+        text = _LABELS.get(words[0], _plain)(state, seat, words)
+    except (KeyError, IndexError, ValueError):
+        text = _plain(state, seat, words)
+    return fit(text)
+
+
+def _plain(state: State, seat: int | None, words: list[str]) -> str:
+    return " ".join(words)
+
+
+def _done(state: State, seat: int | None, words: list[str]) -> str:
+    kind = (state.get("task") or {}).get("type")
+    if state["phase"] == "production":
+        return "Done: use no more rooms this season"
+    return {"dig": "Stop digging", "improve": "Stop improving tunnels"}.get(str(kind), "Done")
+
+
+def _orders(state: State, seat: int | None, words: list[str]) -> str:
+    names = [LOC[w.rstrip("-")]["name"] + (" (declined)" if w.endswith("-") else "") for w in words[1:]]
+    return "Orders: " + ", then ".join(names)
+
+
+def _hire(state: State, seat: int | None, words: list[str]) -> str:
+    from . import tasks  # tasks imports this module's neighbours; imported late on purpose
+
+    if words[1] == "none":
+        return "Hire no monster (the order is not carried out)"
+    mid, arg = words[1], (words[2] if len(words) > 2 else None)
+    name = MONSTERS[mid]["name"]
+    space = _task_space(state, seat)
+    if (state.get("task") or {}).get("type") == "expert" and seat is not None:
+        xp = festival.expert_cost(state, seat, mid, space, arg == "evil")
+        return f"Hire the {name} as an expert monster for {cost_words(xp)}"
+    way = arg if arg in ("food", "evil") else None
+    cost = tasks.hire_cost(state, seat, mid, space, way) if seat is not None else None
+    text = f"Hire the {name} for {cost_words(cost if cost is not None else MONSTERS[mid]['cost'])}"
+    if MONSTERS[mid].get("eats"):
+        meal = MONSTERS[arg]["name"] if arg in MONSTERS else "your cheapest monster"
+        text += f"; it eats {meal}"
+    return text
+
+
+def _build(state: State, seat: int | None, words: list[str]) -> str:
+    if words[1] == "none":
+        return "Build no room (the order is not carried out)"
+    gold = RULES["build_room_gold"][_task_space(state, seat)]
+    return f"Build the {ROOMS[words[1]]['name']} on {words[2]} for {cost_words({'gold': gold})}"
+
+
+def _use(state: State, seat: int | None, words: list[str]) -> str:
+    key = words[1]
+    rid = key
+    if rented(key) and seat is None:
+        return f"Use your rented room {key.upper()} (once a season)" + (
+            f": {words[2]}" if len(words) > 2 else ""
+        )
+    if rented(key):
+        rid = next(r["room"] for r in state["players"][seat].get("rented", []) if r["cell"] == key.upper())
+    r = ROOMS[rid]
+    where = f"the rented {r['name']}" if rid != key else f"the {r['name']}"
+    if r.get("train"):
+        return f"Send a free imp into {where}" if words[2] == "in" else f"Bring an imp back out of {where}"
+    gain = dict(r["gain"])
+    if r.get("choice"):
+        gain = r["choice"][0] if words[2] == "food" else r["choice"][1]
+    need = {"imps": r["imps"], **r["pay"]}
+    if gain.get("tunnels"):
+        return f"Use {where}: dig a tunnel on {words[2]} for {cost_words(need)}"
+    return f"Use {where}: {effect_words(gain)} for {cost_words(need)}"
+
+
+def _pay(state: State, seat: int | None, words: list[str]) -> str:
+    from . import tasks
+
+    if seat is None:
+        return "Pay every monster"
+    return f"Pay every monster: {cost_words(tasks.payday_cost(state['players'][seat]))}"
+
+
+def _keep(state: State, seat: int | None, words: list[str]) -> str:
+    return f"Keep {LOC[words[1]]['name']}; the other two drawn are inaccessible in season 1"
+
+
+def _pet(state: State, seat: int | None, words: list[str]) -> str:
+    name = PETS[words[1]]["name"]
+    where = f" on {words[2]}" if len(words) > 2 else ""
+    what = {"pass": f"Pass {name} to the left", "discard": f"Discard {name}", "pet": f"Use {name}{where}"}[
+        words[0]
+    ]
+    return f"{what}: {PETS[words[1]]['text']}"
+
+
+def _install(state: State, seat: int | None, words: list[str]) -> str:
+    if words[1] == "none":
+        return "Install no trap (the order is not carried out)"
+    cost = (
+        festival.install_cost(state, seat, words[1], words[2], _task_space(state, seat))
+        if seat is not None
+        else {}
+    )
+    return f"Install {TRAPS[words[1]]['name']} on {words[2]} for {cost_words(cost)}"
+
+
+def _rent(state: State, seat: int | None, words: list[str]) -> str:
+    if words[1] == "none":
+        return "Rent no room (the order is not carried out)"
+    if words[1] == "gold":
+        return "Take the gold paid for renting rooms instead of a room"
+    pay = festival.rent_pay(state, _task_space(state, seat))
+    return f"Rent the {ROOMS[words[1]]['name']} in town for {cost_words(pay)}"
+
+
+def _improve(state: State, seat: int | None, words: list[str]) -> str:
+    tile = IMPROVED[words[2]]
+    return f"Turn the tunnel on {words[1]} into a {tile['name']} (2 imps)"
+
+
+def _deconquer(state: State, seat: int | None, words: list[str]) -> str:
+    room = seat is not None and state["players"][seat]["grid"].get(words[1], {}).get("k") == "r"
+    return f"Deconquer {words[1]}: turn it dark side up ({3 if room else 2} imps)"
+
+
+def _prize(state: State, seat: int | None, words: list[str]) -> str:
+    if words[1] == "none":
+        return "Take no festival prize"
+    extra = ""
+    if words[1] == "dig":
+        extra = f" on {words[2]}"
+    elif words[1] == "monster":
+        extra = f": the {MONSTERS[words[2]]['name']}"
+    elif words[1] == "room":
+        extra = f": the {ROOMS[words[2]]['name']} on {words[3]}"
+    return f"Festival prize: {festival.PRIZE[words[1]]}{extra}"
+
+
+def _fight(state: State, seat: int | None, words: list[str]) -> str:
+    plan = parse_plan(" ".join(words))
+    parts = [f"Fight on {plan['tile']}"]
+    if plan["traps"]:
+        parts.append("spring " + " and ".join(TRAPS[t]["name"] for t in plan["traps"]))
+    else:
+        parts.append("no trap")
+    if plan["send"]:
+        parts.append(
+            "send " + ", ".join(MONSTERS[m]["name"] + (" (2nd attack)" if o else "") for m, o in plan["send"])
+        )
+    else:
+        parts.append("no monster")
+    if plan["pet"]:
+        parts.append(f"with {PETS[plan['pet']]['name']}")
+    return "; ".join(parts)
+
+
+_LABELS: dict[str, Any] = {
+    "done": _done, "orders": _orders, "hire": _hire, "build": _build, "use": _use, "pay": _pay,
+    "keep": _keep, "pass": _pet, "discard": _pet, "pet": _pet, "install": _install, "rent": _rent,
+    "improve": _improve, "deconquer": _deconquer, "prize": _prize, "fight": _fight,
+    "dummy": lambda s, seat, w: f"Give the non-player the order {LOC[w[1]]['name']} ({LOC_WHAT[w[1]]})",
+    "dig": lambda s, seat, w: f"Dig a tunnel on {w[1]} (1 imp)",
+    "mine": lambda s, seat, w: f"Send {w[1]} imp{'s' if w[1] != '1' else ''} to mine {w[1]} gold"
+    if w[1] != "0" else "Mine nothing (the order is not carried out)",
+    "return": lambda s, seat, w: f"Give back {TRAPS[w[1]]['name']} face down under the Trap deck",
+    "release": lambda s, seat, w: f"Let the {MONSTERS[w[1]]['name']} go unpaid (1 Evil more)",
+    "harvest": lambda s, seat, w: f"Harvest {w[1]} food",
+    "look": lambda s, seat, w: f"Look at Combat Card {w[1]} in secret",
+    "put": lambda s, seat, w: f"Put the card back as Combat Card {w[1]}",
+    "bid": lambda s, seat, w: f"Send {w[1]} imp{'s' if w[1] != '1' else ''} to the festival (secret)",
+}  # fmt: skip
+
+
+# ---- segments: the steps of the chooser ------------------------------------------------------------
+
+
+def segments(state: State, seat: int, action: Any) -> list[tuple[str, str]]:
+    """The chooser's steps to ``action``: moves that name a thing and a place take two steps
+    (the room, then the cell), so each step offers few options."""
+    words = str(action).split()
     verb = words[0]
-    if verb == "orders":
-        return "Orders: " + " -> ".join(
-            LOC[w.rstrip("-")]["name"] + ("(no)" if w.endswith("-") else "")
-            for w in words[1:]
-            if w.rstrip("-") in LOC
-        )
-    if verb == "keep" and len(words) == 2 and words[1] in LOC:
-        return f"Keep {LOC[words[1]]['name']} (the other two become inaccessible)"
-    if verb == "hire" and words[1] in MONSTERS:
-        return f"Hire the {MONSTERS[words[1]]['name']} ({board.cost_text(MONSTERS[words[1]]['cost'])})"
-    if verb == "build" and words[1] in ROOMS:
-        return f"Build the {ROOMS[words[1]]['name']} on {words[2]}"
-    if verb == "use" and words[1] in ROOMS:
-        return f"Use the {ROOMS[words[1]]['name']}" + (f" (tunnel on {words[2]})" if len(words) > 2 else "")
-    if verb == "bid" and len(words) == 2:
-        return f"Send {words[1]} imp(s) to the festival (secret)"
-    if verb == "prize" and len(words) >= 2 and words[1] in festival.PRIZE:
-        return f"Festival prize: {festival.PRIZE[words[1]]}" + (
-            f" ({' '.join(words[2:])})" if len(words) > 2 else ""
-        )
-    if verb in ("pass", "discard", "pet") and len(words) >= 2 and words[1] in PETS:
-        what = {"pass": "Pass to the left", "discard": "Discard", "pet": "Use"}[verb]
-        return f"{what}: {PETS[words[1]]['name']} - {PETS[words[1]]['text']}"[:80]
+    label = describe(state, seat, action)
+    if verb == "build" and len(words) == 3:
+        name = ROOMS[words[1]]["name"]
+        gold = RULES["build_room_gold"][_task_space(state, seat)]
+        return [
+            (words[1], fit(f"Build the {name} for {cost_words({'gold': gold})}")),
+            (words[2], label),
+        ]
+    if verb == "use" and len(words) == 3 and board.is_cell(words[2]):
+        head = label.split(f" on {words[2]} ")
+        return [
+            (words[1], fit(head[0] + " " + head[1] if len(head) == 2 else label)),
+            (words[2], f"New tunnel on {words[2]}"),
+        ]
+    if verb == "install" and len(words) == 3:
+        return [(words[1], fit(f"Install {TRAPS[words[1]]['name']}")), (words[2], label)]
+    if verb == "improve" and len(words) == 3:
+        return [(words[1], f"Improve the tunnel on {words[1]}"), (words[2], label)]
+    if verb == "prize" and words[1] in ("dig", "room") and len(words) > 2:
+        return [("prize-" + words[1], fit(f"Festival prize: {festival.PRIZE[words[1]]}")),
+                ("-".join(words[2:]), label)]  # fmt: skip
     if verb == "fight":
-        plan = parse_plan(text)
-        parts = [f"Fight on {plan['tile']}"]
-        if plan["traps"]:
-            parts.append("trap " + " + ".join(TRAPS[t]["name"] for t in plan["traps"] if t in TRAPS))
-        if plan["send"]:
-            parts.append("send " + ", ".join(m + ("*" if o else "") for m, o in plan["send"]))
-        return "; ".join(parts)[:80]
-    return text[:80]
+        return _fight_segments(words, label)
+    if verb == "orders":  # the same steps as order_chooser: one Orders Card a click
+        return [(w, _order_option(w)) for w in words[1:]]
+    return [(_token(words), label)]
+
+
+def _token(words: list[str]) -> str:
+    return "-".join(words)[:90]
+
+
+def _fight_segments(words: list[str], label: str) -> list[tuple[str, str]]:
+    plan = parse_plan(" ".join(words))
+    trap = "+".join(plan["traps"]) or "none"
+    trap_label = (
+        ("Spring " + " and ".join(TRAPS[t]["name"] for t in plan["traps"])) if plan["traps"] else "No trap"
+    )
+    rest = _token(words[2:]) if len(words) > 2 else "plain"
+    return [(plan["tile"], f"Fight on {plan['tile']}"), ("trap-" + trap, trap_label), (rest, label)]
+
+
+# ---- the order phase: three orders in three clicks --------------------------------------------------
+
+ORDINAL = ("first", "second", "third")
+
+
+def order_chooser(state: State, seat: int, prefix: list[str]) -> Choice:
+    """Step k (k = 1..3) offers the seat's free Orders Cards not yet chosen (<= 16 options:
+    each card, and each card sent only to block a space, declining its action); after the
+    third the set is a complete move (Done). A token is a location id, '-' after it declines."""
+    k = RULES["orders_per_round"]
+    free = board.hand(state["players"][seat])
+    chosen = [t.rstrip("-") for t in prefix]
+    if (
+        len(prefix) > k
+        or len(set(chosen)) != len(chosen)
+        or any(
+            c not in free or t.count("-") > 1 or t not in (c, c + "-")
+            for t, c in zip(prefix, chosen, strict=True)
+        )
+    ):
+        raise IllegalAction("That choice is no longer open; open your moves again.")
+    so_far = ", then ".join(
+        LOC[c]["name"] + (" (declined)" if t.endswith("-") else "")
+        for t, c in zip(prefix, chosen, strict=True)
+    )
+    if len(prefix) == k:
+        return Choice(prompt=f"Your orders: {so_far}. Press Done to give them (secret).", options=[],
+                      action="orders " + " ".join(prefix))  # fmt: skip
+    options = [(loc, _order_option(loc)) for loc in free if loc not in chosen]
+    options += [(loc + "-", _order_option(loc + "-")) for loc in free if loc not in chosen]
+    head = f"Orders so far: {so_far}. " if prefix else ""
+    return Choice(prompt=f"{head}Choose your {ORDINAL[len(prefix)]} order (they resolve in this order).",
+                  options=options)  # fmt: skip
+
+
+def _order_option(token: str) -> str:
+    loc = token.rstrip("-")
+    if token.endswith("-"):
+        return fit(f"{LOC[loc]['name']}, only to block a space (decline it)")
+    return fit(f"{LOC[loc]['name']}: {LOC_WHAT[loc]}")

@@ -17,7 +17,7 @@ def room_sources(state: State, seat: int) -> list[tuple[str, str, str | None]]:
     have the key R1, R2... and work once a round, also in Year 2 (Festival Season)."""
     p = state["players"][seat]
     out: list[tuple[str, str, str | None]] = []
-    # A conquered room is turned to its dark side and no longer works (house decision 6b).
+    # A conquered room is turned to its dark side and no longer works (house decision 39).
     for c in board.rooms(p):
         rid = p["grid"][c]["room"]
         if ROOMS[rid]["year"] == 1 and not p["grid"][c]["c"]:

@@ -166,7 +166,7 @@ def test_hand_text_shows_only_your_own_pets_and_bid() -> None:
     s["players"][1]["pets"] = ["magpie"]
     assert "Hen" in G.private_text(s, 0) and "Magpie" not in G.private_text(s, 0)
     assert "Hen" not in G.status(s) and "Hen" not in str(G.view(s, None))
-    assert G.describe(s, "pass hen").startswith("Pass to the left: Hen")
+    assert G.describe(s, "pass hen") == "Pass Hen to the left: Gain 2 food."
 
 
 def test_ai_makes_the_obvious_expansion_choices() -> None:

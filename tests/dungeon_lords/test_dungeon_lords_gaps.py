@@ -32,7 +32,7 @@ def test_a_declined_order_places_the_minion_but_skips_the_action() -> None:
     assert p["food"] == 3 and "food" not in p["inacc"]
     assert p["evil"] <= evil  # only the reputation space moved the counter
     assert G.parse("orders food- rep mine") == "orders food- rep mine"
-    assert "(no)" in G.describe(s, "orders food- rep mine")
+    assert "Get Food (declined)" in G.describe(s, "orders food- rep mine")
 
 
 def test_a_declined_order_stays_secret_until_revealed() -> None:
