@@ -217,10 +217,24 @@ def can_pay(p: Player, cost: dict[str, int]) -> bool:
     return True
 
 
+UNITS = {"gold": ("gold", "gold"), "food": ("food", "food"), "imps": ("imp", "imps"),
+         "traps": ("Trap Card", "Trap Cards"), "monster": ("monster", "monsters")}  # fmt: skip
+
+
 def cost_text(cost: dict[str, int]) -> str:
-    if not cost:
-        return "free"
-    return ", ".join(f"{v} {k}" for k, v in cost.items())
+    """A cost in words: '2 food and 1 Evil', '1 gold and 1 Trap Card', 'nothing'."""
+    parts = []
+    for k, v in cost.items():
+        if not v:
+            continue
+        if k == "evil":
+            parts.append(f"{v} Evil")
+        else:
+            one, many = UNITS.get(k, (k, k))
+            parts.append(f"{v} {one if v == 1 else many}")
+    if not parts:
+        return "nothing"
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
 
 
 def pay(state: State, seat: int, cost: dict[str, int], ev: list[Event]) -> None:

@@ -214,8 +214,7 @@ LOC_WHAT = {
     "food": "pay for food", "rep": "lose Evil", "dig": "imps dig tunnels", "mine": "imps mine gold",
     "imps": "recruit imps", "traps": "buy Trap Cards", "monster": "hire a monster", "room": "build a room",
 }  # fmt: skip
-UNITS = {"gold": ("gold", "gold"), "food": ("food", "food"), "imps": ("imp", "imps"),
-         "traps": ("Trap Card", "Trap Cards"), "monster": ("monster", "monsters")}  # fmt: skip
+UNITS = board.UNITS
 
 
 def fit(text: str, limit: int = 80) -> str:
@@ -227,19 +226,8 @@ def fit(text: str, limit: int = 80) -> str:
 
 
 def cost_words(cost: dict[str, int]) -> str:
-    """'2 food and 1 Evil', 'nothing'."""
-    parts = []
-    for k, v in cost.items():
-        if not v:
-            continue
-        if k == "evil":
-            parts.append(f"{v:+d} Evil" if v < 0 else f"{v} Evil")
-        else:
-            one, many = UNITS.get(k, (k, k))
-            parts.append(f"{v} {one if v == 1 else many}")
-    if not parts:
-        return "nothing"
-    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+    """'2 food and 1 Evil', 'nothing' (board.cost_text: one wording for labels and events)."""
+    return board.cost_text(cost)
 
 
 def effect_words(gain: dict[str, int]) -> str:
@@ -479,7 +467,7 @@ def _fight_segments(words: list[str], label: str) -> list[tuple[str, str]]:
     trap_label = (
         ("Spring " + " and ".join(TRAPS[t]["name"] for t in plan["traps"])) if plan["traps"] else "No trap"
     )
-    rest = _token(words[2:]) if len(words) > 2 else "plain"
+    rest = "-".join(w for w in words[2:] if w != "trap" and w not in plan["traps"]) or "none"
     return [(plan["tile"], f"Fight on {plan['tile']}"), ("trap-" + trap, trap_label), (rest, label)]
 
 

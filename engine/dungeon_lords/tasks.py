@@ -76,7 +76,7 @@ def _resolve_work(state: State, seat: int, loc: str, i: int, ev: list[Event]) ->
             cap = max(cap, 0)
     elif not board.dig_cells(p):
         cap = 0
-    if cap + extra <= 0 or (cap <= 0 and not extra):
+    if cap + extra <= 0:
         fail(state, seat, loc, ev, "no imps or no room to work")
         return
     task = {"type": loc, "seat": seat, "loc": loc, "space": i, "cap": cap + extra, "n": 0}

@@ -170,9 +170,17 @@ def private_text(g: Any, state: State, seat: int) -> str:
     p = state["players"][seat]
     lines = []
     if state["phase"] == "inacc":
-        lines.append("Drawn orders (keep one): " + ", ".join(state["inacc_draw"][str(seat)]))
+        lines.append(
+            "Drawn orders (keep one): " + ", ".join(LOC[c]["name"] for c in state["inacc_draw"][str(seat)])
+        )
     if str(seat) in state["orders"]:
-        lines.append("Your orders: " + ", ".join(state["orders"][str(seat)]))
+        orders = state["orders"][str(seat)]
+        lines.append(
+            "Your orders: "
+            + ", ".join(
+                LOC[o.rstrip("-")]["name"] + (" (declined)" if o.endswith("-") else "") for o in orders
+            )
+        )
     lines.append("Trap Cards: " + (", ".join(f"{TRAPS[t]['name']} ({t})" for t in p["traps"]) or "none"))
     if p.get("pets"):
         lines.append(
