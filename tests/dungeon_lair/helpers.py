@@ -27,7 +27,7 @@ CHASM = [82, 83, 84]
 
 
 def board(*cells: tuple[str, int, int]) -> dict[str, Any]:
-    """board(("H8", 21, 0), ...) -> the state's board dict (placed by seat 0)."""
+    """board(("0,0", 21, 0), ...) -> the state's board dict (placed by seat 0)."""
     return {cell: {"t": t, "r": r, "by": 0} for cell, t, r in cells}
 
 

@@ -27,13 +27,13 @@ HOSTILE = [
     "Ａ１",
     "\u200b",
     "\ud800",
-    "T8 I9 270①",
-    "T8 I9 ٩٠",
+    "T8 1,1 270①",
+    "T8 1,1 ٩٠",
     "T①",
     "T8 H①",
     "S H①",
-    "M H8 J①",
-    "T8 H8\\n",
+    "M 0,0 J①",
+    "T8 0,0\\n",
 ]
 
 
@@ -46,5 +46,5 @@ def test_parse_refuses_hostile_text_with_a_sentence(text: str) -> None:
 
 
 def test_the_same_moves_in_plain_digits_still_parse() -> None:
-    for text in ["T8 I9 270", "S H8", "M H8 J9"]:
+    for text in ["T8 1,1 270", "S 0,0", "M 0,0 2,1"]:
         GAME.format(GAME.parse(text))
