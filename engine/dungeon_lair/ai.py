@@ -74,7 +74,9 @@ class Position:
         self.monsters = monsters_of(view)
         players = view["players"]
         self.turns = [players[s]["turns_left"] for s in range(self.seats)]
-        self.hand_power = [sorted((RULES.power[m["s"]] for m in ms if m["at"] is None), reverse=True) for ms in self.monsters]
+        self.hand_power = [
+            sorted((RULES.power[m["s"]] for m in ms if m["at"] is None), reverse=True) for ms in self.monsters
+        ]
         self.reserve = [sum(self.hand_power[s][: self.turns[s]]) for s in range(self.seats)]
         self.zones: dict[str, Zone] = {}
         for z, labels in d.zones().items():

@@ -268,7 +268,11 @@ class Dungeon:
     def free_exits(self, cell: str) -> list[str]:
         """Empty cells beyond a doorway of the tile at ``cell`` (the map has no edge)."""
         p = self.tiles[cell]
-        return [neighbour(cell, s) for s in range(4) if is_doorway(p.edges[s]) and neighbour(cell, s) not in self.tiles]
+        return [
+            neighbour(cell, s)
+            for s in range(4)
+            if is_doorway(p.edges[s]) and neighbour(cell, s) not in self.tiles
+        ]
 
     def frontier(self) -> list[str]:
         """Empty cells next to a placed tile (or the start cell on an empty map)."""

@@ -34,7 +34,9 @@ class DungeonLair(core.Game):
     min_players = 2
     max_players = 6
     options = {
-        "beginner": core.Option(False, "Beginner rule: no hidden tile in hand; draw a tile and place it if able."),
+        "beginner": core.Option(
+            False, "Beginner rule: no hidden tile in hand; draw a tile and place it if able."
+        ),
         "catacombs": core.Option(
             False,
             "Catacomb extra rules: 103 tiles with crypts and catacomb stairs, more monsters, moves "

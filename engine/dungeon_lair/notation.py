@@ -80,7 +80,9 @@ def _parse_monster(words: list[str], low: list[str]) -> dict[str, Any]:
     places = [w if w == "hand" else parse_area(words[i + 1]) for i, w in enumerate(low[1:])]
     for w, p in zip(words[1:], places, strict=True):
         if p is None:
-            raise IllegalAction(f"'{w}' is not a place on the map (like 0,0, or 0,0n for a room of a bridge).")
+            raise IllegalAction(
+                f"'{w}' is not a place on the map (like 0,0, or 0,0n for a room of a bridge)."
+            )
     if len(places) == 1:
         places.insert(0, "hand")
     src, dst = places

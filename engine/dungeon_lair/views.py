@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from engine.core import State, seat_ref
 
 from .board import Dungeon, place
-from .notation import SIZES, monster_word, tile_summary
 from .data import TILES
+from .notation import SIZES, monster_word, tile_summary
 
 if TYPE_CHECKING:
     from .game import DungeonLair
@@ -145,7 +145,8 @@ def view(game: DungeonLair, state: State, seat: int | None) -> dict[str, Any]:
         letters = hand_letters(state, seat)
         out["mine"] = {
             "tiles": [
-                {**tile_view(t), "letter": letters[t]} for t in sorted(state["hands"][seat], key=letters.__getitem__)
+                {**tile_view(t), "letter": letters[t]}
+                for t in sorted(state["hands"][seat], key=letters.__getitem__)
             ],
         }
     return out

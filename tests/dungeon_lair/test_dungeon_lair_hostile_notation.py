@@ -34,6 +34,11 @@ HOSTILE = [
     "S H①",
     "M 0,0 J①",
     "T8 0,0\\n",
+    "T8 ①,0 0",
+    "T8 0,٣ 0",
+    "T8 9999,0 0",
+    "S 0,0x",
+    "T8 0,,0 0",
 ]
 
 
@@ -46,5 +51,5 @@ def test_parse_refuses_hostile_text_with_a_sentence(text: str) -> None:
 
 
 def test_the_same_moves_in_plain_digits_still_parse() -> None:
-    for text in ["T8 1,1 270", "S 0,0", "M 0,0 2,1"]:
+    for text in ["T8 1,1 270", "S 0,0", "M 0,0 2,1", "T8 -1,-1 90", "S -3,2n"]:
         GAME.format(GAME.parse(text))

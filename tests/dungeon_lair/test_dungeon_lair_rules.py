@@ -10,7 +10,7 @@ import pytest
 
 from engine.core import IllegalAction
 from engine.dungeon_lair import GAME
-from engine.dungeon_lair.data import RULES, TILES, DataError, parse_tiles
+from engine.dungeon_lair.data import BASE_IDS, RULES, TILES, DataError, parse_tiles
 from tests.dungeon_lair.helpers import (
     CROSS,
     DEAD_END,
@@ -28,12 +28,15 @@ from tests.dungeon_lair.helpers import (
 
 def test_eighty_five_tiles_with_seventy_three_room_points() -> None:
     # "there exist 85 dungeon tiles" / "There are maximum of 73 (or 93) points to be divided"
-    assert len(TILES) == 85
-    assert sum(t.points for t in TILES.values()) == 73
+    assert len(BASE_IDS) == 85 and BASE_IDS == tuple(range(1, 86))
+    assert sum(TILES[t].points for t in BASE_IDS) == 73
+    # a base game deals only these
+    state = GAME.new(2, None, 4)
+    assert sorted(state["deck"] + [t for h in state["hands"] for t in h]) == list(BASE_IDS)
 
 
 def test_tile_kinds_of_the_issue_are_all_in_the_set() -> None:
-    kinds = Counter(t.kind for t in TILES.values())
+    kinds = Counter(TILES[t].kind for t in BASE_IDS)
     for kind in (
         "room",
         "corridor",
@@ -50,7 +53,8 @@ def test_tile_kinds_of_the_issue_are_all_in_the_set() -> None:
         "portcullis-room",
     ):
         assert kinds[kind] > 0, kind
-    edges = {e for t in TILES.values() for e in t.edges}
+    assert not {"crypt", "catacomb"} & set(kinds)  # the Catacomb tiles come only with that option
+    edges = {e for t in BASE_IDS for e in TILES[t].edges}
     assert edges == {"open", "wall", "door", "portcullis"}
 
 
@@ -58,16 +62,18 @@ def test_corridors_score_nothing_and_bridges_and_chasms_hold_two_rooms() -> None
     for t in TILES.values():
         if t.kind == "corridor":
             assert t.points == 0
-        elif t.kind in ("bridge", "chasm"):
+        elif t.kind in ("bridge", "chasm", "catacomb"):
             assert t.points == 2 and len(t.areas) == 2
         else:
             assert t.points == 1
 
 
-def test_catacombs_are_not_offered() -> None:
-    assert set(GAME.options) == {"beginner"}
-    with pytest.raises(IllegalAction, match="no option"):
-        GAME.new(2, {"catacombs": True}, 1)
+def test_catacombs_are_an_option_off_by_default() -> None:
+    # "If the optional Catacomb extra rules are used" (tested in test_dungeon_lair_catacombs.py)
+    assert set(GAME.options) == {"beginner", "catacombs"}
+    assert GAME.options["catacombs"].default is False
+    with pytest.raises(IllegalAction, match="must be one of"):
+        GAME.new(2, {"catacombs": "yes"}, 1)
 
 
 def _doc() -> dict:
@@ -130,8 +136,8 @@ def test_each_player_gets_one_hidden_tile_and_the_first_player_draws() -> None:
     held = {t for h in state["hands"] for t in h}
     assert len(held) == 5 and not held & set(state["deck"])
     public = GAME.view(state, None)
-    assert "my_tiles" not in public and "deck" in public and isinstance(public["deck"], int)
-    mine = GAME.view(state, first)["my_tiles"]
+    assert "mine" not in public and "deck" in public and isinstance(public["deck"], int)
+    mine = GAME.view(state, first)["mine"]["tiles"]
     assert sorted(t["id"] for t in mine) == sorted(state["hands"][first])
 
 
@@ -153,7 +159,7 @@ def test_a_random_player_starts() -> None:
 def test_the_first_tile_goes_on_the_start_cell_in_any_turn() -> None:
     state = new(2, deck=[21, 22, 23], hands=[[28], [29]])
     notes = legal_notes(state, 0)
-    assert notes and all(n.split()[1] == RULES.start for n in notes)
+    assert notes and all(n.split()[1] == "0,0" for n in notes)
     # a room open N and S has two distinct turns, a room open all round only one
     assert {n for n in notes if n.startswith("T28 ")} == {"T28 0,0 0", "T28 0,0 90"}
     assert [n for n in notes if n.startswith("T21 ")] == ["T21 0,0 0"]
@@ -186,6 +192,8 @@ def test_a_tile_must_touch_the_map_and_a_cell_holds_one_tile() -> None:
         act(state, 0, "T22 0,-1 0")  # T22 is the next tile of the stack, not in hand
     with pytest.raises(IllegalAction, match="not a cell"):
         GAME.parse("T28 Z40 0")
+    with pytest.raises(IllegalAction, match="not a cell"):
+        GAME.parse("T28 1000,0 0")
     with pytest.raises(IllegalAction, match="0, 90, 180 or 270"):
         GAME.parse("T28 0,-1 45")
 

@@ -22,11 +22,11 @@ from tests.dungeon_lair.helpers import (
     scores,
 )
 
-# A north-south line of tiles on column H, rows 6 to 10.
+# A north-south line of tiles on column 0, rows -2 to 2.
 
 
 def line(*tiles: int) -> dict:
-    return board(*((f"H{6 + i}", t, 0) for i, t in enumerate(tiles)))
+    return board(*((f"0,{i - 2}", t, 0) for i, t in enumerate(tiles)))
 
 
 # ---- the rulebook's example -------------------------------------------------------------------
