@@ -161,7 +161,11 @@ def _divide(d: ImageDraw.ImageDraw, tile: dict[str, Any], rect: Rect) -> None:
         return
     d.rectangle(band, fill=CHASM)
     if tile["link"] == "bridge":
-        plank = (mx - t, my - 2.2 * t, mx + t, my + 2.2 * t) if across else (mx - 2.2 * t, my - t, mx + 2.2 * t, my + t)
+        plank = (
+            (mx - t, my - 2.2 * t, mx + t, my + 2.2 * t)
+            if across
+            else (mx - 2.2 * t, my - t, mx + 2.2 * t, my + t)
+        )
         d.rectangle(plank, fill=DOOR, outline=DOOR_EDGE)
 
 

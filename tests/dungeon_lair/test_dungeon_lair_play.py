@@ -148,7 +148,10 @@ def test_drawing_is_announced_but_the_tile_is_told_only_to_the_drawer() -> None:
 def test_button_labels_do_not_name_a_tile_in_hand() -> None:
     # Buttons (describe) are posted in the public thread when few moves are legal.
     state = new(
-        2, deck=[STRAIGHT[1], ROOM4[1]], hands=[[STRAIGHT[0]], [ROOM_NS[0]]], tiles=board(("0,0", ROOM4[0], 0))
+        2,
+        deck=[STRAIGHT[1], ROOM4[1]],
+        hands=[[STRAIGHT[0]], [ROOM_NS[0]]],
+        tiles=board(("0,0", ROOM4[0], 0)),
     )
     letters = GAME.hand_letters(state, 0)
     assert sorted(letters.values()) == ["A", "B"]
@@ -218,12 +221,13 @@ def test_ai_beats_random_play_on_most_seeds() -> None:
 
 
 def test_ai_games_are_won_not_tied_at_nothing() -> None:
-    # Two AIs used to race every monster into the biggest zone and end 0-0 ("rooms now: 0" for
-    # every player mid-game). They must now build zones they hold: most games score rooms.
-    results = [GAME.result(ai_playout(GAME, 2, seed)) for seed in range(6)]
-    nil = sum(1 for r in results if r.scores == [0, 0])
-    assert nil <= 2, [r.scores for r in results]
-    assert sum(max(r.scores) for r in results) >= 6 * 15, [r.scores for r in results]
+    # Issue 17.6: two AIs used to pour all 11 power into one zone and tie every room (about 30 %
+    # of 2-player games ended 0-0). Valuing a zone by who can still win it, they now hold their
+    # own zones: 2 of 120 games scored nobody (docs/rules/dungeon-lair.md, "The AI").
+    results = [GAME.result(ai_playout(GAME, 2, seed)) for seed in range(10)]
+    nil = sum(1 for r in results if max(r.scores) == 0)
+    assert nil <= 1, [r.scores for r in results]
+    assert sum(max(r.scores) for r in results) >= 10 * 25, [r.scores for r in results]
 
 
 def test_ai_takes_a_zone_it_can_win() -> None:
@@ -295,7 +299,7 @@ def test_board_shows_monsters_and_the_rooms_they_hold() -> None:
 
     def seat2_pixels(png: bytes) -> int:
         img = Image.open(io.BytesIO(png)).convert("RGB")
-        near = lambda c: sum(abs(a - b) for a, b in zip(c, (86, 180, 233))) < 24  # noqa: E731
+        near = lambda c: sum(abs(a - b) for a, b in zip(c, (86, 180, 233), strict=True)) < 24  # noqa: E731
         return sum(n for n, c in img.getcolors(1 << 20) if near(c))
 
     # seat 2's monster is a disc in its colour, big enough to see on a phone: a disc of
@@ -364,7 +368,9 @@ def check_invariants(state: dict, secrecy: bool = True) -> None:
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 6), beginner=st.booleans(), catacombs=st.booleans())
-def test_random_games_end_with_every_rule_kept(seed: int, players: int, beginner: bool, catacombs: bool) -> None:
+def test_random_games_end_with_every_rule_kept(
+    seed: int, players: int, beginner: bool, catacombs: bool
+) -> None:
     options = {"beginner": beginner, "catacombs": catacombs}
     state, log = random_playout(GAME, players, seed, options, check=Invariants())
     assert GAME.is_over(state)

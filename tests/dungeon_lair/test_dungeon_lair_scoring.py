@@ -206,7 +206,10 @@ def test_monsters_of_any_players_may_share_a_room() -> None:
     state = position(tiles, {0: [("S", "0,-2"), ("S", "0,-2")], 1: [("L", "0,-1")]})
     after = act(state, 0, "S 0,-2 0,-1")
     view = GAME.view(after, None)
-    assert sorted((m["seat"], m["size"]) for m in view["monsters"] if m["at"] == "0,-1") == [(0, "S"), (1, "L")]
+    assert sorted((m["seat"], m["size"]) for m in view["monsters"] if m["at"] == "0,-1") == [
+        (0, "S"),
+        (1, "L"),
+    ]
 
 
 def test_monsters_never_attack_a_move_changes_no_other_monster() -> None:
