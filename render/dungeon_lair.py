@@ -613,7 +613,7 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
     if seat is None:
         return None
     me = view["players"][seat]
-    rows = len(mine) * 250 + 220
+    rows = 60 + (len(mine) * 250 if mine else 50) + 160
     img, d = _canvas(AREA_WIDTH, rows)
     name = names[seat] if seat < len(names) else me["name"]
     text(d, (MARGIN, 12), f"{name}: your hand", 32, "accent")

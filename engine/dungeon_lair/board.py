@@ -64,6 +64,34 @@ def parse_area(text: str) -> str | None:
     return None if cell is None else cell + (m.group(2) or "").lower()
 
 
+# Before the map lost its edge, cells were a letter and a number on a 15 x 15 grid whose
+# first tile lay on H8. Games begun then, and their logs, are read with this mapping.
+_OLD_CELL = re.compile(r"^([A-Oa-o])(1[0-5]|[1-9])([nesw]?)\Z")
+
+
+def legacy_area(text: str) -> str | None:
+    """'H8' -> '0,0', 'g7n' -> '-1,-1n' (an old grid name); None if it is not one."""
+    m = _OLD_CELL.match(text)
+    if not m:
+        return None
+    return cell_name(ord(m.group(1).upper()) - ord("H"), int(m.group(2)) - 8) + m.group(3)
+
+
+def upgrade(state: dict[str, Any]) -> None:
+    """Rename, in place, the cells of a game saved with the old grid names."""
+    if state.get("cells") == "xy":
+        return
+    state["board"] = {legacy_area(c) or c: e for c, e in state["board"].items()}
+    state["placed"] = [legacy_area(c) or c for c in state["placed"]]
+    if state.get("chain"):
+        state["chain"] = legacy_area(state["chain"]) or state["chain"]
+    for ms in state["monsters"]:
+        for m in ms:
+            if m["at"] is not None:
+                m["at"] = legacy_area(m["at"]) or m["at"]
+    state["cells"] = "xy"
+
+
 def area_cell(label: str) -> str:
     return label[:-1] if label[-1] in SIDE_LETTERS else label
 

@@ -9,17 +9,20 @@ Notation lives in notation.py, what each seat sees in views.py, the map in board
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from engine import core
-from engine.core import Choice, Event, IllegalAction, Result, Rng, State, seat_ref
+from engine.core import Event, IllegalAction, Result, Rng, State, seat_ref
 
 from . import notation, views
-from .board import ROTATIONS, START, Dungeon, area_cell, parse_cell
+from .board import ROTATIONS, START, Dungeon, area_cell, parse_cell, upgrade
 from .data import BASE_IDS, RULES, TILES
 from .notation import SIZES, monster_word, tile_label, tile_summary
 
 ACTIONS = ("tile", "remove", "draw", "continue", "pass", "monster")
+# The chooser's steps of the last few positions asked about (see DungeonLair.segments).
+_STEPS: dict[str, dict[str, list[tuple[str, str]]]] = {}
 
 
 def monster_set(players: int, catacombs: bool = False) -> list[str]:
@@ -83,6 +86,7 @@ class DungeonLair(core.Game):
             phase="place",
             placed=[],
             chain=None,
+            cells="xy",  # cell names column,row (games saved before have none: board.upgrade)
         )
         self._start_turn(state, first, [])
 
@@ -110,6 +114,7 @@ class DungeonLair(core.Game):
         self._start_turn(state, (state["current"] + 1) % state["seats"], events)
 
     def dungeon(self, state: State) -> Dungeon:
+        upgrade(state)  # every reading of the map passes here: old saved games get new names
         return Dungeon.of(state["board"], bool(state["options"].get("catacombs")))
 
     def chain_targets(self, state: State, dungeon: Dungeon | None = None) -> list[str]:
@@ -135,7 +140,12 @@ class DungeonLair(core.Game):
     def to_act(self, state: State) -> set[int]:
         return set() if self.is_over(state) else {state["current"]}
 
+    def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
+        upgrade(state)
+        return super().apply(state, seat, action)
+
     def legal_actions(self, state: State, seat: int) -> list[Any]:
+        upgrade(state)
         if self.is_over(state) or seat != state["current"]:
             return []
         dungeon = self.dungeon(state)
@@ -317,39 +327,43 @@ class DungeonLair(core.Game):
         return views.hand_letters(state, seat)
 
     def segments(self, state: State, seat: int, action: Any) -> list[tuple[str, str]]:
-        legal = self.legal_actions(state, seat)
-        steps = notation.all_steps(legal, views.hand_letters(state, seat))
-        for a, s in zip(legal, steps, strict=True):
-            if a == action:
-                return s
-        return super().segments(state, seat, action)
-
-    def chooser(self, state: State, seat: int, prefix: list[str]) -> Choice:
-        # The base chooser asks segments() once a move; the steps of one move depend on the
-        # others (how many places are open), so they are built once here for all.
-        legal = self.legal_actions(state, seat)
-        steps = notation.all_steps(legal, views.hand_letters(state, seat))
-        depth, options, done = len(prefix), {}, None
-        for action, segs in zip(legal, steps, strict=True):
-            if [t for t, _ in segs[:depth]] != prefix:
-                continue
-            if len(segs) == depth:
-                done = action
-            else:
-                options.setdefault(segs[depth][0], segs[depth][1])
-        if done is None and not options:
-            raise IllegalAction("That choice is no longer open; open your moves again.")
-        prompt = "Choose your move." if not prefix else "Choose the next step."
-        return Choice(prompt=prompt, options=list(options.items()), action=done)
+        """The chooser's steps to ``action`` (see notation.all_steps). The steps of one move
+        depend on the others (how many places are open), and the base chooser asks once a
+        legal move, so the steps of the whole position are built once and kept."""
+        key = json.dumps(
+            [
+                seat,
+                state["rng"],
+                state["turn"],
+                state["phase"],
+                state["chain"],
+                state["placed"],
+                state["hands"][seat],
+                state["monsters"][seat],
+                sorted(state["board"].items()),
+            ],
+            sort_keys=True,
+        )
+        steps = _STEPS.get(key)
+        if steps is None:
+            legal = self.legal_actions(state, seat)
+            all_steps = notation.all_steps(legal, views.hand_letters(state, seat))
+            steps = {self.format(a): s for a, s in zip(legal, all_steps, strict=True)}
+            if len(_STEPS) >= 8:
+                _STEPS.pop(next(iter(_STEPS)))
+            _STEPS[key] = steps
+        return steps.get(self.format(action)) or super().segments(state, seat, action)
 
     def pass_action(self, state: State, seat: int) -> Any:
         return {"a": "pass"} if state["phase"] == "monster" and seat == state["current"] else None
 
     # ---- views -------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        upgrade(state)
         return views.view(self, state, seat)
 
     def status(self, state: State) -> str:
+        upgrade(state)
         return views.status(self, state)
 
     def private_text(self, state: State, seat: int) -> str:

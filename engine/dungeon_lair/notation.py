@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.core import IllegalAction
 
-from .board import ROTATIONS, SIDE_WORDS, parse_area, parse_cell, rotate, sort_key
+from .board import ROTATIONS, SIDE_WORDS, legacy_area, parse_area, parse_cell, rotate, sort_key
 from .data import RULES, TILES
 
 SIZES = ("S", "M", "L")
@@ -62,8 +62,8 @@ def _parse_tile(words: list[str], low: list[str], tile: int) -> dict[str, Any]:
         return {"a": "remove", "t": tile}
     if len(words) not in (2, 3):
         raise IllegalAction("Place a tile as: tile, cell, turn; for example 'T17 2,-1 90'.")
-    cell = parse_cell(words[1])
-    if cell is None:
+    cell = parse_cell(words[1]) or legacy_area(words[1].upper())
+    if cell is None or cell[-1] in "nesw":
         raise IllegalAction(f"'{words[1]}' is not a cell: name it column,row like 0,0 or -2,3.")
     rot = 0
     if len(words) == 3:
@@ -75,9 +75,14 @@ def _parse_tile(words: list[str], low: list[str], tile: int) -> dict[str, Any]:
     return {"a": "tile", "t": tile, "at": cell, "r": rot}
 
 
+def _place(word: str) -> str | None:
+    """A place in the new names, or in the old grid names of games begun before ('H8n')."""
+    return parse_area(word) or legacy_area(word[:-1].upper() + word[-1].lower() if word else word)
+
+
 def _parse_monster(words: list[str], low: list[str]) -> dict[str, Any]:
     size = SIZE_WORDS[low[0]]
-    places = [w if w == "hand" else parse_area(words[i + 1]) for i, w in enumerate(low[1:])]
+    places = [w if w == "hand" else _place(words[i + 1]) for i, w in enumerate(low[1:])]
     for w, p in zip(words[1:], places, strict=True):
         if p is None:
             raise IllegalAction(

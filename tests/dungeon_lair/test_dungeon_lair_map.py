@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 from engine.dungeon_lair import GAME
@@ -114,3 +115,21 @@ def test_chooser_labels_say_the_move_in_words() -> None:
     assert done.action == {"a": "tile", "t": 35, "at": "0,-1", "r": 0} and not done.options
     for a in GAME.legal_actions(state, 0):
         assert GAME.segments(state, 0, a)[-1][0] in ("r0", "r90", "r180", "r270", "remove")
+
+
+def test_a_game_saved_with_the_old_grid_names_is_read_with_the_new_ones() -> None:
+    # Games begun on the 15 x 15 grid (first tile on H8) keep playing after the change: their
+    # cells are renamed once (H8 -> 0,0, G7 -> -1,-1) and their logs still parse.
+    state = new(2, deck=[22, 23], hands=[[28], [29]], tiles=board(("0,0", ROOM4[0], 0), ("-1,0", 78, 90)))
+    state = act(state, 0, "T28 0,-1 0")
+    state["monsters"][0][0]["at"] = "-1,0e"
+    old = json.loads(
+        json.dumps(state).replace('"0,0"', '"H8"').replace('"-1,0"', '"G8"').replace('"0,-1"', '"H7"')
+    )
+    old["monsters"][0][0]["at"] = "G8e"
+    del old["cells"]
+    assert GAME.parse("T28 H7 0") == GAME.parse("T28 0,-1 0") and GAME.parse("S g8E") == GAME.parse("S -1,0e")
+    assert GAME.view(old, None)["tiles"] == GAME.view(state, None)["tiles"]
+    assert old == state
+    after, _ = GAME.apply(old, 0, GAME.parse("S H7"))
+    assert after["monsters"][0][1]["at"] == "0,-1"

@@ -54,7 +54,7 @@ def test_notation_reads_what_players_type(text: str, action: dict) -> None:
         ("dance", "Type a tile like"),
         ("T200 0,0", "no tile T200"),
         ("T17", "tile, cell, turn"),
-        ("T17 H8 0", "not a cell"),
+        ("T17 P8 0", "not a cell"),
         ("T17 1,2,3 0", "not a cell"),
         ("T17 0,0 45", "0, 90, 180 or 270"),
         ("S Q3", "not a place on the map"),
