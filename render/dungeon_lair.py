@@ -19,14 +19,14 @@ from PIL import Image, ImageDraw
 
 from engine.core import name_seats
 from render import Renderer, default_names
-from render.base import PALETTE, box, seat_colour, text, text_width, to_palette, to_png
+from render.base import PALETTE, box, font, seat_colour, text, text_width, to_palette, to_png
 
 WIDTH = 1200
 AREA_WIDTH = 600
 MARGIN = 20
-LABEL_W = 60  # room for row labels left of a band
-LABEL_H = 34  # room for column labels above a band
-MIN_CELL = 84
+LABEL_W = 72  # room for row labels left of a band
+LABEL_H = 40  # room for column labels above a band
+MIN_CELL = 76  # 25 px at a third: a monster's power and a room's picture still read
 MAX_CELL = 130
 MAX_MAP_H = 1500
 BAND_GAP = 24
@@ -324,7 +324,8 @@ def layout(view: dict[str, Any], width: int = WIDTH) -> tuple[int, list[tuple[ra
     usable = width - 2 * MARGIN - LABEL_W
     cs = int(max(MIN_CELL, min(MAX_CELL, usable / len(xs), MAX_MAP_H / len(ys))))
     per_band = max(1, usable // cs)
-    if len(xs) > per_band:
+    if len(xs) > per_band:  # wrap into bands of even width
+        per_band = -(-len(xs) // -(-len(xs) // per_band))
         return cs, [(xs[i : i + per_band], ys) for i in range(0, len(xs), per_band)]
     band_w = len(xs) * cs + LABEL_W + BAND_GAP
     side = max(1, (width - 2 * MARGIN + BAND_GAP) // band_w)
@@ -372,14 +373,28 @@ def draw_map(
     exits = set(view.get("free_exits") or [])
     for (cols, rows), (gx, gy) in zip(bands, _band_boxes(cs, bands, top, width), strict=True):
         for i, x in enumerate(cols):
-            text(d, (gx + i * cs + cs / 2, gy - 4), str(x), 24, "muted", "md")
+            _coord(d, (gx + i * cs + cs / 2, gy - 4), x, "md")
         for j, y in enumerate(rows):
-            # left-anchored at a measured width: a right-anchored label lost its minus sign
-            text(d, (gx - 10 - text_width(str(y), 24), gy + j * cs + cs / 2), str(y), 24, "muted", "lm")
+            _coord(d, (gx - 10, gy + j * cs + cs / 2), y, "rm")
         for i, x in enumerate(cols):
             for j, y in enumerate(rows):
                 rect = (gx + i * cs + 1, gy + j * cs + 1, gx + (i + 1) * cs - 1, gy + (j + 1) * cs - 1)
                 _cell(d, view, tiles.get(f"{x},{y}"), f"{x},{y}", rect, exits, by_area)
+
+
+def _coord(d: ImageDraw.ImageDraw, xy: tuple[float, float], n: int, anchor: str) -> None:
+    """A column or row number, drawn bold: a plain minus sign is 2 px thick and vanishes when a
+    phone shows the board at a third of its size, turning -1 into 1."""
+    label = str(n)
+    d.text(
+        xy,
+        label,
+        font=font(30),
+        fill=PALETTE["text"],
+        anchor=anchor,
+        stroke_width=1,
+        stroke_fill=PALETTE["text"],
+    )
 
 
 def _cell(
