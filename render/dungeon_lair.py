@@ -27,6 +27,7 @@ MARGIN = 20
 LABEL_W = 72  # room for row labels left of a band
 LABEL_H = 40  # room for column labels above a band
 MIN_CELL = 76  # 25 px at a third: a monster's power and a room's picture still read
+FIT_CELL = 64  # a map that fits in one piece at this size or more is not cut into bands
 MAX_CELL = 130
 MAX_MAP_H = 1500
 BAND_GAP = 24
@@ -322,6 +323,9 @@ def layout(view: dict[str, Any], width: int = WIDTH) -> tuple[int, list[tuple[ra
     xs = range(min(c[0] for c in cells) - 1, max(c[0] for c in cells) + 2)
     ys = range(min(c[1] for c in cells) - 1, max(c[1] for c in cells) + 2)
     usable = width - 2 * MARGIN - LABEL_W
+    fit = int(min(MAX_CELL, usable / len(xs), MAX_MAP_H / len(ys)))
+    if fit >= FIT_CELL:  # the whole map in one piece (a map cut in bands is harder to follow)
+        return fit, [(xs, ys)]
     cs = int(max(MIN_CELL, min(MAX_CELL, usable / len(xs), MAX_MAP_H / len(ys))))
     per_band = max(1, usable // cs)
     if len(xs) > per_band:  # wrap into bands of even width
