@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from engine.core import name_seats
 from render import Renderer, default_names
-from render.base import PALETTE, box, font, seat_colour, text, text_width, to_palette, to_png
+from render.base import PALETTE, box, seat_colour, text, text_width, to_palette, to_png
 
 WIDTH = 1200
 AREA_WIDTH = 600
@@ -388,17 +388,10 @@ def draw_map(
 
 def _coord(d: ImageDraw.ImageDraw, xy: tuple[float, float], n: int, anchor: str) -> None:
     """A column or row number, drawn bold: a plain minus sign is 2 px thick and vanishes when a
-    phone shows the board at a third of its size, turning -1 into 1."""
-    label = str(n)
-    d.text(
-        xy,
-        label,
-        font=font(30),
-        fill=PALETTE["text"],
-        anchor=anchor,
-        stroke_width=1,
-        stroke_fill=PALETTE["text"],
-    )
+    phone shows the board at a third of its size, turning -1 into 1. Bold is the cached label
+    drawn at four offsets (never FreeType at draw time: boards are drawn on worker threads)."""
+    for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        text(d, (xy[0] + dx, xy[1] + dy), str(n), 28, "text", anchor)
 
 
 def _cell(
