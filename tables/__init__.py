@@ -899,7 +899,7 @@ class Tables:
         its next time, a deadline is consumed in the same transaction as what it does."""
         now = self.clock() if now is None else now
         notices: list[Notice] = []
-        for timer_id, game_id, seat, kind, due in await self.store.due_timers(now):
+        for timer_id, game_id, seat, kind, due in await self.store.claim_due(now):
             try:
                 notice = await self._fire(timer_id, game_id, seat, kind, due, now)
             except TableError:
@@ -930,7 +930,7 @@ class Tables:
                     return None
                 interval = cfg["reminder_hours"] * HOUR
                 if not await self.store.reschedule(
-                    timer_id, max(due + interval, now + 60) if interval else None
+                    timer_id, max(due + interval, now + 60) if interval else None, was=due
                 ):
                     return None
                 since = int(row.turn_since or row.created_at)
