@@ -92,7 +92,7 @@ def _start_cluster() -> str:
         shutil.chown(d, "postgres", "postgres")
         prefix = ["runuser", "-u", "postgres", "--"]
     subprocess.run(
-        [*prefix, initdb, "-A", "trust", "-U", "postgres", "-D", str(data)],
+        [*prefix, initdb, "-A", "trust", "-U", "postgres", "--no-sync", "-D", str(data)],
         check=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
