@@ -164,7 +164,9 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
                 slow.wake = self.store.wake  # type: ignore[attr-defined]
             self.add_dynamic_items(*DYNAMIC_ITEMS)
             guild = os.environ.get("LAIRKEEPER_DEV_GUILD")
-            if guild:
+            if shards is not None and 0 not in shards[0]:
+                pass  # the commands are the same for every process: the one with shard 0 syncs them
+            elif guild:
                 g = discord.Object(id=int(guild))
                 self.tree.copy_global_to(guild=g)
                 await self.tree.sync(guild=g)

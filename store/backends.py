@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import aiosqlite
 
@@ -45,8 +45,7 @@ class StoreError(Exception):
     """The database cannot be used (foreign, corrupt or too new). One sentence."""
 
 
-@dataclass(frozen=True)
-class Op:
+class Op(NamedTuple):  # a tuple: made on every statement of every save, so cheap
     kind: str  # "fetch" | "execute" | "executemany"
     sql: str
     args: Sequence[Any]

@@ -23,7 +23,9 @@ async def build(path: str) -> list[int]:
     ids = []
     try:
         for g, moves in enumerate((5, 12, 10_000)):
-            lobby = await t.create(0, "host", "monster-inn", guild_id=2**40 + g, seed=100 + g, take_seat=False)
+            lobby = await t.create(
+                0, "host", "monster-inn", guild_id=2**40 + g, seed=100 + g, take_seat=False
+            )
             for _ in range(3):
                 await t.add_ai(lobby.game_id, 0)
             await t.start(lobby.game_id, None, run_ai=False)

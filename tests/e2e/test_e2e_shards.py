@@ -46,6 +46,8 @@ class ShardProcess:
             "PYTHONUNBUFFERED": "1",
         }
         env.pop("LAIRKEEPER_DEV_GUILD", None)
+        if not self.count:  # no shards: the default single process
+            del env["LAIRKEEPER_SHARDS"], env["LAIRKEEPER_SHARD_COUNT"]
         with open(self.log, "ab") as out:
             out.write(b"\n===== bot start =====\n")
             self.proc = await asyncio.create_subprocess_exec(
