@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -45,24 +45,23 @@ class StoreError(Exception):
     """The database cannot be used (foreign, corrupt or too new). One sentence."""
 
 
-class Op(NamedTuple):  # a tuple: made on every statement of every save, so cheap
-    kind: str  # "fetch" | "execute" | "executemany"
-    sql: str
-    args: Sequence[Any]
+# An operation: (kind, sql, args), kind "fetch" | "execute" | "executemany". A plain
+# tuple: one is made for every statement of every save.
+Op = tuple[str, str, Sequence[Any]]
 
 
 def fetch(sql: str, *args: Any) -> Op:
     """Rows of a query (also an UPDATE/INSERT ... RETURNING)."""
-    return Op("fetch", sql, args)
+    return ("fetch", sql, args)
 
 
 def execute(sql: str, *args: Any) -> Op:
     """Run a statement; its result is the number of rows it changed."""
-    return Op("execute", sql, args)
+    return ("execute", sql, args)
 
 
 def executemany(sql: str, rows: Sequence[Sequence[Any]]) -> Op:
-    return Op("executemany", sql, rows)
+    return ("executemany", sql, rows)
 
 
 Body = Generator[Op, Any, T]
@@ -93,16 +92,6 @@ POSTGRES = Dialect(
 
 def is_postgres(target: str) -> bool:
     return target.startswith(("postgresql://", "postgres://"))
-
-
-def _drive_sync(body: Body[T], run: Callable[[Op], Any]) -> T:
-    result: Any = None
-    while True:
-        try:
-            op = body.send(result)
-        except StopIteration as stop:
-            return stop.value  # type: ignore[no-any-return]
-        result = run(op)
 
 
 def _split(script: str) -> list[str]:
@@ -225,30 +214,43 @@ class SqliteBackend:
         return n
 
     async def run(self, make: Callable[[], Body[T]]) -> T:
+        task = self._ckpt_task
+        if task is not None and self._writes >= self.CHECKPOINT_EVERY and not task.done():
+            # Back-pressure: a whole batch of saves went by while the last checkpoint
+            # still runs (a loaded machine starves its thread); wait for it, or the
+            # WAL outruns its checkpoints and grows without bound.
+            await asyncio.shield(task)
         async with self._write:
             result = await self.db._execute(self._run_sync, make())
         self._wrote()
         return result
 
     def _run_sync(self, body: Body[T]) -> T:
+        # The driver loop is inlined (no closure, no helper call): it runs for every
+        # statement of every save.
         con = self.db._conn
-
-        def run(op: Op) -> Any:
-            if op.kind == "fetch":
-                return con.execute(op.sql, op.args).fetchall()
-            if op.kind == "execute":
-                return con.execute(op.sql, op.args).rowcount
-            con.executemany(op.sql, op.args)
-            return None
-
         con.execute("BEGIN IMMEDIATE")
         try:
-            result = _drive_sync(body, run)
+            send = body.send
+            result: Any = None
+            while True:
+                try:
+                    kind, sql, args = send(result)
+                except StopIteration as stop:
+                    result = stop.value
+                    break
+                if kind == "fetch":
+                    result = con.execute(sql, args).fetchall()
+                elif kind == "execute":
+                    result = con.execute(sql, args).rowcount
+                else:
+                    con.executemany(sql, args)
+                    result = None
         except BaseException:
             con.execute("ROLLBACK")
             raise
         con.execute("COMMIT")
-        return result
+        return result  # type: ignore[no-any-return]
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteTx]:
@@ -449,12 +451,13 @@ class PgBackend:
                 op = body.send(result)
             except StopIteration as stop:
                 return stop.value  # type: ignore[no-any-return]
-            if op.kind == "fetch":
-                result = await con.fetch(pg_sql(op.sql), *op.args)
-            elif op.kind == "execute":
-                result = _count(await con.execute(pg_sql(op.sql), *op.args))
+            kind, sql, args = op
+            if kind == "fetch":
+                result = await con.fetch(pg_sql(sql), *args)
+            elif kind == "execute":
+                result = _count(await con.execute(pg_sql(sql), *args))
             else:
-                await con.executemany(pg_sql(op.sql), op.args)
+                await con.executemany(pg_sql(sql), args)
                 result = None
 
     @asynccontextmanager

@@ -618,7 +618,7 @@ class Store:
         result_json = json.dumps(result) if result is not None else None
         arm = (arm or []) if result_json is None else []
         body = self._commit_move_body
-        await self._tx(
+        await self.backend.run(
             lambda: body(
                 game_id, version, moves, state_json, result_json, turn_changed, now, arm, disarm, fired_timer
             )
@@ -672,7 +672,7 @@ class Store:
                 raise Conflict()
         if result_json is not None:
             yield execute("DELETE FROM timers WHERE game_id=?", game_id)
-        else:
+        elif arm or disarm:
             yield from self._timers(game_id, arm, disarm or [])
 
     async def abandon(self, game_id: int, version: int, fired_timer: int | None = None) -> int:
