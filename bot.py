@@ -107,7 +107,7 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
     import discord
     from discord.ext import commands
 
-    from cogs.games import DYNAMIC_ITEMS
+    from cogs.common import DYNAMIC_ITEMS
     from store import Store
     from tables import Tables
 
@@ -246,67 +246,132 @@ def percentile(values: list[float], p: float) -> float:
     return s[k]
 
 
+class PngSaver:
+    """Writes a selfplay game's images with names that say what each is:
+    ``<game>-g<n>-<move>-opening|board|final.png``, ``-step-<k>``, ``-area-<seat>``."""
+
+    def __init__(self, folder: Path | None, key: str, game_no: int) -> None:
+        self.folder, self.prefix = folder, f"{key}-g{game_no}"
+
+    def save(self, what: str, png: bytes | None, move: int | None = None) -> None:
+        if self.folder is None or png is None:
+            return
+        at = f"-{move:04d}" if move is not None else ""
+        (self.folder / f"{self.prefix}{at}-{what}.png").write_bytes(png)
+
+
+async def play_one(tables, store, args: argparse.Namespace, g: int, saver: PngSaver, stats: dict) -> str:  # type: ignore[no-untyped-def]
+    """One AI-only game, each move stepped and timed; returns its result line."""
+    lobby = await tables.create(0, "selfplay", args.game, args.options, seed=args.seed + g, take_seat=False)
+    for _ in range(args.players):
+        await tables.add_ai(lobby.game_id, 0)
+    gid = lobby.game_id
+    # AI moves are stepped one at a time below, so each is measured.
+    opening = await tables.start(gid, None, run_ai=False)
+    saver.save("opening", opening.png, 0)
+    areas: list[tuple[int, bytes | None]] = []
+    moves = 0
+    while True:
+        before = await store.get(gid)
+        t0 = time.perf_counter()
+        events = await tables.step_ai(gid)
+        if events is None:
+            break
+        update = await tables.board(gid, events=events, before=before)
+        stats["move"].append(time.perf_counter() - t0)
+        stats["render"].append(update.timings["render"])
+        moves += 1
+        if update.png is not None:
+            stats["png"].append(len(update.png))
+        saver.save("final" if update.over else "board", update.png, moves)
+        for k, step in enumerate(update.steps, 1):
+            saver.save(f"step-{k}", step, moves)
+        if saver.folder is not None and moves % 10 == 0:  # "my area" of seat 1, mid-game below
+            areas.append((moves, (await tables.private_area(gid, 0))))
+    if areas:
+        at, png = areas[len(areas) // 2]
+        saver.save("area-seat1", png, at)
+    stats["moves"] += moves
+    row = await store.get(gid)
+    assert row is not None and row.result is not None, "selfplay game did not finish"
+    scores = ", ".join(f"{s.name} {sc}" for s, sc in zip(row.seats, row.result["scores"], strict=False))
+    winners = " and ".join(row.seats[w].name for w in row.result["winners"])
+    return f"game {g + 1}: {moves} moves; scores: {scores}; winner: {winners}"
+
+
 async def selfplay(args: argparse.Namespace) -> int:
     from engine import core
     from store import Store
-    from tables import Tables
+    from tables import TableError, Tables, parse_options
 
-    try:
-        game = core.get(args.game)
-    except core.IllegalAction as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
+    game = core.get(args.game)
+    args.players = args.players or game.min_players
     if not game.min_players <= args.players <= game.max_players:
         print(f"{game.title} is for {game.min_players} to {game.max_players} players.", file=sys.stderr)
         return 2
-    db_path = args.db or os.path.join(tempfile.mkdtemp(prefix="lairkeeper-"), "selfplay.db")
+    try:
+        args.options = parse_options(" ".join(args.option or []))
+        game.resolve_options(dict(args.options))
+    except (TableError, core.IllegalAction) as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     png_dir = Path(args.png_dir) if args.png_dir else None
     if png_dir:
         png_dir.mkdir(parents=True, exist_ok=True)
-    store = await Store(db_path).open()
-    tables = Tables(store)
-    move_times: list[float] = []
-    render_times: list[float] = []
-    png_sizes: list[int] = []
-    total_moves = 0
-    try:
-        for g in range(args.games):
-            lobby = await tables.create(0, "selfplay", args.game, None, seed=args.seed + g, take_seat=False)
-            for _ in range(args.players):
-                await tables.add_ai(lobby.game_id, 0)
-            # AI moves are stepped one at a time below, so each is measured.
-            await tables.start(lobby.game_id, None, run_ai=False)
-            moves = 0
-            while True:
-                t0 = time.perf_counter()
-                events = await tables.step_ai(lobby.game_id)
-                if events is None:
-                    break
-                update = await tables.board(lobby.game_id, events=events)
-                move_times.append(time.perf_counter() - t0)
-                render_times.append(update.timings["render"])
-                if update.png is not None:
-                    png_sizes.append(len(update.png))
-                    if png_dir:
-                        (png_dir / f"game{lobby.game_id}-{moves:04d}.png").write_bytes(update.png)
-                moves += 1
-            total_moves += moves
-            row = await store.get(lobby.game_id)
-            assert row is not None and row.result is not None, "selfplay game did not finish"
-            scores = ", ".join(
-                f"{s.name} {sc}" for s, sc in zip(row.seats, row.result["scores"], strict=False)
-            )
-            winners = " and ".join(row.seats[w].name for w in row.result["winners"])
-            print(f"game {g + 1}: {moves} moves; scores: {scores}; winner: {winners}")
-    finally:
-        await store.close()
+    stats: dict = {"move": [], "render": [], "png": [], "moves": 0}
+    with tempfile.TemporaryDirectory(prefix="lairkeeper-") as tmp:  # removed at the end, always
+        db_path = args.db or os.path.join(tmp, "selfplay.db")
+        store = await Store(db_path).open()
+        tables = Tables(store)
+        try:
+            for g in range(args.games):
+                print(await play_one(tables, store, args, g, PngSaver(png_dir, args.game, g + 1), stats))
+        finally:
+            await store.close()
+    where = args.db or "temporary, removed"
     print(
-        f"summary: {args.games} games of {game.title} with {args.players} players, {total_moves} moves; "
-        f"per move median {statistics.median(move_times) * 1000:.1f} ms, p99 {percentile(move_times, 99) * 1000:.1f} ms; "
-        f"render median {statistics.median(render_times) * 1000:.1f} ms; "
-        f"PNG median {statistics.median(png_sizes) / 1024:.1f} KB; database {db_path}"
+        f"summary: {args.games} games of {game.title} with {args.players} players, {stats['moves']} moves; "
+        f"per move median {statistics.median(stats['move']) * 1000:.1f} ms, p99 {percentile(stats['move'], 99) * 1000:.1f} ms; "
+        f"render median {statistics.median(stats['render']) * 1000:.1f} ms; "
+        f"PNG median {statistics.median(stats['png']) / 1024:.1f} KB; database {where}"
     )
     return 0
+
+
+def selfplay_parser() -> argparse.ArgumentParser:
+    from engine import core
+
+    games = core.available()
+    lines = [
+        f"  {k}: {core.get(k).title}, {core.get(k).min_players}-{core.get(k).max_players} players"
+        for k in games
+    ]
+    p = argparse.ArgumentParser(
+        prog="bot.py selfplay",
+        description="Play complete AI-only games through the real pipeline (tables, store, render), "
+        "no Discord token needed; prints each game's scores and a timing summary.",
+        epilog="games:\n" + "\n".join(lines),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("game", choices=games, metavar="GAME", help="which game: " + ", ".join(games))
+    p.add_argument("--players", type=int, help="number of AI players (default: the game's minimum)")
+    p.add_argument("--games", type=int, default=1, help="how many games to play (default 1)")
+    p.add_argument(
+        "--seed", type=int, default=1, help="seed of the first game; game n uses seed+n-1 (default 1)"
+    )
+    p.add_argument("--db", help="keep the games in this SQLite file (default: a temporary one, removed)")
+    p.add_argument(
+        "--png-dir",
+        help="save every image here, named <game>-g<n>-<move>-<what>.png: the opening, each board, the "
+        "final board, step images (-step-<k>) and one mid-game 'my area' image a game (-area-seat1)",
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a game option as in /game new, e.g. --option catacombs=true (repeatable)",
+    )
+    return p
 
 
 # ---- migrate ------------------------------------------------------------------------
@@ -365,16 +430,7 @@ def main(argv: list[str] | None = None) -> int:
     load_dotenv(ROOT / ".env")
     configure_logging()
     if argv and argv[0] == "selfplay":
-        p = argparse.ArgumentParser(
-            prog="bot.py selfplay", description="AI-only games through the real pipeline"
-        )
-        p.add_argument("game")
-        p.add_argument("--players", type=int, required=True)
-        p.add_argument("--games", type=int, default=1)
-        p.add_argument("--seed", type=int, default=1)
-        p.add_argument("--db")
-        p.add_argument("--png-dir")
-        args = p.parse_args(argv[1:])
+        args = selfplay_parser().parse_args(argv[1:])
         return asyncio.run(selfplay(args))
     if argv and argv[0] == "migrate":
         p = argparse.ArgumentParser(
@@ -388,8 +444,8 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(migrate(args))
     if argv:
         print(
-            "Usage: python bot.py  |  python bot.py selfplay GAME --players N --games K --seed S  |  "
-            "python bot.py migrate --to postgresql://...",
+            "Usage: python bot.py  |  python bot.py selfplay GAME [--players N] [--games K] [--seed S] "
+            "(see selfplay --help)  |  python bot.py migrate --to postgresql://...",
             file=sys.stderr,
         )
         return 2

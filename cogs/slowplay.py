@@ -13,8 +13,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.games import game_here, guarded, post_board, say, tables_of, thread_of
-from engine import core
+from cogs.common import (
+    game_here,
+    guarded,
+    hours,
+    post_board,
+    post_public,
+    say,
+    send_dm,
+    tables_of,
+    thread_of,
+)
 from tables import Notice, TableError, Tables
 
 log = logging.getLogger("lairkeeper.slowplay")
@@ -22,34 +31,6 @@ log = logging.getLogger("lairkeeper.slowplay")
 # The scheduler never sleeps longer than this, so a timer added by another
 # process (or a clock jump) is noticed within a minute.
 MAX_SLEEP = 60.0
-
-
-async def send_dm(client: discord.Client, user_id: int, text: str) -> bool:
-    """DM a user; a closed inbox (error 50007) is normal, not a failure."""
-    try:
-        user = client.get_user(user_id) or await client.fetch_user(user_id)
-        await user.send(text[:2000])
-        return True
-    except discord.HTTPException as exc:
-        log.info("DM to %s not delivered (%s)", user_id, getattr(exc, "code", exc))
-        return False
-
-
-def hours(value: str) -> float:
-    """'off', '36', '12h', '3d' -> hours."""
-    v = value.strip().lower()
-    if v in ("off", "none", "0"):
-        return 0.0
-    try:
-        if v.endswith("d"):
-            return float(v[:-1]) * 24
-        if v.endswith("h"):
-            return float(v[:-1])
-        return float(v)
-    except ValueError:
-        raise TableError(
-            f"'{value}' is not a duration; write hours like 12h, days like 3d, or off."
-        ) from None
 
 
 def describe_settings(s: dict[str, Any]) -> str:
@@ -204,11 +185,11 @@ class SlowPlay(commands.Cog):
     async def replay_cmd(self, interaction: discord.Interaction, move: int) -> None:
         async def run() -> None:
             gid = await game_here(interaction)
-            await interaction.response.defer(thinking=True)
+            # Deferred privately: a player's mistake (a move number out of range) stays
+            # between them and the bot; the replay itself is posted for the thread.
+            await interaction.response.defer(ephemeral=True, thinking=True)
             text, png = await tables_of(interaction).replay_png(gid, move)
-            await interaction.followup.send(
-                text, file=discord.File(io.BytesIO(png), filename=f"replay-{move}.png")
-            )
+            await post_public(interaction, text, discord.File(io.BytesIO(png), filename=f"replay-{move}.png"))
 
         await guarded(interaction, None, run())
 
@@ -230,17 +211,10 @@ class SlowPlay(commands.Cog):
     @app_commands.guild_only()
     async def stats_cmd(self, interaction: discord.Interaction, game: str | None = None) -> None:
         async def run() -> None:
-            if game is not None:
-                try:
-                    core.get(game)
-                except core.IllegalAction as exc:
-                    raise TableError(str(exc)) from None
-            await interaction.response.defer(thinking=True)
+            await interaction.response.defer(ephemeral=True, thinking=True)
             text, png = await tables_of(interaction).stats(interaction.guild_id, game)
-            kw: dict[str, Any] = {}
-            if png is not None:
-                kw["file"] = discord.File(io.BytesIO(png), filename="leaderboard.png")
-            await interaction.followup.send(text[:2000], **kw)
+            file = discord.File(io.BytesIO(png), filename="leaderboard.png") if png is not None else None
+            await post_public(interaction, text, file)
 
         await guarded(interaction, None, run())
 
@@ -250,7 +224,7 @@ class SlowPlay(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         return [
             app_commands.Choice(name=g.title, value=g.key)
-            for g in core.iter_games()
+            for g in tables_of(interaction).catalogue()
             if current.lower() in g.title.lower() or current.lower() in g.key
         ][:25]
 

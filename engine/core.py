@@ -373,7 +373,9 @@ class Game:
         """A legal, sensible action for ``seat``, chosen by the game's AI from the
         seat's view only: the AI hook never receives the state, so it cannot see
         what the seat cannot (the contract, not a discipline)."""
-        return self.ai_choose(self.view(state, seat), self.legal_actions(state, seat), self.ai_random(state, seat))
+        return self.ai_choose(
+            self.view(state, seat), self.legal_actions(state, seat), self.ai_random(state, seat)
+        )
 
     def ai_choose(self, view: dict[str, Any], legal: list[Action], rnd: random.Random) -> Action:
         """The AI hook: ``choose(view, legal, rnd)`` of ``engine/<game>/ai.py``.

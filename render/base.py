@@ -137,7 +137,10 @@ def _word(w: str, size: int) -> tuple[Image.Image | None, int, int, int]:
 
 def _whole(s: str, size: int, anchor: str, mode: str) -> tuple[Image.Image, int, int]:
     f = font(size)
-    x0, y0, x1, y1 = (int(v) for v in f.getbbox(s, anchor=anchor))
+    # One-bit text is hinted for monochrome and runs wider than anti-aliased text
+    # (3 % on a long line): measure it in the mode it is drawn in, or the tail of
+    # the line falls off the mask (issue 21: "'=' a ti..." on every Dungeon Lair board).
+    x0, y0, x1, y1 = (int(v) for v in f.getbbox(s, mode="L" if mode == "L" else "1", anchor=anchor))
     pad = 8  # getbbox and the rasteriser disagree by a pixel or two
     im = Image.new(mode, (x1 - x0 + 2 * pad, y1 - y0 + 2 * pad), 0)
     d = ImageDraw.Draw(im)
@@ -204,8 +207,11 @@ def text(
     draw.bitmap((round(xy[0]) + x0, round(xy[1]) + y0), im, fill=colour)
 
 
-def text_width(s: str, size: int = 18) -> float:
-    """The advance of ``s`` (what Pillow's getlength gives), from the cached words."""
+def text_width(s: str, size: int = 18, mono: bool = False) -> float:
+    """The advance of ``s`` (what Pillow's getlength gives), from the cached words.
+    ``mono``: as drawn on a one-bit (palette) canvas, whose hinted text is wider."""
+    if mono:
+        return float(font(size).getlength(s, mode="1"))
     space = _word(" ", size)[3]
     return float(sum(_word(w, size)[3] for w in s.split(" ") if w) + space * s.count(" "))
 

@@ -401,5 +401,4 @@ def render_private(view: dict[str, Any]) -> bytes | None:
 RENDERER = Renderer(
     board=lambda view, names: render(view),
     area=lambda view, names: render_private(view),
-
 )

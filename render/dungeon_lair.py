@@ -276,7 +276,7 @@ def render_private(view: dict[str, Any]) -> bytes | None:
     cs = 150
     width = 40 + len(tiles) * (cs + 260)
     img, d = canvas(min(WIDTH, width), cs + 80)
-    text(d, (16, 10), "Your tiles (as printed; turn 90 = a quarter turn clockwise)", 18, "accent")
+    text(d, (16, 10), "Your tiles (turn 90: a quarter turn right)", 18, "accent")
     x = 20
     for t in tiles:
         tile = {**t, "areas": [{**a, "owner": None} for a in t["areas"]]}
@@ -293,5 +293,4 @@ def render_private(view: dict[str, Any]) -> bytes | None:
 RENDERER = Renderer(
     board=lambda view, names: render(view),
     area=lambda view, names: render_private(view),
-
 )

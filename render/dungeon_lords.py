@@ -272,7 +272,6 @@ def render_private(view: dict[str, Any]) -> bytes | None:
 # Combat steps are drawn in their own module; tables/ finds them here.
 from render.dungeon_lords_combat import render_steps, step_jobs  # noqa: E402,F401
 
-
 # The one protocol (render/__init__.py). Names are not drawn yet: see issue 21.
 RENDERER = Renderer(
     board=lambda view, names: render(view),

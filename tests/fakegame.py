@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from engine import core
 from engine.core import Event, IllegalAction, Result, Rng, State
+from render import Renderer, register
 
 
 class Race(core.Game):
@@ -88,11 +89,10 @@ def render(view: dict[str, Any]) -> bytes:
     return buf.getvalue()
 
 
+RENDERER = Renderer(board=lambda view, names: render(view))
+
+
 def install() -> None:
-    import sys
-
-    import tables
-
     core._loaded[Race.key] = Race()
     core.MODULES.setdefault(Race.key, "fakegame")
-    tables.RENDERERS[Race.key] = sys.modules[__name__]
+    register(Race.key, RENDERER)

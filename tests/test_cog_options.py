@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.games import parse_options
-from tables import TableError
+from tables import TableError, parse_options
 
 
 def test_options_are_read_as_literals() -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 
 import pytest
 from PIL import Image
 
+import render
 from engine import core
 from tests.playout import ai_playout, random_playout, replay, roundtrip
 
@@ -55,8 +55,7 @@ def test_public_view_renders_png(key: str) -> None:
     state = game.new(game.min_players, None, 3)
     view = game.view(state, None)
     json.dumps(view)
-    module = importlib.import_module(f"render.{core.MODULES[key]}")
-    png = module.render(view)
+    png = render.get(key).board(view, render.default_names(game.min_players))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     Image.open(io.BytesIO(png)).verify()
 
@@ -74,3 +73,52 @@ def test_yes_no_options_take_only_true_or_false() -> None:
     for value in (1, 1.0, 0, "true"):
         with pytest.raises(core.IllegalAction, match="must be one of"):
             game.resolve_options({"open_cards": value})
+
+
+# ---- hostile notation, for every game from one place ------------------------------
+# Regression for the reliability fuzzer's crashes (docs/reliability.md): '①'.isdigit() is
+# True but int('①') raises ValueError, and int() refuses strings of more than 4,300 digits.
+
+HOSTILE = ["①", ",", "", " ", "1,,", ",,,", "\x00", "9" * 400, "9" * 5000, "٣", "Ａ１", "\u200b", "\ud800"]
+
+
+def _real_moves(game: core.Game) -> list[str]:
+    """The notation of real legal moves from an opening and a middle state."""
+    import random as _random
+
+    pick = _random.Random(5)
+    state = game.new(game.min_players, None, 5)
+    texts: list[str] = []
+    for step in range(60):
+        if game.is_over(state):
+            break
+        seat = min(game.to_act(state))
+        legal = game.legal_actions(state, seat)
+        if step in (0, 59) or len(texts) < 8:
+            texts += [game.format(a) for a in legal[:6]]
+        state, _ = game.apply(state, seat, pick.choice(legal))
+    return texts
+
+
+def _corrupted(text: str) -> list[str]:
+    """A real move with a digit written in a way int() cannot read, or a huge number."""
+    out = [text + "①", text + " " + "9" * 5000]
+    digits = [i for i, ch in enumerate(text) if ch.isdigit()]
+    if digits:
+        i = digits[-1]
+        out += [text[:i] + "①" + text[i + 1 :], text[:i] + "٣" + text[i + 1 :], text[:i] + "9" * 5000]
+    return out
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_parse_refuses_hostile_text_with_a_sentence(key: str) -> None:
+    game = core.get(key)
+    moves = _real_moves(game)
+    assert moves, "no real move to corrupt"
+    for text in HOSTILE + [bad for m in moves for bad in _corrupted(m)]:
+        with pytest.raises(core.IllegalAction) as refused:
+            game.parse(text)
+        sentence = str(refused.value)
+        assert sentence.strip() and "Error" not in sentence and "Traceback" not in sentence, repr(text[:40])
+    for text in moves:  # the same moves in plain digits still parse
+        assert game.format(game.parse(text)) == text

@@ -54,3 +54,65 @@ def test_selfplay_refuses_bad_arguments() -> None:
         cwd=ROOT,
     )
     assert p.returncode == 2 and "3 to 5 players" in p.stderr and "Traceback" not in p.stderr
+
+
+def selfplay(*args: str, tmp: Path) -> subprocess.CompletedProcess[str]:
+    import os
+
+    env = {**os.environ, "TMPDIR": str(tmp)}  # where a temporary database would be left
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), "selfplay", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+        env=env,
+    )
+
+
+def test_selfplay_help_documents_every_flag_and_names_every_game(tmp_path: Path) -> None:
+    from engine import core
+
+    p = selfplay("--help", tmp=tmp_path)
+    assert p.returncode == 0
+    for flag in ("--players", "--games", "--seed", "--db", "--png-dir", "--option"):
+        line = next((x for x in p.stdout.splitlines() if x.strip().startswith(flag)), "")
+        assert len(line.split(maxsplit=2)) == 3, f"{flag} is not documented: {line!r}"
+    for key in core.available():
+        assert f"{key}: {core.get(key).title}" in p.stdout
+
+
+def test_selfplay_saves_named_images_and_leaves_no_database(tmp_path: Path) -> None:
+    """Issue 21 "Show the result" and issue 22 item 10: the opening, middle and final
+    boards, step images and one "my area" image, each named for what it is; --players
+    may be left out; game options can be passed; no temporary database stays."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    out = tmp_path / "png"
+    p = selfplay("dungeon-lords", "--png-dir", str(out), "--option", "festival=false", tmp=tmp)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "with 2 players" in p.stdout and "database temporary, removed" in p.stdout
+    assert list(tmp.iterdir()) == [], "the temporary database was left behind"
+    names = sorted(f.name for f in out.iterdir())
+    assert names[0] == "dungeon-lords-g1-0000-opening.png"
+    kinds = {re.sub(r"^dungeon-lords-g1-\d{4}-", "", n) for n in names}
+    assert {"opening.png", "board.png", "final.png", "area-seat1.png"} <= kinds
+    assert any(k.startswith("step-") for k in kinds), "a Dungeon Lords game has battle steps"
+    assert sum(n.endswith("-final.png") for n in names) == 1 and sum("-area-" in n for n in names) == 1
+    for n in names:
+        assert (out / n).read_bytes().startswith(b"\x89PNG")
+
+
+def test_selfplay_passes_options_and_refuses_bad_ones(tmp_path: Path) -> None:
+    p = selfplay("monster-inn", "--option", "open_treasure=maybe", tmp=tmp_path)
+    assert p.returncode == 2 and "open_treasure" in p.stderr and "Traceback" not in p.stderr
+    p = selfplay("monster-inn", "--option", "colour=red", tmp=tmp_path)
+    assert p.returncode == 2 and "no option called 'colour'" in p.stderr
+    db = tmp_path / "kept.db"
+    p = selfplay("monster-inn", "--option", "open_treasure=true", "--db", str(db), tmp=tmp_path)
+    assert p.returncode == 0, p.stderr[-2000:]
+    import sqlite3
+
+    with sqlite3.connect(db) as c:
+        (options,) = c.execute("SELECT options FROM games").fetchone()
+    assert '"open_treasure": true' in options

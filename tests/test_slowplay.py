@@ -152,10 +152,10 @@ class Passing(Race):
 
 async def test_deadline_skip_uses_the_rules_pass(t: Tables, clock: Clock) -> None:
     core._loaded[Passing.key] = Passing()
-    import tables
+    from render import register
     from tests import fakegame
 
-    tables.RENDERERS[Passing.key] = fakegame
+    register(Passing.key, fakegame.RENDERER)
     gid = await game(t, {"deadline_hours": 1, "on_deadline": "skip", "reminder_hours": 0}, key=Passing.key)
     clock.now += HOUR
     notices = await t.fire_due()
@@ -278,8 +278,10 @@ async def test_stats_and_final_image(t: Tables) -> None:
         gid = await game(t, seed=seed)
         await play_out(t, gid)
     update = await t.board(gid)
-    assert update.over and update.result_png is not None
-    Image.open(io.BytesIO(update.result_png)).verify()
+    # Issue 21 item 5: the final board itself carries the scores; no separate table image.
+    assert update.over and update.png is not None and "Final scores" in update.text
+    Image.open(io.BytesIO(update.png)).verify()
+    assert not hasattr(update, "result_png")
     text, png = await t.stats(GUILD)
     assert "3 games played" in text and png is not None
     rows = await t.store.games(GUILD, "over")

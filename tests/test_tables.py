@@ -190,11 +190,12 @@ async def test_move_choices_are_private_to_the_player_to_act(tables: Tables) -> 
     mover, waiter = await acting_user(tables, gid)
     board = await tables.board(gid)
     assert board.choose, "the public board offers a 'Your move' button, not the moves themselves"
-    assert await tables.move_choices(gid, mover, row.version) == [("Add 1", 0), ("Add 2", 1), ("Add 3", 2)]
+    panel = await tables.panel(gid, mover, row.version)
+    assert panel.step is None and panel.buttons == [("Add 1", 0), ("Add 2", 1), ("Add 3", 2)]
     with pytest.raises(TableError, match="not your turn"):
-        await tables.move_choices(gid, waiter, row.version)
+        await tables.panel(gid, waiter, row.version)
     with pytest.raises(TableError, match="out of date"):
-        await tables.move_choices(gid, mover, row.version - 1)
+        await tables.panel(gid, mover, row.version - 1)
 
 
 async def test_engine_player_numbers_become_names(tables: Tables) -> None:
@@ -247,15 +248,18 @@ async def test_an_ai_failure_never_loses_the_human_move(
 async def test_step_images_come_from_the_renderer_with_both_views(
     tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import render
     from tests import fakegame
 
     seen: list[tuple[int, int]] = []
 
-    def render_steps(before: dict, after: dict) -> list[bytes]:
+    def steps(before: dict, after: dict, names: list[str]) -> list:
         seen.append((before["total"], after["total"]))
-        return [fakegame.render(after)] * 12
+        return [lambda: fakegame.render(after)] * 12
 
-    monkeypatch.setattr(fakegame, "render_steps", render_steps, raising=False)
+    monkeypatch.setitem(
+        render.REGISTRY, "test-race", render.Renderer(board=fakegame.RENDERER.board, steps=steps)
+    )
     gid = await two_player_game(tables)
     mover, _ = await acting_user(tables, gid)
     update = await tables.act(gid, mover, "3")
@@ -329,3 +333,97 @@ async def test_a_hostile_move_is_refused_in_one_short_line(
         await tables.act(gid, mover, "7" * 100_000 + "\x00\u202e\n\x1b[2J")
     assert str(err.value) == "'" + "7" * 39 + "\u2026' is not a move."
     assert await tables.store.log(gid) == []
+
+
+def test_tables_is_split_by_concern() -> None:
+    """Issue 16 item 1: a package, no module over 400 lines, no function over 80."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "tables"
+    modules = sorted(root.glob("*.py"))
+    assert len(modules) >= 8
+    for path in modules:
+        text = path.read_text(encoding="utf-8")
+        assert text.count("\n") <= 400, f"{path.name} has {text.count(chr(10))} lines"
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                assert length <= 80, f"{path.name}: {node.name} is {length} lines"
+
+
+def test_cogs_share_one_helper_module_and_never_touch_engine_or_store() -> None:
+    """Issue 16 items 1 and 6: the cogs call the Tables facade only."""
+    root = Path(__file__).resolve().parents[1] / "cogs"
+    for path in root.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "from engine" not in text and "import engine" not in text, path.name
+        assert ".store" not in text, path.name
+        others = {"games", "slowplay"} - {path.stem}
+        for other in others:
+            assert f"cogs.{other}" not in text, f"{path.name} imports cogs.{other}"
+
+
+def test_rules_post_how_to_play_and_attach_the_rest(tables: Tables) -> None:
+    """Issue 21 item 7: /rules posts the '## How to play' section (<= 1,800 characters)
+    and attaches the rest; without that section, the first paragraph."""
+    from tables.rules import HOW_TO_PLAY_MAX, split_doc
+
+    doc = "# Game\n\nIntro line.\n\n## How to play\n\nGoal: win.\nTurn: add 1-3.\n\n## Components\n\nCards.\n"
+    post, rest = split_doc(doc)
+    assert post == "Goal: win.\nTurn: add 1-3."
+    assert "## Components" in rest and "Cards." in rest and "Goal: win." not in rest
+    post, rest = split_doc("# Game\n\nFirst paragraph here.\n\nSecond.\n")
+    assert post == "First paragraph here." and "Second." in rest
+    long = "## How to play\n\n" + "\n".join(f"Line {i} of the rules." for i in range(300))
+    post, _ = split_doc(long)
+    assert len(post) <= HOW_TO_PLAY_MAX and post.endswith("…")
+    for info in tables.catalogue():
+        rules = tables.rules(info.key)
+        assert len(rules.text) <= 2000 and rules.text.startswith(f"**{info.title}**")
+        if info.key != "test-race":
+            assert rules.attachment, info.key
+    with pytest.raises(TableError, match="no game called"):
+        tables.rules("chess")
+
+
+async def test_refusals_name_the_players(tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16 item 4: an engine sentence naming a seat reaches Discord with the name."""
+    from engine.core import IllegalAction
+    from tests.fakegame import Race
+
+    def refuse(self: object, state: dict, seat: int, action: int) -> list:
+        raise IllegalAction(f"Player {seat + 1} may not add {action} while Player {2 - seat} waits.")
+
+    monkeypatch.setattr(Race, "_apply", refuse)
+    gid = await two_player_game(tables)
+    mover, waiter = await acting_user(tables, gid)
+    names = {ALICE: "alice", BOB: "bob"}
+    with pytest.raises(TableError) as err:
+        await tables.act(gid, mover, "2")
+    assert str(err.value) == f"{names[mover]} may not add 2 while {names[waiter]} waits."
+
+
+async def test_hand_sends_the_players_own_area_drawn_with_names(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21 item 6: "Show my hand" and /hand also send the renderer's "my area" image,
+    drawn from the player's own view, with the players' names."""
+    import render
+    from tests import fakegame
+
+    seen: list[tuple[dict, list[str]]] = []
+
+    def area(view: dict, names: list[str]) -> bytes:
+        seen.append((view, names))
+        return fakegame.render(view)
+
+    renderer = render.Renderer(board=fakegame.RENDERER.board, area=area)
+    monkeypatch.setitem(render.REGISTRY, "test-race", renderer)
+    gid = await two_player_game(tables)
+    row = await tables.store.get(gid)
+    assert row is not None and row.state is not None
+    text, png = await tables.hand(gid, BOB)
+    assert png is not None and png.startswith(b"\x89PNG") and text.startswith("Your secret card is")
+    view, names = seen[-1]
+    assert names == ["alice", "bob"]
+    assert view["cards"][1] == row.state["cards"][1] and view["cards"][0] is None, "bob's own view"

@@ -38,12 +38,12 @@ class BotProcess:
     async def start(self, timeout: float = 45.0) -> None:
         # Load the games and renderers here too, now: the audit redraws boards in this
         # process and must draw with the same code and data the bot loads.
+        import render
         from engine import core
-        from tables import renderer
 
         for key in core.available():
             core.get(key)
-            renderer(key)
+            render.get(key)
         before = self.standin.identifies
         env = {
             **os.environ,
@@ -238,15 +238,17 @@ class Replay:
     states: list[dict[str, Any]]
     status: str
     result: dict[str, Any] | None
+    names: list[str] = field(default_factory=list)  # as the bot draws them on boards
     _png: dict[int, bytes] = field(default_factory=dict)
 
     def public_png(self, k: int) -> bytes:
         """The drawing of the public view after move ``k`` (0: the start)."""
+        import render
         from engine import core
-        from tables import renderer
 
         if k not in self._png:
-            self._png[k] = renderer(self.key).render(core.get(self.key).view(self.states[k], None))
+            view = core.get(self.key).view(self.states[k], None)
+            self._png[k] = render.get(self.key).board(view, self.names)
         return self._png[k]
 
 
@@ -287,7 +289,9 @@ async def replay(db: Path, game_id: int) -> Replay:
     named = getattr(Tables, "named", None)
     if named is not None:  # the bot shows the engine's "Player N" as seat names
         secrets |= {named(row, x) for x in secrets}
-    return Replay(row.game_key, n, len(entries), secrets, states, row.status, row.result)
+    from tables.text import image_names
+
+    return Replay(row.game_key, n, len(entries), secrets, states, row.status, row.result, image_names(row))
 
 
 def audit_log(bot: BotProcess, rep: Replay) -> None:

@@ -55,11 +55,26 @@ async def test_e2e_game_to_the_end(key: str, standin: StandIn, bot: BotProcess) 
         assert "AI" in (await r.reply()).content
         t.boards.append(await t.wait_board(mark, timeout=120))
     final = t.board
-    assert [a.filename for a in final.attachments][-1] == f"game{t.game_id}-scores.png"
-    assert len(final.pngs) == 2 and final.buttons == [] and final.mentions == []
+    # The final board carries the scores (issue 21 item 5): no separate scores image.
+    assert not any(a.filename.endswith("-scores.png") for a in final.attachments)
+    assert final.buttons == [] and final.mentions == []
     rep = await replay(bot.db, t.game_id)
+    assert final.attachments[0].filename == f"game{t.game_id}-move{rep.moves}.png"
     assert rep.status == "over"
     audit(standin, t, rep, compare=6, every_move=False)
+    # /replay of the finished game: the board after move 1 for the thread, the answer private.
+    mark = standin.mark()
+    r = await ann.slash("replay", channel=t.thread_id, move=1)
+    assert (await r.reply()).ephemeral
+    shown = await standin.wait_for_message(
+        lambda m: m.channel_id == t.thread_id and bool(m.pngs), 20, after=mark
+    )
+    assert not shown.ephemeral and shown.pngs[0] == rep.public_png(1)
+    # /rules: how to play in the message (<= 2,000 characters), the rest attached, privately.
+    r = await ann.slash("rules", game=key)
+    rules = await r.reply()
+    assert rules.ephemeral and rules.content.startswith(f"**{game.title}**") and len(rules.content) <= 2000
+    assert [a.filename for a in rules.attachments] == [f"{key}-rules.md"]
     audit_log(bot, rep)
     assert all(i.ack_seconds is not None and i.ack_seconds < 3 for i in standin.interactions.values())
     assert standin.unknown == [] and standin.errors == []

@@ -18,7 +18,7 @@ HUMANOID_IDS = re.compile(r"\bH\d+\b")
 def humanoid_value_leaks(rep_states: list[dict], text: str) -> list[str]:
     """Humanoid combat values are secret until the end: a public text must not
     name a humanoid card or give a held/inn humanoid's value."""
-    from engine.monster_inn.cards import HUMANOIDS
+    from engine.monster_inn.data import HUMANOIDS
 
     leaks = HUMANOID_IDS.findall(text)
     for state in rep_states:
@@ -96,7 +96,8 @@ async def test_e2e_monster_inn_full_game_through_a_restart(standin: StandIn, bot
 
     final = t.board
     assert "Final scores" in final.content and "Winner" in final.content
-    assert len(final.pngs) == 2 and all(decode_png(x) for x in final.pngs)
+    # The final board carries the scores (issue 21 item 5): no separate scores image.
+    assert len(final.pngs) == 1 and all(decode_png(x) for x in final.pngs)
     assert final.mentions == [] and final.buttons == []
     assert restarted and refused_stranger and refused_out_of_turn and len(seen_hand) == 3
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from cogs.games import DYNAMIC_ITEMS, parse_options
+from cogs.common import DYNAMIC_ITEMS
 from engine import core
 from engine.core import IllegalAction
 from store import Store
-from tables import TableError, Tables
+from tables import TableError, Tables, parse_options
 from tests.reliability._hostile import (
     BAD_KEYS,
     BAD_VALUES,
@@ -286,6 +286,14 @@ async def click(t: Tables, custom_id: str, user: int) -> str | None:
             await t.act(gid, user, button=(int(m["ver"]), int(m["n"])))
         elif name == "HandButton":
             await t.hand(gid, user)
+        elif name == "ChooseButton":
+            await t.panel(gid, user, int(m["ver"]))
+        elif name == "StepButton" and m["op"] == "done":
+            await t.choose_done(gid, user, int(m["ver"]), int(m["depth"]))
+        elif name == "StepButton":
+            await t.choose(gid, user, int(m["ver"]), int(m["depth"]), m["op"], int(m["n"]))
+        elif name == "StepSelect":
+            await t.choose(gid, user, int(m["ver"]), int(m["depth"]), "pick", 0)
         else:
             op = {"join": t.join, "leave": t.leave, "ai": t.add_ai}
             if m["op"] == "start":

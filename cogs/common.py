@@ -1,0 +1,442 @@
+"""What the cogs share: answering a player, posting a board, the persistent
+buttons (discord.ui.DynamicItem, so clicks work after a restart) and the
+helpers every command uses. The cogs import this module, never each other."""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from typing import Any
+
+import discord
+
+from tables import Lobby, Step, TableError, Tables, Update
+
+log = logging.getLogger("lairkeeper.cogs")
+
+OOPS = "Something went wrong on our side; your request was not carried out. Please try again."
+
+
+def tables_of(interaction: discord.Interaction) -> Tables:
+    return interaction.client.tables  # type: ignore[attr-defined, no-any-return]
+
+
+async def say(interaction: discord.Interaction, text: str, **kw: Any) -> None:
+    """Answer ephemerally, whether or not the interaction was deferred."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text[:2000], ephemeral=True, **kw)
+    else:
+        await interaction.response.send_message(text[:2000], ephemeral=True, **kw)
+
+
+async def guarded(interaction: discord.Interaction, game_id: int | None, coro: Any) -> Any:
+    """Run a handler: a player's mistake becomes one ephemeral sentence; a bot
+    failure is logged with the game id and the player is told nothing was done."""
+    try:
+        return await coro
+    except TableError as exc:
+        await say(interaction, str(exc))
+    except Exception:
+        log.exception("command failed (game %s, user %s)", game_id, interaction.user.id)
+        try:
+            await say(interaction, OOPS)
+        except discord.HTTPException:
+            pass
+    return None
+
+
+# ---- posting ------------------------------------------------------------------
+
+
+async def post_public(interaction: discord.Interaction, text: str, file: discord.File | None) -> None:
+    """Post a result for the whole channel after a private deferral (so that an
+    error would have stayed private), then close the private "thinking" reply."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.abc.Messageable):
+        raise TableError("Use this command in a game's thread.")
+    kw: dict[str, Any] = {"file": file} if file is not None else {}
+    await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none(), **kw)
+    await interaction.followup.send("Posted.", ephemeral=True)
+
+
+def board_view(update: Update) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if update.choose:
+        view.add_item(ChooseButton(update.game_id, update.version))
+    if not update.over:
+        view.add_item(HandButton(update.game_id))
+    return view
+
+
+async def thread_of(client: discord.Client, thread_id: int | None) -> discord.abc.Messageable | None:
+    if thread_id is None:
+        return None
+    channel = client.get_channel(thread_id)
+    if channel is None:
+        try:
+            channel = await client.fetch_channel(thread_id)
+        except discord.HTTPException:
+            return None
+    return channel  # type: ignore[return-value]
+
+
+async def post_board(client: discord.Client, update: Update) -> discord.Message | None:
+    """Post the board in the game's thread, pinging whoever must act next."""
+    channel = await thread_of(client, update.thread_id)
+    if channel is None:
+        log.warning("game %s has no reachable thread", update.game_id)
+        return None
+    content = update.text
+    if update.ping:
+        content = " ".join(f"<@{u}>" for u in update.ping) + " - your turn.\n" + content
+    files = []
+    if update.png is not None:
+        files.append(
+            discord.File(io.BytesIO(update.png), filename=f"game{update.game_id}-move{update.moves}.png")
+        )
+    for i, step in enumerate(update.steps, 1):
+        files.append(
+            discord.File(io.BytesIO(step), filename=f"game{update.game_id}-move{update.moves}-step{i}.png")
+        )
+    message = await channel.send(
+        content[:2000],
+        view=board_view(update),
+        allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+        files=files,
+    )
+    if update.dm:
+        for uid in update.dm:
+            await send_dm(client, uid, f"It is your turn in game #{update.game_id}: {message.jump_url}")
+    return message
+
+
+def lobby_view(lobby: Lobby) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if lobby.status == "lobby":
+        for op, label, style in (
+            ("join", "Join", discord.ButtonStyle.success),
+            ("leave", "Leave", discord.ButtonStyle.secondary),
+            ("ai", "Add AI", discord.ButtonStyle.secondary),
+            ("start", "Start", discord.ButtonStyle.primary),
+        ):
+            view.add_item(LobbyButton(lobby.game_id, op, label, style))
+    return view
+
+
+# ---- persistent buttons ---------------------------------------------------------
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"lk:lobby:(?P<gid>\d+):(?P<op>join|leave|ai|start)"
+):
+    def __init__(
+        self,
+        game_id: int,
+        op: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label or op, style=style, custom_id=f"lk:lobby:{game_id}:{op}")
+        )
+        self.game_id = game_id
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["gid"]), match["op"], item.label or "", item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self.game_id, self._run(interaction))
+
+    async def _run(self, interaction: discord.Interaction) -> None:
+        t = tables_of(interaction)
+        user = interaction.user
+        if self.op == "start":
+            await interaction.response.defer()
+            update = await t.start(self.game_id, user.id)
+            lobby = await t.lobby(self.game_id)
+            await interaction.edit_original_response(content=lobby.text, view=lobby_view(lobby))
+            await post_board(interaction.client, update)
+            return
+        if self.op == "join":
+            lobby = await t.join(self.game_id, user.id, user.display_name)
+        elif self.op == "leave":
+            lobby = await t.leave(self.game_id, user.id)
+        else:
+            lobby = await t.add_ai(self.game_id, user.id)
+        await interaction.response.edit_message(content=lobby.text, view=lobby_view(lobby))
+
+
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"lk:mv:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d+)"
+):
+    def __init__(self, game_id: int, version: int, index: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or str(index),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"lk:mv:{game_id}:{version}:{index}",
+            )
+        )
+        self.game_id, self.version, self.index = game_id, version, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> MoveButton:
+        return cls(int(match["gid"]), int(match["ver"]), int(match["n"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(
+            interaction,
+            self.game_id,
+            play(interaction, self.game_id, button=(self.version, self.index)),
+        )
+
+
+class ChooseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:ch:(?P<gid>\d+):(?P<ver>\d+)"):
+    """On the public board: answers the player to act, privately, with a button per legal move."""
+
+    def __init__(self, game_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Your move", style=discord.ButtonStyle.primary, custom_id=f"lk:ch:{game_id}:{version}"
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ChooseButton:
+        return cls(int(match["gid"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            # Deferred first: a chooser step (and its preview image) may take a moment.
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            panel = await tables_of(interaction).panel(self.game_id, interaction.user.id, self.version)
+            if panel.step is not None:
+                content, view, files = step_message(panel.step)
+                await interaction.followup.send(content, view=view, files=files, ephemeral=True)
+                return
+            view = discord.ui.View(timeout=None)
+            for label, index in panel.buttons:
+                view.add_item(MoveButton(self.game_id, self.version, index, label))
+            await interaction.followup.send("Your choices (only you see this):", view=view, ephemeral=True)
+
+        await guarded(interaction, self.game_id, run())
+
+
+# ---- the move chooser: one private reply, edited step by step -------------------------
+
+STEP_OPS = "pick|back|done|page"
+
+
+def step_message(step: Step) -> tuple[str, discord.ui.View, list[discord.File]]:
+    """A chooser step as a private message: options as buttons when few, else a
+    select menu (a page of 25, with Previous/Next); Back and Done when they apply."""
+    gid, ver, depth = step.game_id, step.version, step.depth
+    view = discord.ui.View(timeout=None)
+    if len(step.options) <= Step.FEW:
+        for i, (_tok, label) in enumerate(step.options):
+            view.add_item(StepButton(gid, ver, depth, "pick", i, label, row=0))
+    else:
+        base = step.page * Step.PAGE
+        shown = [(base + k, label) for k, (_tok, label) in enumerate(step.shown)]
+        view.add_item(StepSelect(gid, ver, depth, shown, step.prompt))
+        if step.page > 0:
+            view.add_item(StepButton(gid, ver, depth, "page", step.page - 1, "Previous", row=1))
+        if step.page < step.pages - 1:
+            view.add_item(StepButton(gid, ver, depth, "page", step.page + 1, "Next", row=1))
+    if depth:
+        view.add_item(StepButton(gid, ver, depth, "back", 0, "Back", row=1))
+    if step.done is not None:
+        view.add_item(StepButton(gid, ver, depth, "done", 0, "Done", row=1))
+    files = [discord.File(io.BytesIO(step.preview), filename="preview.png")] if step.preview else []
+    text = step.text + "\n(Only you see this. You can also type a whole move with /play.)"
+    return text[:2000], view, files
+
+
+class StepButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"lk:cx:(?P<gid>\d{{1,20}}):(?P<ver>\d{{1,20}}):(?P<depth>\d{{1,4}}):(?P<op>{STEP_OPS}):(?P<n>\d{{1,6}})",
+):
+    """A chooser button: pick option n, go back, Done, or show page n of a long step."""
+
+    STYLES = {"pick": discord.ButtonStyle.primary, "done": discord.ButtonStyle.success}
+
+    def __init__(
+        self, game_id: int, version: int, depth: int, op: str, n: int, label: str = "", row: int | None = None
+    ) -> None:
+        style = self.STYLES.get(op, discord.ButtonStyle.secondary)
+        cid = f"lk:cx:{game_id}:{version}:{depth}:{op}:{n}"
+        super().__init__(discord.ui.Button(label=(label or op)[:80], style=style, custom_id=cid, row=row))
+        self.game_id, self.version, self.depth, self.op, self.n = game_id, version, depth, op, n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> StepButton:
+        g = match.groupdict()
+        return cls(int(g["gid"]), int(g["ver"]), int(g["depth"]), g["op"], int(g["n"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.op == "done":
+            await guarded(interaction, self.game_id, step_done(interaction, self))
+            return
+        run = step_click(interaction, self.game_id, self.version, self.depth, self.op, self.n)
+        await guarded(interaction, self.game_id, run)
+
+
+class StepSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"lk:cs:(?P<gid>\d{1,20}):(?P<ver>\d{1,20}):(?P<depth>\d{1,4})",
+):
+    """A chooser select menu; each option's value is its index in the step."""
+
+    def __init__(
+        self, game_id: int, version: int, depth: int, options: list[tuple[int, str]], prompt: str = ""
+    ) -> None:
+        select: discord.ui.Select = discord.ui.Select(
+            custom_id=f"lk:cs:{game_id}:{version}:{depth}",
+            placeholder=(prompt or "Choose")[:150],
+            options=[discord.SelectOption(label=(label or "?")[:100], value=str(i)) for i, label in options],
+            row=0,
+        )
+        super().__init__(select)
+        self.game_id, self.version, self.depth = game_id, version, depth
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> StepSelect:
+        return cls(int(match["gid"]), int(match["ver"]), int(match["depth"]), [])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        index = int(values[0]) if values and str(values[0]).isdecimal() and len(str(values[0])) < 7 else -1
+        run = step_click(interaction, self.game_id, self.version, self.depth, "pick", index)
+        await guarded(interaction, self.game_id, run)
+
+
+async def step_click(
+    interaction: discord.Interaction, game_id: int, version: int, depth: int, op: str, n: int
+) -> None:
+    """Answer within Discord's 3 seconds (a deferred update), then edit the private
+    reply in place with the next step."""
+    await interaction.response.defer()
+    step = await tables_of(interaction).choose(game_id, interaction.user.id, version, depth, op, n)
+    content, view, files = step_message(step)
+    await interaction.edit_original_response(content=content, view=view, attachments=files)
+
+
+async def step_done(interaction: discord.Interaction, button: StepButton) -> None:
+    await interaction.response.defer()
+    t = tables_of(interaction)
+    update = await t.choose_done(button.game_id, interaction.user.id, button.version, button.depth)
+    # From here on the move is saved: a failure to post must not claim otherwise.
+    confirm = "Move taken."
+    if update.actor_private:
+        confirm += "\n" + update.actor_private
+    try:
+        await post_board(interaction.client, update)
+    except discord.HTTPException:
+        log.exception("posting the board failed (game %s)", button.game_id)
+        confirm += "\nYour move was taken, but the board could not be posted; use /board."
+    await interaction.edit_original_response(content=confirm[:2000], view=None, attachments=[])
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:hand:(?P<gid>\d+)"):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Show my hand", style=discord.ButtonStyle.secondary, custom_id=f"lk:hand:{game_id}"
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> HandButton:
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self.game_id, show_hand(interaction, self.game_id))
+
+
+DYNAMIC_ITEMS = (LobbyButton, MoveButton, ChooseButton, HandButton, StepButton, StepSelect)
+
+
+# ---- shared handlers ----------------------------------------------------------
+
+
+async def play(
+    interaction: discord.Interaction,
+    game_id: int,
+    text: str | None = None,
+    button: tuple[int, int] | None = None,
+) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    update = await tables_of(interaction).act(game_id, interaction.user.id, text=text, button=button)
+    # From here on the move is saved: a failure to post must not claim otherwise.
+    confirm = "Move taken."
+    if update.actor_private:
+        confirm += "\n" + update.actor_private
+    try:
+        await post_board(interaction.client, update)
+    except discord.HTTPException:
+        log.exception("posting the board failed (game %s)", game_id)
+        confirm += "\nYour move was taken, but the board could not be posted; use /board."
+    await interaction.followup.send(confirm[:2000], ephemeral=True)
+
+
+async def show_hand(interaction: discord.Interaction, game_id: int) -> None:
+    """The player's private text and "my area" image. Deferred privately first: the
+    area image is drawn at twice the scale and must not miss Discord's 3 seconds."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    text, png = await tables_of(interaction).hand(game_id, interaction.user.id)
+    kw: dict[str, Any] = {}
+    if png is not None:
+        kw["file"] = discord.File(io.BytesIO(png), filename="my-area.png")
+    await say(interaction, text, **kw)
+
+
+async def game_here(interaction: discord.Interaction) -> int:
+    if interaction.channel_id is None:
+        raise TableError("Use this command in a game's thread.")
+    row = await tables_of(interaction).game_in(interaction.channel_id)
+    return row.id
+
+
+async def send_dm(client: discord.Client, user_id: int, text: str) -> bool:
+    """DM a user; a closed inbox (error 50007) is normal, not a failure."""
+    try:
+        user = client.get_user(user_id) or await client.fetch_user(user_id)
+        await user.send(text[:2000])
+        return True
+    except discord.HTTPException as exc:
+        log.info("DM to %s not delivered (%s)", user_id, getattr(exc, "code", exc))
+        return False
+
+
+def hours(value: str) -> float:
+    """'off', '36', '12h', '3d' -> hours."""
+    v = value.strip().lower()
+    if v in ("off", "none", "0"):
+        return 0.0
+    try:
+        if v.endswith("d"):
+            return float(v[:-1]) * 24
+        if v.endswith("h"):
+            return float(v[:-1])
+        return float(v)
+    except ValueError:
+        raise TableError(
+            f"'{value}' is not a duration; write hours like 12h, days like 3d, or off."
+        ) from None

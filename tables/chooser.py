@@ -1,0 +1,160 @@
+"""The move chooser (issue 21 item 8): when a player's legal moves do not fit as
+buttons, the private "Your move" reply narrows the move in steps built by the
+game's ``chooser(state, seat, prefix)``.
+
+The tokens chosen so far (the prefix) are kept in the store's ``drafts`` table,
+keyed by game and user with the game's version: a half-made move survives a
+restart and is dropped once the game moves on. Nothing is saved as a move
+before Done, which plays ``game.format(action)`` through the normal, version
+guarded :meth:`act` path, so a double click plays it once.
+
+Options are addressed by their index in the step (custom_ids carry game,
+version, depth and index): no token ever has to fit in a custom_id."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import render
+from engine import core
+from engine.core import Choice, IllegalAction
+from store import GameRow
+from tables.play import PlayMixin
+from tables.results import MAX_BUTTONS, Panel, Step, TableError, Update
+from tables.text import image_names, named
+
+log = logging.getLogger("lairkeeper.tables")
+
+STALE_STEP = "That choice belongs to an earlier board; use the newest one."
+STALE_BOARD = "That board is out of date; use the newest one."
+OLD_STEP = "That step was already answered; use your newest reply."
+LABEL_MAX = 80
+
+
+def builds_moves(game: core.Game) -> bool:
+    """Whether the game builds its moves step by step (overrides ``chooser``):
+    then its legal list is only a sample, and the chooser is always offered."""
+    return type(game).chooser is not core.Game.chooser
+
+
+def _choice(row: GameRow, seat: int, prefix: list[str]) -> Choice:
+    assert row.state is not None
+    try:
+        return core.get(row.game_key).chooser(row.state, seat, list(prefix))
+    except IllegalAction as exc:
+        raise TableError(named(row, str(exc))) from None
+
+
+def build_step(row: GameRow, seat: int, prefix: list[str], page: int = 0) -> Step:
+    """The step after ``prefix``, with names in its texts and the preview drawn.
+    CPU-bound (the game's chooser, the preview image): run off the event loop."""
+    choice = _choice(row, seat, prefix)
+    path = []
+    for k, token in enumerate(prefix):  # the labels of the steps taken, for "So far"
+        earlier = dict(_choice(row, seat, prefix[:k]).options)
+        path.append(named(row, earlier.get(token, token))[:LABEL_MAX])
+    game = core.get(row.game_key)
+    assert row.state is not None
+    done = None
+    if choice.action is not None:
+        done = named(row, game.describe(row.state, choice.action))[:LABEL_MAX]
+    step = Step(
+        game_id=row.id,
+        version=row.version,
+        depth=len(prefix),
+        prompt=named(row, choice.prompt),
+        options=[(tok, named(row, label)[:LABEL_MAX]) for tok, label in choice.options],
+        done=done,
+        path=path,
+    )
+    step.page = max(0, min(page, step.pages - 1))
+    preview = render.get(row.game_key).preview
+    if preview is not None and choice.preview is not None:
+        try:
+            step.preview = preview(game.view(row.state, seat), choice.preview, image_names(row))
+        except Exception:  # a preview is a help: the step works without it
+            log.exception("preview render failed for game %s", row.id)
+    return step
+
+
+class ChooserMixin(PlayMixin):
+    async def _draft(self, row: GameRow, user_id: int) -> list[str]:
+        """The user's half-made move for this version of the game ([] if none)."""
+        draft = await self.store.get_draft(row.id, user_id)
+        if draft is None:
+            return []
+        if draft[0] != row.version:  # the game moved on: the half-made move is void
+            await self.store.set_draft(row.id, user_id, row.version, None)
+            return []
+        return list(draft[1])
+
+    async def _acting(
+        self, game_id: int, user_id: int, version: int, stale: str = STALE_STEP
+    ) -> tuple[GameRow, int]:
+        row = await self._load(game_id)
+        if version != row.version:
+            raise TableError(stale)
+        return row, self._acting_seat(row, user_id)
+
+    async def panel(self, game_id: int, user_id: int, version: int) -> Panel:
+        """The private answer to "Your move": a button per legal move when they fit,
+        else the chooser's step (resuming a half-made move)."""
+        row, seat = await self._acting(game_id, user_id, version, STALE_BOARD)
+        game = core.get(row.game_key)
+        assert row.state is not None
+        legal = game.legal_actions(row.state, seat)
+        if len(legal) <= MAX_BUTTONS and not builds_moves(game):
+            labels = [(named(row, game.describe(row.state, a))[:LABEL_MAX], i) for i, a in enumerate(legal)]
+            return Panel(game_id, version, buttons=labels)
+        prefix = await self._draft(row, user_id)
+        try:
+            step = await asyncio.to_thread(build_step, row, seat, prefix)
+        except TableError:  # the saved prefix leads nowhere any more: start afresh
+            await self.store.set_draft(game_id, user_id, version, None)
+            step = await asyncio.to_thread(build_step, row, seat, [])
+        return Panel(game_id, version, step=step)
+
+    async def choose(
+        self, game_id: int, user_id: int, version: int, depth: int, op: str, index: int = 0
+    ) -> Step:
+        """One chooser click: ``pick`` option ``index``, go ``back`` one step, or show
+        ``page`` number ``index`` of a long step. ``depth`` is the step the click
+        belongs to; a click on an older reply is refused and changes nothing."""
+        async with self._lock(game_id):
+            row, seat = await self._acting(game_id, user_id, version)
+            prefix = await self._draft(row, user_id)
+            if depth != len(prefix):
+                raise TableError(OLD_STEP)
+            page = 0
+            if op == "pick":
+                options = _choice(row, seat, prefix).options
+                if not 0 <= index < len(options):
+                    raise TableError("That choice is no longer available.")
+                prefix = [*prefix, options[index][0]]
+            elif op == "back":
+                if not prefix:
+                    raise TableError("This is the first step; there is nothing to go back to.")
+                prefix = prefix[:-1]
+            elif op == "page":
+                page = index
+            else:
+                raise TableError("That button does nothing.")
+            step = await asyncio.to_thread(build_step, row, seat, prefix, page)
+            await self.store.set_draft(game_id, user_id, version, prefix)
+        return step
+
+    async def choose_done(self, game_id: int, user_id: int, version: int, depth: int) -> Update:
+        """Done: play the move the half-made prefix names, once."""
+        async with self._lock(game_id):
+            row, seat = await self._acting(game_id, user_id, version)
+            prefix = await self._draft(row, user_id)
+            if depth != len(prefix):
+                raise TableError(OLD_STEP)
+            action = _choice(row, seat, prefix).action
+            if action is None:
+                raise TableError("The move is not complete yet; choose the next step first.")
+            note = core.get(row.game_key).format(action)
+        update = await self.act(game_id, user_id, text=note, version=version)
+        await self.store.set_draft(game_id, user_id, version, None)
+        return update

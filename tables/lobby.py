@@ -1,0 +1,189 @@
+"""Before and around play: lobbies, seats, starting, abandoning, handing a seat to the AI."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from engine import core
+from engine.core import IllegalAction
+from store import Conflict, GameRow, SeatRow
+from tables.base import TablesBase
+from tables.results import Lobby, TableError, Update
+from tables.settings import check_settings
+
+
+def lobby_of(row: GameRow) -> Lobby:
+    game = core.get(row.game_key)
+    return Lobby(
+        row.id,
+        row.version,
+        row.game_key,
+        game.title,
+        row.host_id,
+        row.seats,
+        game.min_players,
+        game.max_players,
+        row.options,
+        row.status,
+        row.thread_id,
+    )
+
+
+class LobbyMixin(TablesBase):
+    async def create(
+        self,
+        user_id: int,
+        name: str,
+        game_key: str,
+        options: dict[str, Any] | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        seed: int | None = None,
+        take_seat: bool = True,
+        settings: dict[str, Any] | None = None,
+    ) -> Lobby:
+        game_settings = check_settings(settings or {})
+        try:
+            game = core.get(game_key)
+            opts = game.resolve_options(dict(options or {}))
+        except IllegalAction as exc:
+            raise TableError(str(exc)) from None
+        opts.pop("setup", None)  # stacking decks is for tests, never for players
+        seed = secrets.randbits(31) if seed is None else seed
+        gid = await self.store.create_game(game_key, opts, seed, user_id, guild_id, channel_id, game_settings)
+        if take_seat:
+            await self.store.set_seats(gid, 0, [SeatRow(0, user_id, name, False)])
+        return lobby_of(await self._load(gid))
+
+    async def lobby(self, game_id: int) -> Lobby:
+        return lobby_of(await self._load(game_id))
+
+    async def _change_seats(self, game_id: int, change: Callable[[GameRow, list[SeatRow]], None]) -> Lobby:
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != "lobby":
+                raise TableError("This game has already started; seats can no longer change.")
+            seats = list(row.seats)
+            change(row, seats)
+            try:
+                await self.store.set_seats(game_id, row.version, seats)
+            except Conflict:
+                raise TableError("The lobby changed at the same moment; please try again.") from None
+            return lobby_of(await self._load(game_id))
+
+    async def join(self, game_id: int, user_id: int, name: str) -> Lobby:
+        def change(row: GameRow, seats: list[SeatRow]) -> None:
+            game = core.get(row.game_key)
+            if row.seat_of(user_id) is not None:
+                raise TableError("You are already seated in this game.")
+            if len(seats) >= game.max_players:
+                raise TableError(f"This game is full ({game.max_players} players).")
+            seats.append(SeatRow(len(seats), user_id, name, False))
+
+        return await self._change_seats(game_id, change)
+
+    async def leave(self, game_id: int, user_id: int) -> Lobby:
+        def change(row: GameRow, seats: list[SeatRow]) -> None:
+            seat = row.seat_of(user_id)
+            if seat is None:
+                raise TableError("You are not seated in this game.")
+            if user_id == row.host_id:
+                raise TableError("The host cannot leave; abandon the game with /game abandon instead.")
+            del seats[seat]
+
+        return await self._change_seats(game_id, change)
+
+    async def add_ai(self, game_id: int, user_id: int) -> Lobby:
+        def change(row: GameRow, seats: list[SeatRow]) -> None:
+            game = core.get(row.game_key)
+            if row.seat_of(user_id) is None and user_id != row.host_id:
+                raise TableError("Only a seated player can add an AI player.")
+            if len(seats) >= game.max_players:
+                raise TableError(f"This game is full ({game.max_players} players).")
+            n = sum(1 for s in seats if s.is_ai) + 1
+            seats.append(SeatRow(len(seats), None, f"Bot {n}", True))
+
+        return await self._change_seats(game_id, change)
+
+    async def set_refs(self, game_id: int, **refs: int | None) -> None:
+        await self.store.set_refs(game_id, **refs)
+
+    async def start(self, game_id: int, user_id: int | None, run_ai: bool = True) -> Update:
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != "lobby":
+                raise TableError("This game has already started.")
+            if user_id is not None and user_id != row.host_id:
+                raise TableError("Only the host can start the game.")
+            game = core.get(row.game_key)
+            n = len(row.seats)
+            if n < game.min_players:
+                raise TableError(
+                    f"{game.title} needs at least {game.min_players} players; {n} seated. Add an AI or wait."
+                )
+            state = await asyncio.to_thread(game.new, n, row.options, row.seed)
+            arm, _ = await self._timer_changes(row, set(), game.to_act(state))
+            try:
+                await self.store.start(game_id, row.version, state, arm)
+            except Conflict:
+                raise TableError("The lobby changed at the same moment; please try again.") from None
+        events = await self._run_ai(game_id) if run_ai else []
+        return await self.board(game_id, events=events, intro=f"**{game.title}** begins!")
+
+    async def abandon(self, game_id: int, user_id: int, is_admin: bool) -> str:
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status not in ("lobby", "active"):
+                raise TableError(f"This game is already {row.status}.")
+            if user_id != row.host_id and not is_admin:
+                raise TableError("Only the host or a member with Manage Server can abandon a game.")
+            try:
+                await self.store.abandon(game_id, row.version)
+            except Conflict:
+                raise TableError("The game changed at the same moment; please try again.") from None
+        return f"Game #{game_id} was abandoned."
+
+    async def take_over(
+        self, game_id: int, user_id: int, seat_user: int | None = None, is_admin: bool = False
+    ) -> Update:
+        """A running game's seat goes to the AI: the player leaves (``seat_user`` is
+        None or themselves), or the host / a Manage Server member hands over
+        another player's seat. The AI then moves whenever that seat must act."""
+        target = user_id if seat_user is None else seat_user
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != "active":
+                raise TableError("Only a running game's seats can be handed to the AI; in a lobby use Leave.")
+            if target != user_id and user_id != row.host_id and not is_admin:
+                raise TableError(
+                    "Only the host or a member with Manage Server can hand another player's seat to the AI."
+                )
+            seat = row.seat_of(target)
+            if seat is None:
+                raise TableError("That player holds no seat in this game.")
+            try:
+                await self.store.hand_to_ai(game_id, row.version, seat)
+            except Conflict:
+                raise TableError("The game changed at the same moment; please try again.") from None
+            name = row.seats[seat].name
+        events = await self._run_ai(game_id)
+        return await self.board(
+            game_id, events=events, intro=f"{name} left; the AI plays their seat from now on."
+        )
+
+    async def open_games(self, guild_id: int | None) -> list[dict[str, Any]]:
+        """Games open or running in a server, oldest first (for ``/game list``)."""
+        rows = [r for s in ("lobby", "active") for r in await self.store.games(guild_id, s)]
+        return [
+            {
+                "game_id": r.id,
+                "title": core.get(r.game_key).title,
+                "status": r.status,
+                "players": len(r.seats),
+                "thread_id": r.thread_id,
+            }
+            for r in rows
+        ]

@@ -1,0 +1,190 @@
+"""Play: who may act, one move from a button or typed notation, the AI loop,
+and the lists of moves (autocomplete, private buttons)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+
+import render
+from engine import core
+from engine.core import Action, Event, IllegalAction
+from store import GameRow
+from tables.base import TablesBase
+from tables.results import TableError, Update
+from tables.text import named
+
+log = logging.getLogger("lairkeeper.tables")
+
+# "/play #<version>.<index>": an autocomplete value standing for a move too long to send.
+CHOICE_REF = re.compile(r"#(\d{1,9})\.(\d{1,4})")
+
+STALE = "That button belongs to an earlier board; use the newest one."
+
+
+def parse_move(row: GameRow, text: str) -> Action:
+    """A typed move, or TableError with one sentence."""
+    game = core.get(row.game_key)
+    try:
+        return game.parse(text.strip())
+    except IllegalAction as exc:
+        raise TableError(named(row, str(exc))) from None
+    except (ValueError, IndexError, KeyError, TypeError):
+        # A parser tripped on odd input (e.g. '①'.isdigit() is True but
+        # int('①') fails): still the player's typo, not the bot's failure.
+        # Not the text itself: a refused secret order is still the player's secret.
+        log.info("parser of %s refused a %d-character move with an exception", row.game_key, len(text))
+        raise TableError(
+            f"'{text.strip()[:40]}' is not a move in {game.title}; pick one from the list or see /rules."
+        ) from None
+
+
+def _draw_opening(game_key: str) -> None:
+    game = core.get(game_key)
+    state = game.new(game.min_players, None, 0)
+    render.get(game_key).board(game.view(state, None), render.default_names(game.min_players))
+
+
+class PlayMixin(TablesBase):
+    def _acting_seat(self, row: GameRow, user_id: int) -> int:
+        if row.status == "lobby":
+            raise TableError("This game has not started yet.")
+        if row.status != "active":
+            raise TableError(f"This game is {row.status}.")
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise TableError("You are not a player in this game.")
+        assert row.state is not None
+        if seat not in core.get(row.game_key).to_act(row.state):
+            raise TableError("It is not your turn.")
+        return seat
+
+    def _chosen(self, row: GameRow, seat: int, text: str | None, button: tuple[int, int] | None) -> Action:
+        """The action a button (version, index) or typed text names."""
+        if button is None:
+            return parse_move(row, text or "")
+        version, index = button
+        if version != row.version:
+            raise TableError(STALE)
+        assert row.state is not None
+        options = core.get(row.game_key).legal_actions(row.state, seat)
+        if not 0 <= index < len(options):
+            raise TableError("That choice is no longer available.")
+        return options[index]
+
+    async def act(
+        self,
+        game_id: int,
+        user_id: int,
+        text: str | None = None,
+        button: tuple[int, int] | None = None,
+        version: int | None = None,
+    ) -> Update:
+        """Apply one move of ``user_id``: typed ``text`` or a clicked ``button``
+        (version, choice index); ``version`` refuses the move if the game has moved
+        on (the chooser's Done). Then let AI seats move, and return the board."""
+        t0 = time.perf_counter()
+        ref = CHOICE_REF.fullmatch((text or "").strip())
+        if ref is not None:  # an autocomplete reference to a long move: like a button
+            text, button = None, (int(ref[1]), int(ref[2]))
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            stale = version if button is None else button[0]
+            if stale is not None and stale != row.version and row.seat_of(user_id) is not None:
+                raise TableError(STALE)
+            seat = self._acting_seat(row, user_id)
+            game = core.get(row.game_key)
+            assert row.state is not None
+            action = self._chosen(row, seat, text, button)
+            try:
+                new, events = game.apply(row.state, seat, action)
+            except IllegalAction as exc:
+                raise TableError(named(row, str(exc))) from None
+            await self._commit(row, [(seat, user_id, game.format(action))], new)
+        t1 = time.perf_counter()
+        ai_events = await self._run_ai(game_id)
+        update = await self.board(game_id, events=events + ai_events, before=row, actor=(user_id, seat))
+        update.timings["apply_save"] = t1 - t0
+        return update
+
+    # ---- the AI -------------------------------------------------------------------
+    async def step_ai(self, game_id: int) -> list[Event] | None:
+        """One AI move if an AI seat is to act. Returns its events, or None."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != "active" or row.state is None:
+                return None
+            game = core.get(row.game_key)
+            ai_seats = sorted(s for s in game.to_act(row.state) if row.seats[s].is_ai)
+            if not ai_seats:
+                return None
+            seat = ai_seats[0]
+            action = await asyncio.to_thread(game.ai_action, row.state, seat)
+            new, events = game.apply(row.state, seat, action)
+            await self._commit(row, [(seat, None, game.format(action))], new)
+            return events
+
+    async def _run_ai(self, game_id: int) -> list[Event]:
+        """Let AI seats move until a human must act. An AI failure is logged and
+        stops the loop: the moves already taken stand, and the next start retries."""
+        out: list[Event] = []
+        while True:
+            try:
+                events = await self.step_ai(game_id)
+            except TableError:
+                break  # another task moved the game on at the same moment
+            except Exception:
+                log.exception("AI move failed in game %s", game_id)
+                break
+            if events is None:
+                return out
+            out.extend(events)
+        return out
+
+    async def warm_up(self) -> None:
+        """Draw one opening board of every game, off the loop. The first board after a
+        start-up otherwise pays for importing its renderer and loading fonts (a Dungeon
+        Lords board: 230 ms cold, 60 ms warm), and a player would wait for it."""
+        t0 = time.perf_counter()
+        for key in core.available():
+            try:
+                await asyncio.to_thread(_draw_opening, key)
+            except Exception:  # a warm-up is a courtesy: a failure shows on the real board
+                log.exception("warm-up render of %s failed", key)
+        log.info("renderers warm in %.2f s", time.perf_counter() - t0)
+
+    async def resume_all(self) -> int:
+        """After a restart: let AI seats that owe a move take it. Returns games touched."""
+        n = 0
+        for game_id in await self.store.active_with_ai():
+            if await self._run_ai(game_id):
+                n += 1
+        return n
+
+    # ---- lists of moves ---------------------------------------------------------------
+    async def choices(
+        self, game_id: int, user_id: int, prefix: str = "", limit: int = 25
+    ) -> list[tuple[str, str]]:
+        """Autocomplete for /play: (label, notation) of legal moves matching ``prefix``."""
+        row = await self.store.get(game_id)
+        if row is None or row.status != "active" or row.state is None:
+            return []
+        seat = row.seat_of(user_id)
+        game = core.get(row.game_key)
+        if seat is None or seat not in game.to_act(row.state):
+            return []
+        out: list[tuple[str, str]] = []
+        p = prefix.strip().lower()
+        for i, a in enumerate(game.legal_actions(row.state, seat)):
+            note = game.format(a)
+            label = named(row, game.describe(row.state, a))
+            if not p or note.lower().startswith(p) or p in label.lower():
+                # Discord caps a choice's value at 100 characters: a longer move
+                # (a long hero path) is sent as a reference to this board's choice.
+                value = note if len(note) <= 100 else f"#{row.version}.{i}"
+                out.append((label[:100], value))
+            if len(out) >= limit:
+                break
+        return out

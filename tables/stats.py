@@ -1,0 +1,54 @@
+"""Statistics of a server's finished games (``/stats``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from engine import core
+from store import GameRow
+from tables.base import TablesBase
+
+
+def tally(rows: list[GameRow]) -> list[dict[str, Any]]:
+    """Per player: games, wins and total score; best first (wins, then average)."""
+    table: dict[int | str, dict[str, Any]] = {}
+    for r in rows:
+        if r.result is None:
+            continue
+        for s in r.seats:
+            key: int | str = s.user_id if s.user_id is not None and not s.is_ai else f"AI:{s.name}"
+            e = table.setdefault(
+                key, {"name": s.name + (" (AI)" if s.is_ai else ""), "games": 0, "wins": 0, "total": 0}
+            )
+            e["games"] += 1
+            e["total"] += r.result["scores"][s.seat]
+            if s.seat in r.result["winners"]:
+                e["wins"] += 1
+    return sorted(table.values(), key=lambda e: (-e["wins"], -e["total"] / e["games"], e["name"]))
+
+
+class StatsMixin(TablesBase):
+    async def stats(self, guild_id: int | None, game_key: str | None = None) -> tuple[str, bytes | None]:
+        """Games played, wins and average scores per player in a server (optionally one game)."""
+        if game_key is not None:
+            self.game_info(game_key)  # an unknown game is one sentence
+        rows = [r for r in await self.store.games(guild_id, "over") if game_key in (None, r.game_key)]
+        if not rows:
+            return "No finished games here yet.", None
+        board = tally(rows)
+        title = core.get(game_key).title if game_key else "All games"
+        lines = [f"**{title}**: {len(rows)} games played."]
+        for i, e in enumerate(board[:20], 1):
+            lines.append(
+                f"{i}. {e['name']}: {e['wins']} wins in {e['games']} games, average score {e['total'] / e['games']:.1f}"
+            )
+        from render import summary
+
+        png = await asyncio.to_thread(
+            summary.leaderboard,
+            title,
+            f"{len(rows)} games played",
+            [(e["name"], e["games"], e["wins"], round(e["total"] / e["games"], 1)) for e in board[:15]],
+        )
+        return "\n".join(lines), png

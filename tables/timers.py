@@ -1,0 +1,129 @@
+"""Slow play: reminders and turn deadlines (stored timers), vacations, my games."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from engine import core
+from store import GameRow
+from tables.base import TablesBase
+from tables.results import HOUR, Notice, TableError
+from tables.text import display_name
+
+log = logging.getLogger("lairkeeper.tables")
+
+
+class TimersMixin(TablesBase):
+    async def set_vacation(self, user_id: int, hours: float, guild_id: int | None = None) -> str:
+        """Pause the user's deadlines for ``hours`` (0 ends a vacation early)."""
+        if not 0 <= hours <= 24 * 60:
+            raise TableError("A vacation lasts from 0 (back now) to 1440 hours (60 days).")
+        now = self.clock()
+        current = await self.store.vacation(user_id)
+        if hours == 0:
+            if current is None or current[1] <= now:
+                raise TableError("You are not on vacation.")
+            await self.store.shift_deadlines(user_id, -(current[1] - now), guild_id)
+            await self.store.set_vacation(user_id, now, None)
+            return "Welcome back: your deadlines run again."
+        until = now + hours * HOUR
+        already = current[1] - now if current is not None and current[1] > now else 0.0
+        await self.store.shift_deadlines(user_id, until - now - already, guild_id)
+        await self.store.set_vacation(user_id, now, until)
+        return f"Your deadlines are paused until <t:{int(until)}:f>; your games show you as away."
+
+    async def my_games(self, user_id: int, guild_id: int | None) -> list[dict[str, Any]]:
+        """The user's open games, the ones waiting on them first."""
+        out = []
+        for row in await self.store.games_of_user(user_id, guild_id):
+            game = core.get(row.game_key)
+            seat = row.seat_of(user_id)
+            if row.status == "lobby" or row.state is None:
+                waiting, names = False, "lobby (not started)"
+            else:
+                acting = sorted(game.to_act(row.state))
+                waiting = seat in acting
+                names = ", ".join(display_name(row, s) for s in acting)
+            out.append(
+                {
+                    "game_id": row.id,
+                    "title": game.title,
+                    "thread_id": row.thread_id,
+                    "waiting_on_you": waiting,
+                    "whose_turn": names,
+                    "since": row.turn_since or row.created_at,
+                }
+            )
+        out.sort(key=lambda g: (not g["waiting_on_you"], g["since"]))
+        return out
+
+    # ---- timers: reminders and deadlines --------------------------------------------------
+    async def next_due(self) -> float | None:
+        return await self.store.next_due()
+
+    async def fire_due(self, now: float | None = None) -> list[Notice]:
+        """Fire every timer due at ``now``. Each fires once: a reminder is moved to
+        its next time, a deadline is consumed in the same transaction as what it does."""
+        now = self.clock() if now is None else now
+        notices: list[Notice] = []
+        for timer_id, game_id, seat, kind, due in await self.store.claim_due(now):
+            try:
+                notice = await self._fire(timer_id, game_id, seat, kind, due, now)
+            except TableError:
+                notice = None  # the game moved on at the same moment: nothing to do
+            except Exception:
+                log.exception("timer %s (%s) failed for game %s", timer_id, kind, game_id)
+                await self.store.reschedule(timer_id, now + HOUR)  # retry later, never spin
+                notice = None
+            if notice is not None:
+                notices.append(notice)
+        return notices
+
+    async def _fire(
+        self, timer_id: int, game_id: int, seat: int, kind: str, due: float, now: float
+    ) -> Notice | None:
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            game = core.get(row.game_key)
+            if row.status != "active" or row.state is None or seat not in game.to_act(row.state):
+                await self.store.reschedule(timer_id, None)
+                return None
+            if kind == "reminder":
+                return await self._remind(row, timer_id, seat, due, now)
+            name = display_name(row, seat)
+            policy = (await self.settings_for(row))["on_deadline"]
+            if policy == "abandon":
+                await self.store.abandon(game_id, row.version)
+                text = f"{name} missed the turn deadline, so game #{row.id} was abandoned."
+                return Notice("deadline", game_id, row.thread_id, text)
+            action = game.pass_action(row.state, seat) if policy == "skip" else None
+            how = "was skipped"
+            if action is None:
+                action = await asyncio.to_thread(game.ai_action, row.state, seat)
+                how = "had the AI play the move"
+            new, events = game.apply(row.state, seat, action)
+            await self._commit(row, [(seat, None, game.format(action))], new, fired_timer=timer_id)
+        events = events + await self._run_ai(game_id)
+        intro = f"{name} missed the turn deadline and {how}."
+        update = await self.board(game_id, events=events, intro=intro, before=row)
+        return Notice("deadline", game_id, row.thread_id, intro, update.ping, update.dm, update)
+
+    async def _remind(self, row: GameRow, timer_id: int, seat: int, due: float, now: float) -> Notice | None:
+        uid = row.seats[seat].user_id
+        away = await self.store.vacation(uid) if uid is not None else None
+        if away is not None and away[1] > now:
+            await self.store.reschedule(timer_id, away[1])
+            return None
+        interval = (await self.settings_for(row))["reminder_hours"] * HOUR
+        if not await self.store.reschedule(
+            timer_id, max(due + interval, now + 60) if interval else None, was=due
+        ):
+            return None
+        since = int(row.turn_since or row.created_at)
+        ping = [uid] if uid is not None else []
+        title = core.get(row.game_key).title
+        text = f"Reminder: {title} #{row.id} is waiting for your move (since <t:{since}:R>)."
+        dm = [u for u in ping if await self.store.wants_dm(u)]
+        return Notice("reminder", row.id, row.thread_id, text, ping, dm)

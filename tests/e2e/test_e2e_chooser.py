@@ -1,0 +1,141 @@
+"""Moves made only by chooser clicks through the real bot and the Discord stand-in
+(issue 21 item 8), a stale chooser click, a restart in the middle of a move, and
+the errors of /replay and /stats kept private (issue 21 item 9)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine import core
+from tests.e2e.harness import BotProcess, Table, decode_png, logged_moves, replay
+from tests.standin import StandIn
+from tests.standin.actors import Actor
+from tests.standin.server import Message
+
+pytestmark = pytest.mark.e2e
+
+STEP_ID = re.compile(r"lk:c[xs]:\d+:\d+:\d+.*")
+
+
+def step_items(m: Message) -> list[dict]:
+    return [c for c in m.items if STEP_ID.fullmatch(c.get("custom_id", ""))]
+
+
+async def chooser_step(t: Table, player: Actor, reply: Message) -> Message:
+    """One click in the chooser reply: a random option (select or button). Returns the reply."""
+    selects = [c for c in step_items(reply) if c["type"] == 3]
+    if selects:
+        values = [o["value"] for o in selects[0]["options"]]
+        r = await player.select(reply, [t.rng.choice(values)], selects[0]["custom_id"])
+    else:
+        picks = [c for c in step_items(reply) if ":pick:" in c["custom_id"]]
+        assert picks, f"a chooser step with nothing to choose: {reply!r}"
+        r = await player.click(reply, t.rng.choice(picks)["custom_id"])
+    t.replies.append(r)
+    assert r.response_type == 6 and r.ack_seconds is not None and r.ack_seconds < 3
+    edited = await r.reply()
+    assert edited.id == reply.id and edited.ephemeral, "each step edits the same private reply"
+    return edited
+
+
+async def chooser_move(t: Table, player: Actor, reply: Message, restart: BotProcess | None = None) -> Message:
+    """``player`` makes one move by chooser clicks only, from the "Your move"
+    ``reply``; returns the new board."""
+    assert reply.ephemeral and t.move_buttons(reply) == [], "this move must need the chooser"
+    assert step_items(reply), reply.content
+    for _ in range(12):
+        done = [c for c in step_items(reply) if ":done:" in c["custom_id"]]
+        if done and (t.rng.random() < 0.7 or not any(":pick:" in c["custom_id"] for c in reply.items)):
+            break
+        reply = await chooser_step(t, player, reply)
+        for png in reply.pngs:  # a preview after a step, when the game draws one
+            decode_png(png)
+        if restart is not None and reply.content.startswith("So far"):
+            await restart.kill()
+            await restart.start()
+            restart = None
+    else:
+        raise AssertionError("the chooser never offered Done")
+    moves = await logged_moves(t.bot_db, t.game_id)  # type: ignore[attr-defined]
+    mark = t.standin.mark()
+    r = await player.click(reply, done[0]["custom_id"])
+    t.replies.append(r)
+    answer = await r.reply()
+    assert answer.ephemeral and answer.content.startswith("Move taken"), answer.content
+    board = await t.wait_board(mark)
+    t.boards.append(board)
+    assert await logged_moves(t.bot_db, t.game_id) > moves  # type: ignore[attr-defined]
+    # The reply loses its components with the move: Done cannot be pressed twice.
+    assert answer.id == reply.id and answer.items == []
+    return board
+
+
+async def resume_then_stale(t: Table, player: Actor, first: Message) -> None:
+    """One step in a first reply; "Your move" again resumes the half-made move in a
+    second reply, which finishes it; a click on the first reply is then one private
+    sentence and changes nothing."""
+    await chooser_step(t, player, first)
+    assert first.content.startswith("So far")
+    second = await t.my_choices(player)
+    assert second.id != first.id and second.content.startswith("So far"), second.content
+    await chooser_move(t, player, second)
+    moves = await logged_moves(t.bot_db, t.game_id)  # type: ignore[attr-defined]
+    item = step_items(first)[0]
+    if item["type"] == 3:
+        r = await player.select(first, [item["options"][0]["value"]], item["custom_id"])
+    else:
+        r = await player.click(first, item["custom_id"])
+    t.replies.append(r)
+    refused = await r.reply()
+    assert refused.ephemeral and refused.id != first.id and "earlier board" in refused.content
+    assert await logged_moves(t.bot_db, t.game_id) == moves  # type: ignore[attr-defined]
+
+
+async def test_e2e_moves_by_chooser_clicks_only(standin: StandIn, bot: BotProcess) -> None:
+    key = "dungeon-lair"  # 100+ placements a turn: far more than buttons hold
+    if key not in core.available():
+        pytest.skip(f"{key} is not installed")
+    ann = standin.user(401, "ann")
+    t = Table(standin, [ann])
+    t.bot_db = bot.db  # type: ignore[attr-defined]
+    await t.open(key, ais=core.get(key).min_players - 1)
+    made = 0
+    for _ in range(12):
+        if t.over or made >= 3:
+            break
+        reply = await t.my_choices(ann)
+        buttons = t.move_buttons(reply)
+        if buttons:  # this turn's moves fit as buttons: one click is the whole chooser
+            mark = standin.mark()
+            r = await ann.click(reply, t.rng.choice(buttons)["custom_id"])
+            t.replies.append(r)
+            assert (await r.reply()).content.startswith("Move taken")
+            t.boards.append(await t.wait_board(mark))
+            continue
+        if made == 0:
+            await resume_then_stale(t, ann, reply)
+        else:
+            await chooser_move(t, ann, reply, restart=bot if made == 1 else None)
+        made += 1
+    assert made >= 2, "the chooser was not needed: pick another seed"
+    rep = await replay(bot.db, t.game_id)
+    assert rep.moves >= made
+
+    # Errors a player causes stay private: /replay of a running game, /stats of no game.
+    r = await ann.slash("replay", channel=t.thread_id, move=1)
+    m = await r.reply()
+    assert m.ephemeral and "finished games" in m.content
+    r = await ann.slash("stats", channel=t.thread_id, game="chess")
+    m = await r.reply()
+    assert m.ephemeral and "no game called" in m.content
+    r = await ann.slash("stats", channel=t.thread_id)
+    m = await r.reply()
+    assert m.ephemeral and m.content == "Posted."
+    public = await standin.wait_for_message(
+        lambda x: not x.ephemeral and "No finished games" in x.content, 10
+    )
+    assert public.channel_id == t.thread_id
+    assert all(i.ack_seconds is not None and i.ack_seconds < 3 for i in standin.interactions.values())
+    assert standin.unknown == [] and standin.errors == []

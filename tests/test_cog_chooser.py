@@ -1,0 +1,53 @@
+"""The chooser's private message keeps within Discord's limits (5 rows of at most 5
+buttons, one select of at most 25 options, custom_id <= 100 characters, button
+labels <= 80 and option labels <= 100 characters)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.common import DYNAMIC_ITEMS, step_message
+from tables import Step
+
+BIG = 2**62  # the largest game id and version a custom_id has to carry
+
+
+def components(step: Step) -> list[dict]:
+    _text, view, _files = step_message(step)
+    return view.to_components()
+
+
+@pytest.mark.parametrize("count", [1, 5, 6, 25, 26, 60, 500])
+@pytest.mark.parametrize("depth", [0, 3])
+def test_every_step_fits_discord(count: int, depth: int) -> None:
+    options = [(f"tok{i}", f"Option {i} " + "x" * 90) for i in range(count)]
+    for page in range(-(-count // Step.PAGE)):
+        step = Step(BIG, BIG, depth, "Choose.", options, done="Play it", page=page)
+        rows = components(step)
+        assert 1 <= len(rows) <= 5
+        items = [c for row in rows for c in row["components"]]
+        selects = [c for c in items if c["type"] == 3]
+        buttons = [c for c in items if c["type"] == 2]
+        assert all(len(row["components"]) <= 5 for row in rows)
+        assert all(len(c["custom_id"]) <= 100 for c in items)
+        assert all(1 <= len(b["label"]) <= 80 for b in buttons)
+        if count <= Step.FEW:
+            assert selects == [] and sum(":pick:" in b["custom_id"] for b in buttons) == count
+        else:
+            (select,) = selects
+            assert 1 <= len(select["options"]) <= 25
+            assert all(1 <= len(o["label"]) <= 100 for o in select["options"])
+            shown = [int(o["value"]) for o in select["options"]]
+            assert shown == list(range(page * 25, min(count, page * 25 + 25)))
+            labels = {b["label"] for b in buttons}
+            assert ("Next" in labels) == (page < step.pages - 1) and ("Previous" in labels) == (page > 0)
+        labels = {b["label"] for b in buttons}
+        assert ("Back" in labels) == (depth > 0) and "Done" in labels
+
+
+def test_every_custom_id_is_read_back_by_its_dynamic_item() -> None:
+    step = Step(BIG, BIG, 2, "Choose.", [(f"t{i}", f"O{i}") for i in range(30)], done="x", page=1)
+    templates = [cls.__discord_ui_compiled_template__ for cls in DYNAMIC_ITEMS]
+    for row in components(step):
+        for c in row["components"]:
+            assert sum(bool(t.fullmatch(c["custom_id"])) for t in templates) == 1, c["custom_id"]
