@@ -186,6 +186,13 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
     return Lairkeeper()
 
 
+async def preflight(db_path: str) -> None:
+    from store import Store
+
+    store = await Store(db_path).open()  # migrates an older schema, refuses a foreign one
+    await store.close()
+
+
 def run_bot() -> int:
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
@@ -209,6 +216,8 @@ def run_bot() -> int:
     try:
         if not is_postgres(db_path):
             check_file(db_path)
+        else:  # reachable, ours, not newer: refused before logging in to Discord
+            asyncio.run(preflight(db_path))
     except StoreError as exc:
         print(str(exc), file=sys.stderr)
         return 3

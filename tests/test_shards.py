@@ -63,3 +63,27 @@ def test_bot_refuses_bad_shards_before_connecting(tmp_path: Path) -> None:
     )
     assert p.returncode == 2 and "from 0 to 1" in p.stderr
     assert not (tmp_path / "a.db").exists()
+
+
+def test_bot_refuses_a_foreign_postgres_database_before_connecting() -> None:
+    """One sentence, status 3, the database untouched, Discord never contacted."""
+    import asyncio
+
+    import asyncpg
+
+    from tests.pgserver import fresh_database
+
+    with fresh_database() as url:
+
+        async def make() -> None:
+            con = await asyncpg.connect(url)
+            await con.execute("CREATE TABLE people (name TEXT)")
+            await con.close()
+
+        asyncio.run(make())
+        env = {"DISCORD_TOKEN": "x", "LAIRKEEPER_DB": url, "PATH": "/usr/bin:/bin"}
+        p = subprocess.run(
+            [sys.executable, "bot.py"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        )
+        assert p.returncode == 3 and "another program" in p.stderr, p.stderr
+        assert len(p.stderr.strip().splitlines()) == 1
