@@ -23,7 +23,7 @@ DRIVER = Path(__file__).with_name("driver.py")
 
 
 def run_until_killed(
-    db: Path, moves: int, run: int, kill_after: int, delay: float, keys_: list[str]
+    db: str, moves: int, run: int, kill_after: int, delay: float, keys_: list[str]
 ) -> tuple[list[tuple[int, int, int, str]], bool]:
     """Start the driver; SIGKILL it ``delay`` s after its ``kill_after``-th confirmed
     move. Returns every move it confirmed (read to the end of the pipe, so lines
@@ -76,21 +76,26 @@ def run_until_killed(
     return confirmed, killed
 
 
-def check_database(db: Path, confirmed: list[tuple[int, int, int, str]], kills: int) -> dict[str, int]:
-    con = sqlite3.connect(db)
+async def check_database(db: str, confirmed: list[tuple[int, int, int, str]], kills: int) -> dict[str, int]:
+    if not db.startswith("postgresql"):
+        con = sqlite3.connect(db)
+        try:
+            assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        finally:
+            con.close()
+    store = await Store(db).open()
     try:
-        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        games = con.execute(
-            "SELECT id, game_key, seed, status, moves, state FROM games ORDER BY id"
-        ).fetchall()
+        games = await store._fetch("SELECT id, game_key, seed, status, moves, state FROM games ORDER BY id")
         logs: dict[int, list[tuple[int, int, str]]] = {}
-        for gid, seq, seat, note in con.execute(
+        for gid, seq, seat, note in await store._fetch(
             "SELECT game_id, seq, seat, notation FROM actions WHERE undone=0 ORDER BY game_id, seq"
         ):
             logs.setdefault(gid, []).append((seq, seat, note))
-        seats = dict(con.execute("SELECT game_id, count(*) FROM seats GROUP BY game_id").fetchall())
+        seats = {
+            r[0]: r[1] for r in await store._fetch("SELECT game_id, count(*) FROM seats GROUP BY game_id")
+        }
     finally:
-        con.close()
+        await store.close()
     unconfirmed = 0
     over = 0
     for gid, key, seed, status, moves, state_json in games:
@@ -114,9 +119,9 @@ def check_database(db: Path, confirmed: list[tuple[int, int, int, str]], kills: 
     return {"games": len(games), "over": over, "unconfirmed_but_saved": unconfirmed}
 
 
-async def resume_everything(db: Path) -> int:
+async def resume_everything(db: str) -> int:
     """A fresh process' view: every running game loads, renders and offers a move."""
-    store = await Store(str(db)).open()
+    store = await Store(db).open()
     try:
         t = Tables(store)
         n = 0
@@ -132,11 +137,11 @@ async def resume_everything(db: Path) -> int:
         await store.close()
 
 
-async def test_kill9_during_moves_loses_nothing(tmp_path: Path) -> None:
+async def test_kill9_during_moves_loses_nothing(db_target: str) -> None:
     target = size(16, 1000)
     kill_every = size(8, 20)
     ks = keys()
-    db = tmp_path / "kill.db"
+    db = db_target
     rnd = random.Random(2024)
     confirmed: list[tuple[int, int, int, str]] = []
     kills = runs = 0
@@ -152,12 +157,12 @@ async def test_kill9_during_moves_loses_nothing(tmp_path: Path) -> None:
         kills += killed
         runs += 1
         if not LONG or runs % 10 == 0:
-            check_database(db, confirmed, kills)
-    figures = check_database(db, confirmed, kills)
+            await check_database(db, confirmed, kills)
+    figures = await check_database(db, confirmed, kills)
     resumed = await resume_everything(db)
     assert kills >= min_kills
     record(
-        "kill9",
+        "kill9" + ("_postgresql" if db.startswith("postgresql") else ""),
         confirmed_moves=len(confirmed),
         kills=kills,
         restarts=runs,
