@@ -401,6 +401,7 @@ def _cpu(pid: int) -> float:
 
 async def _bot_to_ready(db: Path, timeout: float = 60.0) -> dict[str, Any]:
     """Spawn ``python bot.py`` against the Discord stand-in; time until it logs "ready"."""
+    from tests.e2e.harness import stop_process
     from tests.standin import StandIn
 
     standin = await StandIn().start()
@@ -448,13 +449,7 @@ async def _bot_to_ready(db: Path, timeout: float = 60.0) -> dict[str, Any]:
             "warm_peak_rss_mb": round(warm_peak, 1),
         }
     finally:
-        if proc.returncode is None:
-            proc.terminate()
-            try:
-                await asyncio.wait_for(proc.wait(), 10)
-            except TimeoutError:
-                proc.kill()
-                await proc.wait()
+        await stop_process(proc)
         await standin.close()
 
 

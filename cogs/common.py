@@ -339,16 +339,8 @@ async def step_done(interaction: discord.Interaction, button: StepButton) -> Non
     await interaction.response.defer()
     t = tables_of(interaction)
     update = await t.choose_done(button.game_id, interaction.user.id, button.version, button.depth)
-    # From here on the move is saved: a failure to post must not claim otherwise.
-    confirm = "Move taken."
-    if update.actor_private:
-        confirm += "\n" + update.actor_private
-    try:
-        await post_board(interaction.client, update)
-    except discord.HTTPException:
-        log.exception("posting the board failed (game %s)", button.game_id)
-        confirm += "\nYour move was taken, but the board could not be posted; use /board."
-    await interaction.edit_original_response(content=confirm[:2000], view=None, attachments=[])
+    confirm = await post_taken(interaction, update, button.game_id)
+    await interaction.edit_original_response(content=confirm, view=None, attachments=[])
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:hand:(?P<gid>\d+)"):
@@ -384,7 +376,14 @@ async def play(
 ) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     update = await tables_of(interaction).act(game_id, interaction.user.id, text=text, button=button)
-    # From here on the move is saved: a failure to post must not claim otherwise.
+    confirm = await post_taken(interaction, update, game_id)
+    await interaction.followup.send(confirm, ephemeral=True)
+
+
+async def post_taken(interaction: discord.Interaction, update: Update, game_id: int) -> str:
+    """Posts the board after a saved move and returns the mover's private confirmation
+    (at most 2,000 characters). From here on the move is saved: a failure to post must
+    not claim otherwise."""
     confirm = "Move taken."
     if update.actor_private:
         confirm += "\n" + update.actor_private
@@ -393,7 +392,7 @@ async def play(
     except discord.HTTPException:
         log.exception("posting the board failed (game %s)", game_id)
         confirm += "\nYour move was taken, but the board could not be posted; use /board."
-    await interaction.followup.send(confirm[:2000], ephemeral=True)
+    return confirm[:2000]
 
 
 async def show_hand(interaction: discord.Interaction, game_id: int) -> None:

@@ -86,6 +86,10 @@ def name_seats(text: str, names: list[str]) -> str:
     return SEAT_REF.sub(sub, text)
 
 
+# What a chooser says when a reply's tokens lead nowhere (the moves changed since).
+STALE_CHOICE = "That choice is no longer open; open your moves again."
+
+
 class IllegalAction(Exception):
     """A move the rules refuse. ``str(exc)`` is one sentence a player understands.
 
@@ -325,21 +329,16 @@ class Game:
         narrows the seat's legal actions by their :meth:`segments`. Games whose
         moves are built step by step (a path, a set of orders) override this.
         Raises :class:`IllegalAction` when ``prefix`` leads nowhere (a stale reply)."""
-        depth = len(prefix)
-        options: dict[str, str] = {}
-        done: Action | None = None
-        for action in self.legal_actions(state, seat):
-            segs = self.segments(state, seat, action)
-            if [t for t, _ in segs[:depth]] != prefix:
-                continue
-            if len(segs) == depth:
-                done = action
-            else:
-                token, label = segs[depth]
-                options.setdefault(token, label)
-        if done is None and not options:
-            raise IllegalAction("That choice is no longer open; open your moves again.")
-        return Choice(prompt="Choose your move.", options=list(options.items()), action=done)
+        return self.narrow(state, seat, self.legal_actions(state, seat), prefix, "Choose your move.")
+
+    def narrow(
+        self, state: State, seat: Seat, moves: Iterable[Action], prefix: list[str], prompt: str
+    ) -> Choice:
+        """The chooser step after ``prefix`` among ``moves``, narrowed by their
+        :meth:`segments`: the next tokens on offer, and the move ``prefix`` completes
+        if any. Overriding choosers call this for the moves they offer.
+        Raises :class:`IllegalAction` when ``prefix`` leads nowhere (a stale reply)."""
+        return narrow_steps(((a, self.segments(state, seat, a)) for a in moves), prefix, prompt)
 
     def describe(self, state: State, action: Action) -> str:
         """A short human label for a button or autocomplete entry (<= 80 chars).
@@ -417,6 +416,28 @@ def get(key: str) -> Game:
         module = importlib.import_module(f"engine.{MODULES[key]}")
         _loaded[key] = module.GAME
     return _loaded[key]
+
+
+def narrow_steps(
+    steps: Iterable[tuple[Action, list[tuple[str, str]]]], prefix: list[str], prompt: str
+) -> Choice:
+    """The chooser step after ``prefix`` among moves given with their (token, label)
+    segments: the next tokens on offer, and the move ``prefix`` completes if any.
+    Raises :class:`IllegalAction` when ``prefix`` leads nowhere (a stale reply)."""
+    depth = len(prefix)
+    options: dict[str, str] = {}
+    done: Action | None = None
+    for action, segs in steps:
+        if [t for t, _ in segs[:depth]] != prefix:
+            continue
+        if len(segs) == depth:
+            done = action
+        else:
+            token, label = segs[depth]
+            options.setdefault(token, label)
+    if done is None and not options:
+        raise IllegalAction(STALE_CHOICE)
+    return Choice(prompt=prompt, options=list(options.items()), action=done)
 
 
 def iter_games() -> Iterable[Game]:

@@ -21,7 +21,7 @@ from PIL import ImageDraw
 
 from engine.core import name_seats
 from render import Renderer, default_names
-from render.base import PALETTE, box, canvas, seat_colour, text, text_width, to_palette, to_png
+from render.base import PALETTE, box, canvas, column_label, seat_colour, text, text_width, to_palette, to_png
 
 W = 1200
 AREA_W = 600
@@ -74,15 +74,6 @@ def _xy(c: str) -> tuple[int, int]:
     for ch in letters:
         x = x * 26 + ord(ch) - 64
     return x - 1, int(c[len(letters) :]) - 1
-
-
-def _col(x: int) -> str:
-    s = ""
-    i = x + 1
-    while i:
-        i, r = divmod(i - 1, 26)
-        s = chr(65 + r) + s
-    return s
 
 
 def _wrap(s: str, size: int, width: float) -> list[str]:
@@ -550,7 +541,7 @@ def draw_dungeon(d: ImageDraw.ImageDraw, cells: dict[str, Any], x0: float, y0: f
     every = 1 if s >= 38 else 2
     lab = FS if s >= 34 else SMALL
     for i in range(0, cols, every):
-        text(d, (gx + i * s + s / 2, gy - 4), _col(minx + i), lab, "muted", "md")
+        text(d, (gx + i * s + s / 2, gy - 4), column_label(minx + i), lab, "muted", "md")
     for j in range(0, rows, 1 if s >= 26 else 2):
         text(d, (gx - 6, gy + j * s + s / 2), str(miny + j + 1), lab, "muted", "rm")
     for c, cell in cells.items():

@@ -851,21 +851,9 @@ class DungeonDecorators(core.Game):
     def chooser(self, state: State, seat: int, prefix: list[str]) -> core.Choice:
         legal = self.legal_actions(state, seat)
         paths = self._paths(state, seat, legal)
-        depth = len(prefix)
-        options: dict[str, str] = {}
-        done: Any = None
-        for a in legal:
-            segs = paths[self.format(a)]
-            if [t for t, _ in segs[:depth]] != prefix:
-                continue
-            if len(segs) == depth:
-                done = a
-            else:
-                options.setdefault(*segs[depth])
-        if done is None and not options:
-            raise IllegalAction("That choice is no longer open; open your moves again.")
         prompt = CHOOSER_PROMPTS.get(state["phase"], "Choose your move.")
-        return core.Choice(prompt=prompt, options=list(options.items()), action=done)
+        # the paths of all moves at once: segments() would rebuild them for every move
+        return core.narrow_steps(((a, paths[self.format(a)]) for a in legal), prefix, prompt)
 
     def public_format(self, state: State, seat: int, action: Any) -> str:
         a = action.get("a") if isinstance(action, dict) else None

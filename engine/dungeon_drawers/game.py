@@ -18,7 +18,7 @@ from . import board, build, defend, notation, paths, views
 from .data import CARDS, DIE, HEARTS, SHEET, element_label
 from .rules import crossed_monsters, empty_sheet, levels, score_player
 
-STALE = "That choice is no longer open; open your moves again."
+STALE = core.STALE_CHOICE
 
 
 class DungeonDrawers(core.Game):
@@ -225,20 +225,7 @@ class DungeonDrawers(core.Game):
             if state["phase"] == "build"
             else self.legal_actions(state, seat)
         )
-        depth = len(prefix)
-        options: dict[str, str] = {}
-        done: Any = None
-        for action in moves:
-            segs = self.segments(state, seat, action)
-            if [t for t, _ in segs[:depth]] != prefix:
-                continue
-            if len(segs) == depth:
-                done = action
-            else:
-                options.setdefault(segs[depth][0], segs[depth][1])
-        if done is None and not options:
-            raise IllegalAction(STALE)
-        return Choice(prompt=self._prompt(state, seat), options=list(options.items()), action=done)
+        return self.narrow(state, seat, moves, prefix, self._prompt(state, seat))
 
     def _prompt(self, state: State, seat: int) -> str:
         if state["phase"] == "defend":

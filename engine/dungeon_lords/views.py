@@ -130,30 +130,29 @@ def _private(state: State, seat: int, cards: list[str]) -> dict[str, Any]:
     }
 
 
+# The status sentence of each phase that waits on the seats to act ({where}: year and
+# season, {who}: the seats to act); combat planning and tasks are worded in status().
+PHASE_STATUS = {
+    "inacc": "{where}: waiting for {who} to choose which order to keep (the other two become inaccessible).",
+    "dummy": "{where}: {who} chooses the non-player's third order.",
+    "orders": "{where}: waiting for orders from {who}.",
+    "production": "{where}, production: {who} may use rooms (or 'done').",
+    "festival": "{where}, festival: waiting for {who} to send imps (secretly).",
+    "pet_pass": "{where}, Pet Phase: waiting for {who} to pass a pet to the left.",
+    "pet_discard": "{where}, Pet Phase: waiting for {who} to discard a pet.",
+}
+
+
 def status(g: Any, state: State) -> str:
     ph = state["phase"]
     who = ", ".join(core.seat_ref(s) for s in sorted(g.to_act(state)))
     where = f"Year {state['year']}, season {state['round']}"
     if ph == "over":
         return "The game is over."
-    if ph == "inacc":
-        return (
-            f"{where}: waiting for {who} to choose which order to keep (the other two become inaccessible)."
-        )
-    if ph == "dummy":
-        return f"{where}: {who} chooses the non-player's third order."
-    if ph == "orders":
-        return f"{where}: waiting for orders from {who}."
-    if ph == "production":
-        return f"{where}, production: {who} may use rooms (or 'done')."
     if ph == "plan":
         return f"Year {state['year']} combat, round {state['combat']['round']}: {who} plan the battle."
-    if ph == "festival":
-        return f"{where}, festival: waiting for {who} to send imps (secretly)."
-    if ph == "pet_pass":
-        return f"{where}, Pet Phase: waiting for {who} to pass a pet to the left."
-    if ph == "pet_discard":
-        return f"{where}, Pet Phase: waiting for {who} to discard a pet."
+    if ph in PHASE_STATUS:
+        return PHASE_STATUS[ph].format(where=where, who=who)
     t = state["task"]
     if t:
         what = {"dig": "digs tunnels", "mine": "mines gold", "hire": "hires a monster", "build": "builds a room",

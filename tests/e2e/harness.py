@@ -24,6 +24,35 @@ MOVE_ID = re.compile(r"lk:mv:(\d+):(\d+):(\d+)")
 CHOOSE_ID = re.compile(r"lk:ch:(\d+):(\d+)")
 
 
+async def spawn_bot(env: dict[str, str], log: Path) -> asyncio.subprocess.Process:
+    """Starts ``python bot.py`` with ``env``, its output appended to ``log``."""
+    with open(log, "ab") as out:
+        out.write(b"\n===== bot start =====\n")
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "bot.py", cwd=ROOT, env=env, stdout=out, stderr=asyncio.subprocess.STDOUT
+        )
+
+
+async def stop_process(proc: asyncio.subprocess.Process | None) -> None:
+    """Stops a running bot the way a shutdown does (SIGTERM), killing it after 10 s."""
+    if proc is None or proc.returncode is not None:
+        return
+    proc.terminate()
+    try:
+        await asyncio.wait_for(proc.wait(), 10)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+
+
+def log_tail(log: Path, n: int) -> str:
+    """The last ``n`` lines of a bot's log."""
+    try:
+        return "\n".join(log.read_text(errors="replace").splitlines()[-n:])
+    except FileNotFoundError:
+        return "(no log)"
+
+
 class BotProcess:
     """``python bot.py`` with a dummy token, a temp database and the test-only
     switch ``LAIRKEEPER_DISCORD_BASE`` pointing at the stand-in."""
@@ -54,12 +83,7 @@ class BotProcess:
             "PYTHONUNBUFFERED": "1",
         }
         env.pop("LAIRKEEPER_DEV_GUILD", None)
-        with open(self.log, "ab") as out:
-            out.write(b"\n===== bot start =====\n")
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "bot.py", cwd=ROOT, env=env, stdout=out, stderr=asyncio.subprocess.STDOUT
-            )
-        proc = self.proc
+        self.proc = proc = await spawn_bot(env, self.log)
 
         async def watch() -> None:
             await proc.wait()
@@ -79,10 +103,7 @@ class BotProcess:
         await self.standin.wait_ready()
 
     def tail(self, n: int = 60) -> str:
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
-        except FileNotFoundError:
-            return "(no log)"
+        return log_tail(self.log, n)
 
     @property
     def alive(self) -> bool:
@@ -96,14 +117,7 @@ class BotProcess:
         await self.standin.wait_disconnected()
 
     async def stop(self) -> None:
-        if self.proc is None or self.proc.returncode is not None:
-            return
-        self.proc.terminate()
-        try:
-            await asyncio.wait_for(self.proc.wait(), 10)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
+        await stop_process(self.proc)
 
 
 def decode_png(data: bytes) -> Image.Image:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 
 from engine import core
 from store import Store
-from tests.e2e.harness import ROOT, TOKEN, Table, board_move
+from tests.e2e.harness import TOKEN, Table, board_move, log_tail, spawn_bot, stop_process
 from tests.pgserver import fresh_database
 from tests.standin import StandIn
 
@@ -48,11 +47,7 @@ class ShardProcess:
         env.pop("LAIRKEEPER_DEV_GUILD", None)
         if not self.count:  # no shards: the default single process
             del env["LAIRKEEPER_SHARDS"], env["LAIRKEEPER_SHARD_COUNT"]
-        with open(self.log, "ab") as out:
-            out.write(b"\n===== bot start =====\n")
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "bot.py", cwd=ROOT, env=env, stdout=out, stderr=asyncio.subprocess.STDOUT
-            )
+        self.proc = await spawn_bot(env, self.log)
 
     async def kill(self) -> None:
         assert self.proc is not None
@@ -60,19 +55,10 @@ class ShardProcess:
         await self.proc.wait()
 
     async def stop(self) -> None:
-        if self.proc is not None and self.proc.returncode is None:
-            self.proc.terminate()
-            try:
-                await asyncio.wait_for(self.proc.wait(), 10)
-            except TimeoutError:
-                self.proc.kill()
-                await self.proc.wait()
+        await stop_process(self.proc)
 
     def tail(self, n: int = 80) -> str:
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
-        except FileNotFoundError:
-            return "(no log)"
+        return log_tail(self.log, n)
 
 
 @pytest.fixture
