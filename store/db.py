@@ -777,6 +777,147 @@ class Store:
             await self._timers(game_id, arm, disarm)
         return version + 1
 
+    # ---- issue 22: what reached the thread, pause/extend, seat hand-over, watchers, meta ------
+    # Kept together (and in plain SQL: ? placeholders, ON CONFLICT upserts) so a move
+    # to another database engine is mechanical.
+    async def flags(self, game_id: int) -> tuple[int, int, int]:
+        """(paused, extended, posted_version) of a game: paused is the time it was
+        paused (0: running), extended the turn it was extended in (0: never)."""
+        rows = list(
+            await self.db.execute_fetchall(
+                "SELECT paused, extended, posted_version FROM games WHERE id=?", (game_id,)
+            )
+        )
+        return (int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else (0, 0, 0)
+
+    async def mark_posted(self, game_id: int, version: int, moves: int) -> bool:
+        """The board of ``version`` (after ``moves`` moves) reached the thread. Never
+        goes back. False if a newer board was already marked."""
+        async with self.transaction():
+            cur = await self.db.execute(
+                "UPDATE games SET posted_version=? WHERE id=? AND posted_version<?",
+                (version, game_id, version),
+            )
+            if cur.rowcount != 1:
+                return False
+            await self.db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+                (f"posted_moves:{game_id}", str(moves)),
+            )
+        return True
+
+    async def posted_moves(self, game_id: int) -> int:
+        value = await self.get_meta(f"posted_moves:{game_id}")
+        return int(value) if value is not None and value.isdecimal() else 0
+
+    async def owed(self) -> list[int]:
+        """Running or finished games whose newest board has not reached their thread."""
+        rows = await self.db.execute_fetchall(
+            "SELECT id FROM games WHERE status IN ('active', 'over') AND thread_id IS NOT NULL "
+            "AND posted_version < version ORDER BY id"
+        )
+        return [r[0] for r in rows]
+
+    async def mark_all_posted(self) -> int:
+        """Once, on the first start that tracks boards: every board so far counts as posted
+        (games from before schema 3 all read posted_version 0)."""
+        async with self.transaction():
+            cur = await self.db.execute(
+                "UPDATE games SET posted_version=version WHERE posted_version<version"
+            )
+            return cur.rowcount
+
+    async def set_paused(self, game_id: int, paused_at: int, shift: float) -> bool:
+        """Pause (``paused_at`` > 0) or resume (0) a running game and move its timers by
+        ``shift`` seconds, in one transaction. False if it was already so."""
+        async with self.transaction():
+            want = "paused=0" if paused_at else "paused>0"
+            cur = await self.db.execute(
+                f"UPDATE games SET paused=? WHERE id=? AND status='active' AND {want}", (paused_at, game_id)
+            )
+            if cur.rowcount != 1:
+                return False
+            await self.db.execute("UPDATE timers SET due=due+? WHERE game_id=?", (shift, game_id))
+        return True
+
+    async def extend(self, game_id: int, turn: int, by: float) -> int:
+        """Push the game's deadlines by ``by`` seconds once for ``turn``; the number of
+        deadlines moved (0: already extended this turn, or none running)."""
+        async with self.transaction():
+            cur = await self.db.execute(
+                "UPDATE games SET extended=? WHERE id=? AND status='active' AND extended<>?",
+                (turn, game_id, turn),
+            )
+            if cur.rowcount != 1:
+                return 0
+            cur = await self.db.execute(
+                "UPDATE timers SET due=due+? WHERE game_id=? AND kind='deadline'", (by, game_id)
+            )
+            if cur.rowcount == 0:
+                raise Conflict()  # nothing to extend: undo the mark
+            return cur.rowcount
+
+    async def give_seat(self, game_id: int, version: int, seat: int, user_id: int, name: str) -> int:
+        """A running game's seat goes to another member (or back from the AI). The old
+        holder's half-made move and the seat's timers go; the version moves on."""
+        async with self.transaction():
+            await self._bump(game_id, version, ("active",))
+            old = list(
+                await self.db.execute_fetchall(
+                    "SELECT user_id FROM seats WHERE game_id=? AND seat=?", (game_id, seat)
+                )
+            )
+            await self.db.execute(
+                "UPDATE seats SET user_id=?, name=?, is_ai=0 WHERE game_id=? AND seat=?",
+                (user_id, name, game_id, seat),
+            )
+            await self.db.execute("DELETE FROM timers WHERE game_id=? AND seat=?", (game_id, seat))
+            if old and old[0][0] is not None:
+                await self.db.execute(
+                    "DELETE FROM drafts WHERE game_id=? AND user_id=?", (game_id, old[0][0])
+                )
+        return version + 1
+
+    async def arm(self, game_id: int, arm: list[tuple[int, str, float]]) -> None:
+        async with self.transaction():
+            await self._timers(game_id, arm, [])
+
+    async def set_watch(self, game_id: int, user_id: int, on: bool) -> None:
+        async with self.transaction():
+            if on:
+                await self.db.execute(
+                    "INSERT INTO watchers (game_id, user_id) VALUES (?, ?) ON CONFLICT (game_id, user_id) DO NOTHING",
+                    (game_id, user_id),
+                )
+            else:
+                await self.db.execute(
+                    "DELETE FROM watchers WHERE game_id=? AND user_id=?", (game_id, user_id)
+                )
+
+    async def watchers(self, game_id: int) -> list[int]:
+        rows = await self.db.execute_fetchall(
+            "SELECT user_id FROM watchers WHERE game_id=? ORDER BY user_id", (game_id,)
+        )
+        return [r[0] for r in rows]
+
+    async def lobbies(self) -> list[tuple[int, int | None, int | None, float, int]]:
+        """(id, guild_id, thread_id, updated_at, version) of every lobby not yet started."""
+        rows = await self.db.execute_fetchall(
+            "SELECT id, guild_id, thread_id, updated_at, version FROM games WHERE status='lobby' ORDER BY id"
+        )
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+    async def get_meta(self, key: str) -> str | None:
+        rows = list(await self.db.execute_fetchall("SELECT value FROM meta WHERE key=?", (key,)))
+        return str(rows[0][0]) if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self.transaction():
+            await self.db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+                (key, value),
+            )
+
 
 def _split(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
