@@ -51,6 +51,8 @@ class SlowPlay(commands.Cog):
         self.task: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
+        # Before any interaction can arrive: boards from before tracking count as posted.
+        await self.bot.tables.start_tracking()  # type: ignore[attr-defined]
         self.task = asyncio.create_task(self.scheduler(), name="lairkeeper-timers")
 
     async def cog_unload(self) -> None:
@@ -85,7 +87,6 @@ class SlowPlay(commands.Cog):
         """Once connected: AI seats that owe a move take it, then every thread gets the
         boards it is owed (those moves, and any made while the bot was away)."""
         try:
-            await t.start_tracking()
             resumed = await t.resume_all()
             posted = await post_owed(self.bot)
             log.info("after start-up: %d games moved on, %d owed boards posted", resumed, posted)
