@@ -1,22 +1,32 @@
-"""Dungeon Decorators board: draft board, score track, boss goals and every
-player's dungeon with grid coordinates; private image: your goals and tiles.
+"""Dungeon Decorators images, drawn from views only.
 
-Decorations are letters (S skull, P spikes, X swords, T table, K keys, C coffin,
-W spiderweb, B bones, * green wild) in their own colours, so colour is never the
-only cue. Floors: the tile's paint colour, with a letter (r o y g b p) and a star
-drawn for star tiles.
+The board: the final result (once the game is over), the draft board (tiles
+decoration side up, as the physical board shows them: icons on their edges, the
+other side's floor bottom right, the assistant in the centre), the players'
+scores as bars of their true points, the two boss goals, and every player's
+dungeon with its stored and new tiles, on a grid named by coordinates. "My
+area": one player's dungeon, tiles and goal cards at twice the scale.
+
+Decorations, floors and assistants are drawn as pictures in their own colours
+(the legend names them); text is kept for numbers, names and coordinates, at
+24 px or more for anything a player must read on a phone.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from PIL import ImageDraw
 
-from render import Renderer
-from render.base import PALETTE, box, canvas, header, seat_colour, text, text_width, to_palette, to_png
+from engine.core import name_seats
+from render import Renderer, default_names
+from render.base import PALETTE, box, canvas, seat_colour, text, text_width, to_palette, to_png
 
 W = 1200
+AREA_W = 600
+FS = 24  # the smallest text a player must read
+SMALL = 20  # secondary text (legend words, breakdown labels)
 FLOOR = {
     "red": (213, 94, 0),
     "orange": (230, 159, 0),
@@ -24,130 +34,55 @@ FLOOR = {
     "green": (0, 158, 115),
     "blue": (0, 114, 178),
     "purple": (204, 121, 167),
-    "grey": (120, 120, 128),
-    "star": (120, 120, 128),
+    "grey": (128, 128, 136),
+    "star": (128, 128, 136),
 }
-FLOOR_LETTER = {"red": "r", "orange": "o", "yellow": "y", "green": "g", "blue": "b", "purple": "p"}
-ICON = {
-    "S": (255, 255, 255),
-    "P": (86, 180, 233),
-    "X": (255, 170, 60),
-    "T": (220, 170, 120),
-    "K": (250, 230, 80),
-    "C": (220, 140, 230),
-    "W": (200, 200, 210),
-    "B": (245, 225, 190),
-    "*": (60, 220, 100),
+DECO_NAMES = {
+    "S": "skull",
+    "P": "spikes",
+    "X": "swords",
+    "T": "table",
+    "K": "keys",
+    "C": "coffin",
+    "W": "web",
+    "B": "bones",
+    "*": "wild",
 }
-HELPER = {"sapper": "G", "burrow": "B", "architect": "A", "mimic": "M"}
+HELPERS = {
+    "sapper": "Goblin Sapper",
+    "burrow": "Burrow Bro",
+    "architect": "Arcane Architect",
+    "mimic": "Mimic",
+}
+HELPER_COLOUR = {
+    "sapper": (40, 150, 60),
+    "burrow": (150, 100, 50),
+    "architect": (50, 90, 200),
+    "mimic": (150, 60, 170),
+}
 DECK_COLOUR = {"A": (240, 200, 60), "B": (86, 160, 233)}
 WALL = (20, 20, 24)
-
-
-def _col(x: int) -> str:
-    return chr(65 + x)
+DECO_BG = (58, 48, 44)
+GOLD = (250, 210, 60)
+Col = tuple[int, int, int]
 
 
 def _xy(c: str) -> tuple[int, int]:
-    return ord(c[0]) - 65, int(c[1:]) - 1
+    """A coordinate (column letters, row number) -> 0-based column and row."""
+    letters = c.rstrip("0123456789")
+    x = 0
+    for ch in letters:
+        x = x * 26 + ord(ch) - 64
+    return x - 1, int(c[len(letters) :]) - 1
 
 
-def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
-    import math
-
-    pts = []
-    for i in range(10):
-        rr = r if i % 2 == 0 else r * 0.45
-        a = -math.pi / 2 + i * math.pi / 5
-        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
-    draw.polygon(pts, fill=(255, 240, 120), outline=WALL)
-
-
-def _edge_spots(x: float, y: float, s: float, inset: float) -> list[tuple[float, float]]:
-    return [
-        (x + s / 2, y + inset),
-        (x + s - inset, y + s / 2),
-        (x + s / 2, y + s - inset),
-        (x + inset, y + s / 2),
-    ]
-
-
-def draw_dungeon_cell(draw: ImageDraw.ImageDraw, x: float, y: float, s: float, cell: dict[str, Any]) -> None:
-    fs = 16
-    if cell["kind"] == "deco":
-        draw.rectangle([x + 1, y + 1, x + s - 1, y + s - 1], fill=(52, 44, 40))
-        for (cx, cy), icon in zip(_edge_spots(x, y, s, fs * 0.6), cell["e"], strict=True):
-            if icon != "-":
-                text(draw, (cx, cy), icon, fs, ICON[icon], "mm")
-        return
-    floor = cell["floor"]
-    draw.rectangle([x + 1, y + 1, x + s - 1, y + s - 1], fill=FLOOR[floor])
-    t = max(3, int(s / 10))
-    corners = [
-        ((x, y), (x + s, y)),
-        ((x + s, y), (x + s, y + s)),
-        ((x, y + s), (x + s, y + s)),
-        ((x, y), (x, y + s)),
-    ]
-    for d, ((x1, y1), (x2, y2)) in enumerate(corners):
-        if not cell["e"][d]:
-            draw.line([(x1, y1), (x2, y2)], fill=WALL, width=t)
-        else:
-            # A passageway: only the wall stubs at the corners.
-            stub = s * 0.25
-            if y1 == y2:
-                draw.line([(x1, y1), (x1 + stub, y1)], fill=WALL, width=t)
-                draw.line([(x2 - stub, y2), (x2, y2)], fill=WALL, width=t)
-            else:
-                draw.line([(x1, y1), (x1, y1 + stub)], fill=WALL, width=t)
-                draw.line([(x2, y2 - stub), (x2, y2)], fill=WALL, width=t)
-    if cell["t"] == "start":
-        text(draw, (x + s / 2, y + s / 2), "ST", fs, "white", "mm")
-    elif floor == "star":
-        _star(draw, x + s / 2, y + s / 2, s * 0.22)
-    else:
-        label = ("R" if cell.get("room") else "") + FLOOR_LETTER.get(floor, "")
-        if label:
-            text(
-                draw,
-                (x + s / 2, y + s / 2),
-                label,
-                fs,
-                WALL if floor in ("yellow", "orange") else "white",
-                "mm",
-            )
-
-
-def draw_tile_face(
-    draw: ImageDraw.ImageDraw, x: float, y: float, s: float, info: dict[str, Any] | None
-) -> None:
-    """A tile as drafted: decoration side up, with its number, the other side's floor
-    (bottom right) and its assistant (centre)."""
-    if info is None:
-        box(draw, (x, y, x + s, y + s), fill="bg", outline="line", radius=6)
-        return
-    if info["n"] == "G":
-        box(draw, (x, y, x + s, y + s), fill=(90, 90, 100), outline="line", radius=6)
-        text(draw, (x + s / 2, y + s / 2), "G", 24, "white", "mm")
-        text(draw, (x + s / 2, y + s - 12), "room / hall", 16, "text", "mm")
-        return
-    box(draw, (x, y, x + s, y + s), fill=(52, 44, 40), outline="line", radius=6)
-    fs = 20 if s >= 80 else 16
-    for (cx, cy), icon in zip(_edge_spots(x, y, s, fs * 0.7), info["edges"], strict=True):
-        if icon != "-":
-            text(draw, (cx, cy), icon, fs, ICON[icon], "mm")
-    q = s * 0.28
-    fx, fy = x + s - q - 3, y + s - q - 3
-    draw.rectangle([fx, fy, fx + q, fy + q], fill=FLOOR[info["floor"]], outline=WALL)
-    if info["floor"] == "star":
-        _star(draw, fx + q / 2, fy + q / 2, q * 0.45)
-    elif info["floor"] in FLOOR_LETTER:
-        text(draw, (fx + q / 2, fy + q / 2), FLOOR_LETTER[info["floor"]], 16, WALL, "mm")
-    if info.get("assistant"):
-        r = s * 0.17
-        cx, cy = x + s / 2, y + s / 2
-        draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(60, 60, 160), outline="white")
-        text(draw, (cx, cy), HELPER[info["assistant"]], 16, "white", "mm")
+def _col(x: int) -> str:
+    s = ""
+    i = x + 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(65 + r) + s
+    return s
 
 
 def _wrap(s: str, size: int, width: float) -> list[str]:
@@ -165,240 +100,688 @@ def _wrap(s: str, size: int, width: float) -> list[str]:
     return lines
 
 
-def _top_height(view: dict[str, Any]) -> int:
-    return 270 + (20 * len(view["players"]) if view.get("final") else 0)
+def _fit(s: str, size: int, width: float) -> str:
+    """``s`` shortened (at a word if it can) to fit ``width``."""
+    if text_width(s, size) <= width:
+        return s
+    while s and text_width(s + "…", size) > width:
+        s = s[:-1]
+    return s.rstrip() + "…"
 
 
-def _board(draw: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> int:
-    box(draw, (12, y0, 700, y0 + _top_height(view)))
-    text(draw, (24, y0 + 8), f"Draft board - round {view['round']}", 20, "accent")
-    order = view["order"]
-    text(draw, (24, y0 + 38), "Turn order:", 18, "muted")
-    for i, seat in enumerate(order):
-        cx = 150 + i * 60
-        draw.ellipse([cx - 16, y0 + 32, cx + 16, y0 + 64], fill=seat_colour(seat), outline="white")
-        text(draw, (cx, y0 + 48), f"P{seat + 1}", 16, "black", "mm")
-    s = 96
-    xs = [24, 134, 354, 464]
-    pos_x = {0: xs[0], 1: xs[1], 2: 244, 3: xs[2], 4: xs[3]}
+# ---- pictures ------------------------------------------------------------------------
+
+
+def _star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: Col = GOLD) -> None:
+    pts = []
+    for i in range(10):
+        rr = r if i % 2 == 0 else r * 0.45
+        a = -math.pi / 2 + i * math.pi / 5
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    d.polygon(pts, fill=fill, outline=WALL)
+
+
+def _skull(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    d.ellipse([cx - r * 0.8, cy - r * 0.9, cx + r * 0.8, cy + r * 0.5], fill=(245, 245, 240))
+    d.rectangle([cx - r * 0.45, cy + r * 0.2, cx + r * 0.45, cy + r * 0.85], fill=(245, 245, 240))
+    for sx in (-1, 1):
+        ex = cx + sx * r * 0.33
+        d.ellipse([ex - r * 0.22, cy - r * 0.35, ex + r * 0.22, cy + r * 0.05], fill=WALL)
+
+
+def _spikes(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    for k, h in ((-1, 0.35), (0, 0.95), (1, 0.35)):
+        x = cx + k * r * 0.62
+        d.polygon(
+            [(x - r * 0.36, cy + r * 0.8), (x, cy - r * h), (x + r * 0.36, cy + r * 0.8)],
+            fill=(175, 200, 225),
+            outline=WALL,
+        )
+
+
+def _swords(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """An upright sword: a steel blade, a gold crossguard and grip."""
+    blade = [
+        (cx - r * 0.16, cy + r * 0.25),
+        (cx - r * 0.16, cy - r * 0.7),
+        (cx, cy - r),
+        (cx + r * 0.16, cy - r * 0.7),
+    ]
+    blade.append((cx + r * 0.16, cy + r * 0.25))
+    d.polygon(blade, fill=(215, 220, 235), outline=WALL)
+    d.rectangle([cx - r * 0.6, cy + r * 0.25, cx + r * 0.6, cy + r * 0.45], fill=GOLD, outline=WALL)
+    d.rectangle([cx - r * 0.12, cy + r * 0.45, cx + r * 0.12, cy + r * 0.95], fill=(150, 100, 50))
+
+
+def _table(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    brown = (190, 125, 65)
+    d.rectangle([cx - r, cy - r * 0.45, cx + r, cy - r * 0.1], fill=brown, outline=WALL)
+    for lx in (cx - r * 0.8, cx + r * 0.55):
+        d.rectangle([lx, cy - r * 0.1, lx + r * 0.25, cy + r * 0.85], fill=brown, outline=WALL)
+
+
+def _keys(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    w = max(2, int(r * 0.25))
+    d.ellipse([cx - r * 0.95, cy - r * 0.8, cx - r * 0.05, cy + r * 0.1], outline=GOLD, width=w)
+    d.line([(cx - r * 0.15, cy - r * 0.05), (cx + r * 0.9, cy + r * 0.75)], fill=GOLD, width=w)
+    d.line([(cx + r * 0.45, cy + r * 0.4), (cx + r * 0.2, cy + r * 0.7)], fill=GOLD, width=w)
+
+
+def _coffin(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    pts = [
+        (cx - r * 0.3, cy - r),
+        (cx + r * 0.3, cy - r),
+        (cx + r * 0.62, cy - r * 0.45),
+        (cx + r * 0.35, cy + r),
+        (cx - r * 0.35, cy + r),
+        (cx - r * 0.62, cy - r * 0.45),
+    ]
+    d.polygon(pts, fill=(150, 95, 60), outline=(240, 220, 200))
+    w = max(1, int(r * 0.15))
+    d.line([(cx, cy - r * 0.6), (cx, cy + r * 0.4)], fill=(240, 220, 200), width=w)
+    d.line([(cx - r * 0.25, cy - r * 0.25), (cx + r * 0.25, cy - r * 0.25)], fill=(240, 220, 200), width=w)
+
+
+def _web(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    c = (225, 225, 235)
+    w = max(1, int(r * 0.12))
+    for k in range(4):
+        a = k * math.pi / 4
+        d.line(
+            [(cx - r * math.cos(a), cy - r * math.sin(a)), (cx + r * math.cos(a), cy + r * math.sin(a))],
+            fill=c,
+            width=w,
+        )
+    for f in (0.45, 0.85):
+        d.ellipse([cx - r * f, cy - r * f, cx + r * f, cy + r * f], outline=c, width=w)
+
+
+def _bones(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    c = (240, 225, 190)
+    w = max(2, int(r * 0.28))
+    for sx in (-1, 1):
+        a, b = (cx - sx * r * 0.75, cy - r * 0.75), (cx + sx * r * 0.75, cy + r * 0.75)
+        d.line([a, b], fill=c, width=w)
+        for px, py in (a, b):
+            d.ellipse([px - r * 0.22, py - r * 0.22, px + r * 0.22, py + r * 0.22], fill=c)
+
+
+def _wild(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    pts = [(cx, cy - r), (cx + r * 0.3, cy - r * 0.3), (cx + r, cy), (cx + r * 0.3, cy + r * 0.3)]
+    pts += [(cx, cy + r), (cx - r * 0.3, cy + r * 0.3), (cx - r, cy), (cx - r * 0.3, cy - r * 0.3)]
+    d.polygon(pts, fill=(60, 220, 100), outline=WALL)
+
+
+DRAW_DECO = {
+    "S": _skull,
+    "P": _spikes,
+    "X": _swords,
+    "T": _table,
+    "K": _keys,
+    "C": _coffin,
+    "W": _web,
+    "B": _bones,
+    "*": _wild,
+}
+
+
+def decoration(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, r: float) -> None:
+    """One decoration icon (or the green wild icon) centred at (cx, cy)."""
+    DRAW_DECO[icon](d, cx, cy, r)
+
+
+def helper(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: float) -> None:
+    """An assistant: a disc in its colour with its picture in white."""
+    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=HELPER_COLOUR[kind], outline="white", width=2)
+    w = max(2, int(r * 0.18))
+    white = (255, 255, 255)
+    if kind == "sapper":  # a pickaxe
+        d.arc([cx - r * 0.6, cy - r * 0.65, cx + r * 0.6, cy + r * 0.15], 200, 340, fill=white, width=w)
+        d.line([(cx, cy - r * 0.45), (cx, cy + r * 0.65)], fill=white, width=w)
+    elif kind == "burrow":  # three tiles to choose from
+        for k in (-1, 0, 1):
+            x = cx + k * r * 0.42
+            d.rectangle(
+                [x - r * 0.18, cy - r * 0.3, x + r * 0.18, cy + r * 0.3], outline=white, width=max(1, w // 2)
+            )
+    elif kind == "architect":  # a turning arrow
+        d.arc([cx - r * 0.55, cy - r * 0.55, cx + r * 0.55, cy + r * 0.55], 40, 320, fill=white, width=w)
+        d.polygon(
+            [(cx + r * 0.25, cy - r * 0.6), (cx + r * 0.7, cy - r * 0.35), (cx + r * 0.3, cy - r * 0.05)],
+            fill=white,
+        )
+    else:  # a chest with teeth
+        d.rectangle([cx - r * 0.55, cy - r * 0.35, cx + r * 0.55, cy + r * 0.45], outline=white, width=w)
+        zig = [(cx - r * 0.55 + k * r * 0.22, cy + (0.0 if k % 2 else 0.2) * r) for k in range(6)]
+        d.line(zig, fill=white, width=max(1, w // 2))
+
+
+def _edge_spots(x: float, y: float, s: float, inset: float) -> list[tuple[float, float]]:
+    return [
+        (x + s / 2, y + inset),
+        (x + s - inset, y + s / 2),
+        (x + s / 2, y + s - inset),
+        (x + inset, y + s / 2),
+    ]
+
+
+def dungeon_cell(d: ImageDraw.ImageDraw, x: float, y: float, s: float, cell: dict[str, Any]) -> None:
+    """One laid tile: a floor with walls (a gap is a passageway), or a decoration tile."""
+    if cell["kind"] == "deco":
+        d.rectangle([x + 1, y + 1, x + s - 1, y + s - 1], fill=DECO_BG)
+        r = s * 0.16
+        for (cx, cy), icon in zip(_edge_spots(x, y, s, r * 1.15), cell["e"], strict=True):
+            if icon != "-":
+                decoration(d, icon, cx, cy, r)
+        return
+    d.rectangle([x + 1, y + 1, x + s - 1, y + s - 1], fill=FLOOR[cell["floor"]])
+    t = max(3, int(s / 9))
+    ends = [
+        ((x, y), (x + s, y)),
+        ((x + s, y), (x + s, y + s)),
+        ((x, y + s), (x + s, y + s)),
+        ((x, y), (x, y + s)),
+    ]
+    for k, ((x1, y1), (x2, y2)) in enumerate(ends):
+        if not cell["e"][k]:
+            d.line([(x1, y1), (x2, y2)], fill=WALL, width=t)
+            continue
+        stub = s * 0.25  # a passageway: only the wall stubs at the corners
+        if y1 == y2:
+            d.line([(x1, y1), (x1 + stub, y1)], fill=WALL, width=t)
+            d.line([(x2 - stub, y2), (x2, y2)], fill=WALL, width=t)
+        else:
+            d.line([(x1, y1), (x1, y1 + stub)], fill=WALL, width=t)
+            d.line([(x2, y2 - stub), (x2, y2)], fill=WALL, width=t)
+    if cell["t"] == "start":
+        r = s * 0.2
+        d.ellipse(
+            [x + s / 2 - r, y + s / 2 - r, x + s / 2 + r, y + s / 2 + r], outline="white", width=max(2, t - 1)
+        )
+    elif cell["floor"] == "star":
+        _star(d, x + s / 2, y + s / 2, s * 0.24)
+
+
+def tile_face(d: ImageDraw.ImageDraw, x: float, y: float, s: float, info: dict[str, Any] | None) -> None:
+    """A tile as it lies in the draft, in storage or in front of a player: decoration
+    side up, icons on its edges (an edge with a white icon is a passage on the other
+    side), the other side's floor bottom right, the assistant in the centre."""
+    if info is None:
+        box(d, (x, y, x + s, y + s), fill="bg", outline="line", radius=6)
+        return
+    if info["n"] == "G":  # generic: a grey room on one side, a straight hallway on the other
+        box(d, (x, y, x + s, y + s), fill=(150, 150, 160), outline="line", radius=6)
+        h = s * 0.42
+        dungeon_cell(
+            d,
+            x + s * 0.05,
+            y + s * 0.29,
+            h,
+            {"kind": "dungeon", "floor": "grey", "e": [1, 0, 0, 0], "t": "G"},
+        )
+        dungeon_cell(
+            d,
+            x + s * 0.53,
+            y + s * 0.29,
+            h,
+            {"kind": "dungeon", "floor": "grey", "e": [1, 0, 1, 0], "t": "G"},
+        )
+        return
+    box(d, (x, y, x + s, y + s), fill=DECO_BG, outline="line", radius=6)
+    r = s * 0.14
+    for (cx, cy), icon in zip(_edge_spots(x, y, s, r * 1.25), info["edges"], strict=True):
+        if icon != "-":
+            decoration(d, icon, cx, cy, r)
+    q = s * 0.26
+    fx, fy = x + s - q - 4, y + s - q - 4
+    d.rectangle([fx, fy, fx + q, fy + q], fill=FLOOR[info["floor"]], outline=(230, 230, 230))
+    if info["floor"] == "star":
+        _star(d, fx + q / 2, fy + q / 2, q * 0.45)
+    if info.get("assistant"):
+        helper(d, info["assistant"], x + s / 2, y + s / 2, s * 0.17)
+
+
+def tile_row(d: ImageDraw.ImageDraw, x: float, y: float, s: float, label: str, tiles: list[Any]) -> float:
+    """A label and tile faces with their numbers; returns the x after them."""
+    text(d, (x, y + s / 2), label, FS, "muted", "lm")
+    x += text_width(label, FS) + 10
+    for t in tiles:
+        tile_face(d, x, y, s, t)
+        if t["n"] != "G":
+            text(d, (x + s / 2, y + s + 2), str(t["n"]), SMALL, "text", "ma")
+        x += s + 10
+    return x
+
+
+# ---- the board ------------------------------------------------------------------------------
+
+
+def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str]) -> int:
+    lines = _wrap(name_seats(view["status"], names), FS, W - 32)[:2]
+    h = 50 + 30 * len(lines)
+    d.rectangle([0, 0, W, h], fill=PALETTE["panel"])
+    text(d, (16, 8), "Dungeon Decorators", 28, "accent")
+    for i, line in enumerate(lines):
+        text(d, (16, 46 + 30 * i), line, FS, "text")
+    return h + 10
+
+
+def _final_height(view: dict[str, Any]) -> int:
+    return 0 if not view.get("final") else 64 + 34 * (len(view["players"]) + 1) + 12
+
+
+FINAL_COLS = (
+    ("goals", "goals"),
+    ("stars", "stars"),
+    ("colours", "colours"),
+    ("common colour", "common"),
+    ("boss A", "boss A"),
+    ("boss B", "boss B"),
+)
+
+
+def _final(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y: int) -> int:
+    """Game over: the winner and every player's final score, category by category."""
+    h = _final_height(view)
+    if not h:
+        return y
+    box(d, (12, y, W - 12, y + h - 12), fill="panel", outline="accent", width=3)
+    winners = view.get("winners") or []
+    top = max(p["score"] for p in view["players"])
+    who = " and ".join(names[s] for s in winners)
+    text(d, (28, y + 12), _fit(f"Winner: {who} with {top} points", 32, W - 60), 32, "accent")
+    ty = y + 60
+    xs = [28, 330, 440, 540, 660, 780, 890, 1010]
+    for x, (_, label) in zip(xs[1:], FINAL_COLS, strict=False):
+        text(d, (x, ty), label, SMALL, "muted")
+    text(d, (xs[-1] + 40, ty), "total", SMALL, "muted")
+    # In the rulebook's order: points, then shape goals scored, then decoration goals scored.
+    for p in sorted(view["players"], key=lambda q: (-q["score"], -q["scored_shape"], -q["scored_deco"])):
+        ty += 34
+        b = view["final"][p["seat"]]
+        colour = seat_colour(p["seat"])
+        nx = xs[0]
+        if p["seat"] in winners:
+            _star(d, nx + 12, ty + 15, 12)
+            nx += 30
+        text(d, (nx, ty), _fit(names[p["seat"]], FS, 290), FS, colour)
+        for x, (key, _) in zip(xs[1:], FINAL_COLS, strict=False):
+            text(d, (x, ty), str(b.get(key, 0)), FS, "text")
+        text(d, (xs[-1] + 40, ty), str(p["score"]), FS, "accent")
+    return y + h
+
+
+def _arrow(d: ImageDraw.ImageDraw, x: float, cy: float, size: int, colour: Col) -> float:
+    """A solid triangle pointing right (whose turn); returns the x after it."""
+    h = size * 0.42
+    d.polygon([(x, cy - h), (x + h * 1.4, cy), (x, cy + h)], fill=colour)
+    return x + h * 1.4 + 8
+
+
+def _pawn(d: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: float = 14) -> None:
+    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=seat_colour(seat), outline="white", width=2)
+
+
+DRAFT_H = 330
+
+
+def _draft(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y0: int) -> int:
+    """The draft board: four tiles and the Draw/Exchange spot, where each pawn went."""
+    h = DRAFT_H
+    box(d, (12, y0, 700, y0 + h))
+    text(d, (28, y0 + 10), f"Draft board, round {view['round']}", 26, "accent")
+    s, gap, x0 = 108, 24, 28
+    xs = [x0 + k * (s + gap) for k in range(5)]
+    ty = y0 + 50
     for spot in range(4):
         info = view["board"][spot] if spot < len(view["board"]) else None
-        x = xs[spot]
-        draw_tile_face(draw, x, y0 + 78, s, info)
-        label = f"{spot + 1}: {info['n']}" if info else f"{spot + 1}: taken"
-        text(draw, (x + s / 2, y0 + 186), label, 18, "text", "mm")
-    ex = pos_x[2]
-    box(draw, (ex, y0 + 78, ex + s, y0 + 78 + s), fill="panel2", outline="accent", radius=6)
-    text(draw, (ex + s / 2, y0 + 112), "Draw/", 18, "accent", "mm")
-    text(draw, (ex + s / 2, y0 + 134), "Exchange", 18, "accent", "mm")
-    text(
-        draw,
-        (ex + s / 2, y0 + 186),
-        "taken" if view["exchange_taken"] is not None else "open",
-        18,
-        "muted",
-        "mm",
-    )
+        x = xs[spot if spot < 2 else spot + 1]
+        tile_face(d, x, ty, s, info)
+        label = f"{spot + 1}: tile {info['n']}" if info else f"{spot + 1}: taken"
+        text(d, (x + s / 2, ty + s + 6), label, SMALL, "text", "ma")
+    ex = xs[2]
+    box(d, (ex, ty, ex + s, ty + s), fill="panel2", outline="accent", radius=6)
+    helper_free = view["exchange_taken"] is None
+    text(d, (ex + s / 2, ty + 34), "Draw /", SMALL, "accent", "mm")
+    text(d, (ex + s / 2, ty + 60), "Exchange", SMALL, "accent", "mm")
+    text(d, (ex + s / 2, ty + s + 6), "open" if helper_free else "taken", SMALL, "muted", "ma")
+    pos_x = {0: xs[0], 1: xs[1], 2: xs[2], 3: xs[3], 4: xs[4]}
     for p in view["players"]:
         if p["draft_pos"] is not None:
             cx = pos_x[p["draft_pos"]] + s / 2
-            draw.ellipse([cx - 16, y0 + 200, cx + 16, y0 + 232], fill=seat_colour(p["seat"]), outline="white")
-            text(draw, (cx, y0 + 216), f"P{p['seat'] + 1}", 16, "black", "mm")
-    bags = view["bags"]
-    text(draw, (632, y0 + 90), f"Blue bag {bags['blue']}", 16, "sky", "mm")
-    text(draw, (632, y0 + 116), f"Red bag {bags['red']}", 16, "red", "mm")
-    text(draw, (632, y0 + 142), f"Hourglass {view['hourglasses']}/3", 16, "accent", "mm")
-    text(draw, (632, y0 + 168), f"Generic {view['generic_left']}", 16, "muted", "mm")
-    return y0 + _top_height(view) + 10
-
-
-def _track(draw: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> None:
-    x0 = 712
-    box(draw, (x0, y0, W - 12, y0 + _top_height(view)))
-    text(draw, (x0 + 12, y0 + 8), "Score track (50-point chits)", 20, "accent")
-    y = y0 + 40
-    bar = W - 12 - x0 - 24
-    for p in view["players"]:
-        c = seat_colour(p["seat"])
-        draw.rectangle([x0 + 12, y + 22, x0 + 12 + bar, y + 30], fill=PALETTE["panel2"])
-        px = x0 + 12 + bar * p["track"] / 50
-        draw.rectangle([x0 + 12, y + 22, px, y + 30], fill=c)
-        chips = (
-            f"  ({p['chits']} chit{'s' if p['chits'] > 1 else ''} + {p['track']} on the track)"
-            if p["chits"]
-            else ""
-        )
-        text(draw, (x0 + 12, y), f"P{p['seat'] + 1}: {p['score']}{chips}", 18, c)
-        text(
-            draw,
-            (W - 24, y),
-            f"goals {p['scored_shape']}S {p['scored_deco']}D",
-            16,
-            "muted",
-            "ra",
-        )
-        y += 30
-        if view.get("final"):
-            # Game over: the final scoring, category by category.
-            b = view["final"][p["seat"]]
-            short = {"common colour": "common", "boss A": "boss A", "boss B": "B"}
-            parts = ", ".join(f"{short.get(k, k)} {v}" for k, v in b.items())
-            text(draw, (x0 + 20, y - 4), parts, 16, "text")
-            y += 20
-    y += 4
-    for b in view["boss"]:
-        text(draw, (x0 + 12, y), f"Boss {b['deck']}: {b['name']}", 16, DECK_COLOUR[b["deck"]])
-        y += 20
-        for line in _wrap(b["text"], 16, bar)[:2]:
-            text(draw, (x0 + 20, y), line, 16, "text")
-            y += 19
-
-
-def _dungeon_panel(
-    draw: ImageDraw.ImageDraw, view: dict[str, Any], p: dict[str, Any], x0: int, y0: int, w: int
-) -> int:
-    cells = p["dungeon"]["cells"]
-    pts = [_xy(c) for c in cells]
-    minx = max(0, min(x for x, _ in pts) - 1)
-    maxx = min(12, max(x for x, _ in pts) + 1)
-    miny = max(0, min(y for _, y in pts) - 1)
-    maxy = min(12, max(y for _, y in pts) + 1)
-    cols, rows = maxx - minx + 1, maxy - miny + 1
-    s = int(min(56, (w - 50) / cols))
-    h = 74 + rows * s + 12
-    c = seat_colour(p["seat"])
-    turn = view["current"] == p["seat"]
-    box(draw, (x0, y0, x0 + w, y0 + h), outline=c if turn else "line", width=3 if turn else 2)
-    who = f"P{p['seat'] + 1}" + ("  (to act)" if turn else "")
-    text(draw, (x0 + 12, y0 + 8), who, 20, c)
-    info = (
-        f"{p['score']} pts  rooms {p['dungeon']['rooms']}  arch {p['tokens']['architect']}"
-        f"  mimic {p['tokens']['mimic']}  stored {p['storage_count']}  hand {p['hand_count']}"
-    )
-    text(draw, (x0 + 12, y0 + 34), info, 16, "text")
-    new = [t for t in p["new_tiles"]]
-    if new:
-        labels = ", ".join(str(t["n"]) if t else "?" for t in new)
-        text(draw, (x0 + w - 12, y0 + 10), f"new: {labels}", 16, "accent", "ra")
-    gx, gy = x0 + 40, y0 + 74
-    line = PALETTE["line"]
-    for i in range(cols + 1):
-        draw.line([(gx + i * s, gy), (gx + i * s, gy + rows * s)], fill=line, width=1)
-    for j in range(rows + 1):
-        draw.line([(gx, gy + j * s), (gx + cols * s, gy + j * s)], fill=line, width=1)
-    for i in range(cols):
-        text(draw, (gx + i * s + s / 2, gy - 4), _col(minx + i), 16, "muted", "md")
-    for j in range(rows):
-        text(draw, (gx - 6, gy + j * s + s / 2), str(miny + j + 1), 16, "muted", "rm")
-    for coord, cell in cells.items():
-        x, y = _xy(coord)
-        draw_dungeon_cell(draw, gx + (x - minx) * s, gy + (y - miny) * s, s, cell)
-    if p["dungeon"]["problem"]:
-        text(draw, (x0 + 12, y0 + h - 8), "rebuilding (Architect)", 16, "bad", "ld")
+            _pawn(d, cx, ty + s + 52, p["seat"])
+            text(
+                d,
+                (cx, ty + s + 70),
+                _fit(names[p["seat"]], SMALL, s + gap - 4),
+                SMALL,
+                seat_colour(p["seat"]),
+                "ma",
+            )
+    oy = y0 + h - 44
+    text(d, (28, oy), "Turn order:", FS, "muted")
+    x = 28 + text_width("Turn order:", FS) + 12
+    for seat in view["order"]:
+        now = seat == view["current"]
+        if now:
+            x = _arrow(d, x, oy + 16, FS, seat_colour(seat))
+        label = _fit(names[seat], FS, 150)
+        text(d, (x, oy), label, FS, seat_colour(seat) if now else "text")
+        x += text_width(label, FS) + 18
     return h
 
 
-def render(view: dict[str, Any]) -> bytes:
-    players = view["players"]
-    # Lay out first (heights depend on each dungeon's extent), then draw.
-    panel_w = (W - 36) // 2
-    heights = []
-    for p in players:
-        pts = [_xy(c) for c in p["dungeon"]["cells"]]
-        cols = min(12, max(x for x, _ in pts) + 1) - max(0, min(x for x, _ in pts) - 1) + 1
-        rows = min(12, max(y for _, y in pts) + 1) - max(0, min(y for _, y in pts) - 1) + 1
-        s = int(min(56, (panel_w - 50) / cols))
-        heights.append(74 + rows * s + 12)
-    row_h = [max(heights[i : i + 2]) for i in range(0, len(players), 2)]
-    legend_h = 54
-    height = 76 + _top_height(view) + 10 + sum(h + 12 for h in row_h) + legend_h
-    img, draw = canvas(W, height)
-    y = header(draw, W, "Dungeon Decorators", view["status"])
-    _track(draw, view, y)
-    y = _board(draw, view, y)
-    for r, rh in enumerate(row_h):
-        for k in range(2):
-            i = r * 2 + k
-            if i < len(players):
-                _dungeon_panel(draw, view, players[i], 12 + k * (panel_w + 12), y, panel_w)
-        y += rh + 12
-    legend = "S skull  P spikes  X swords  T table  K keys  C coffin  W web  B bones  * wild"
-    text(draw, (16, y + 4), legend, 16, "muted")
-    text(
-        draw,
-        (16, y + 26),
-        "R room, r/o/y/g/b/p floor colour, star = star tile, ST start; G/B/A/M assistants",
-        16,
-        "muted",
+def _scores(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y0: int, h: int, x0: int = 712
+) -> None:
+    """True points as bars on one scale (no wrapping at 50), tokens and goals scored."""
+    x1 = W - 12
+    box(d, (x0, y0, x1, y0 + h))
+    text(d, (x0 + 16, y0 + 10), "Scores", 26, "accent")
+    top = max([50] + [p["score"] for p in view["players"]])
+    y = y0 + 46
+    row = (h - 52) / max(1, len(view["players"]))
+    for p in view["players"]:
+        seat = p["seat"]
+        c = seat_colour(seat)
+        now = seat == view["current"]
+        if now:
+            box(d, (x0 + 6, y - 3, x1 - 6, y + row - 2), fill="panel2", outline=c, width=2, radius=6)
+        nx = _arrow(d, x0 + 16, y + 16, FS, c) if now else x0 + 16
+        text(d, (nx, y), _fit(names[seat], FS, 300), FS, c)
+        text(d, (x1 - 16, y), str(p["score"]), 26, "text", "ra")
+        by = y + 30
+        bw = x1 - x0 - 32
+        d.rectangle([x0 + 16, by, x0 + 16 + bw, by + 10], fill=PALETTE["bg"])
+        d.rectangle([x0 + 16, by, x0 + 16 + bw * p["score"] / top, by + 10], fill=c)
+        # "The number of cards of each type that you have scored is public information."
+        goals = f"goals scored: {p['scored_shape']} shape, {p['scored_deco']} decoration"
+        text(d, (x0 + 16, by + 12), goals, SMALL, "muted")
+        y += row
+
+
+def _boss_lines(view: dict[str, Any]) -> list[list[str]]:
+    return [_wrap(b["text"], SMALL, (W - 36) / 2 - 32)[:3] for b in view["boss"]]
+
+
+def _bosses(d: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> int:
+    w = (W - 36) / 2
+    lines = _boss_lines(view)
+    h = 56 + 24 * max(len(x) for x in lines)
+    for k, b in enumerate(view["boss"]):
+        x = 12 + k * (w + 12)
+        box(d, (x, y0, x + w, y0 + h))
+        deck = "yellow" if b["deck"] == "A" else "blue"
+        text(
+            d, (x + 16, y0 + 10), _fit(f"Boss ({deck}): {b['name']}", FS, w - 32), FS, DECK_COLOUR[b["deck"]]
+        )
+        for i, line in enumerate(lines[k]):
+            text(d, (x + 16, y0 + 44 + 24 * i), line, SMALL, "text")
+    return h
+
+
+def _extent(cells: dict[str, Any]) -> tuple[int, int, int, int]:
+    """The squares shown: every tile plus one square around (where tiles can go)."""
+    pts = [_xy(c) for c in cells]
+    return (
+        min(x for x, _ in pts) - 1,
+        max(x for x, _ in pts) + 1,
+        min(y for _, y in pts) - 1,
+        max(y for _, y in pts) + 1,
     )
+
+
+def grid_size(cells: dict[str, Any], width: float, most: int = 64) -> int:
+    minx, maxx, _, _ = _extent(cells)
+    return int(min(most, (width - 60) / (maxx - minx + 1)))
+
+
+def draw_dungeon(d: ImageDraw.ImageDraw, cells: dict[str, Any], x0: float, y0: float, s: int) -> float:
+    """The dungeon on its coordinate grid at (x0, y0) (top-left of the labels); returns its height."""
+    minx, maxx, miny, maxy = _extent(cells)
+    cols, rows = maxx - minx + 1, maxy - miny + 1
+    gx, gy = x0 + 48, y0 + 30
+    line = PALETTE["line"]
+    for i in range(cols + 1):
+        d.line([(gx + i * s, gy), (gx + i * s, gy + rows * s)], fill=line, width=1)
+    for j in range(rows + 1):
+        d.line([(gx, gy + j * s), (gx + cols * s, gy + j * s)], fill=line, width=1)
+    # Column labels are two letters wide: on narrow squares, every other one.
+    every = 1 if s >= 38 else 2
+    lab = FS if s >= 34 else SMALL
+    for i in range(0, cols, every):
+        text(d, (gx + i * s + s / 2, gy - 4), _col(minx + i), lab, "muted", "md")
+    for j in range(0, rows, 1 if s >= 26 else 2):
+        text(d, (gx - 6, gy + j * s + s / 2), str(miny + j + 1), lab, "muted", "rm")
+    for c, cell in cells.items():
+        x, y = _xy(c)
+        dungeon_cell(d, gx + (x - minx) * s, gy + (y - miny) * s, s, cell)
+    return 30 + rows * s
+
+
+TILE = 52  # stored and new tiles in a dungeon panel
+HEAD = 86 + TILE + 26  # a dungeon panel's header: name, tokens, tiles with their numbers
+
+
+def _panel_height(p: dict[str, Any], w: float) -> int:
+    cells = p["dungeon"]["cells"]
+    s = grid_size(cells, w)
+    _, _, miny, maxy = _extent(cells)
+    return HEAD + 30 + (maxy - miny + 1) * s + 14
+
+
+def _dungeon_panel(
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    p: dict[str, Any],
+    names: list[str],
+    x0: float,
+    y0: float,
+    w: float,
+) -> None:
+    seat = p["seat"]
+    c = seat_colour(seat)
+    turn = view["current"] == seat
+    h = _panel_height(p, w)
+    box(d, (x0, y0, x0 + w, y0 + h), outline=c if turn else "line", width=4 if turn else 2)
+    _pawn(d, x0 + 26, y0 + 24, seat, 12)
+    nx = _arrow(d, x0 + 46, y0 + 26, 26, c) if turn else x0 + 46
+    who = names[seat] + (" (to act)" if turn else "")
+    text(d, (nx, y0 + 10), _fit(who, 26, w - 150 - (nx - x0 - 46)), 26, c)
+    text(d, (x0 + w - 16, y0 + 10), f"{p['score']} pts", 26, "text", "ra")
+    # Tokens, cards and tiles: what lies in front of the player for all to see.
+    y = y0 + 50
+    x = x0 + 16
+    for kind in ("architect", "mimic"):
+        helper(d, kind, x + 14, y + 14, 14)
+        text(d, (x + 34, y + 14), f"x{p['tokens'][kind]}", FS, "text", "lm")
+        x += 84
+    text(d, (x, y + 14), f"cards {p['hand_count']}", FS, "muted", "lm")
+    tiles_y = y0 + 86
+    tx = tile_row(d, x0 + 16, tiles_y, TILE, "stored", p["storage"]) if p["storage"] else x0 + 16
+    if p["new_tiles"]:
+        tile_row(d, tx + 10, tiles_y, TILE, "new", p["new_tiles"])
+    s = grid_size(p["dungeon"]["cells"], w)
+    draw_dungeon(d, p["dungeon"]["cells"], x0 + 4, y0 + HEAD, s)
+    if p["dungeon"]["problem"]:
+        text(d, (x0 + 16, y0 + h - 8), "rebuilding with an Architect", SMALL, "bad", "ld")
+
+
+def _layout(view: dict[str, Any]) -> list[tuple[list[dict[str, Any]], float, int]]:
+    """Rows of dungeon panels: two to a row while both fit with squares of 40 px or
+    more, else one across the whole board."""
+    half = (W - 36) / 2
+    rows: list[tuple[list[dict[str, Any]], float, int]] = []
+    queue = list(view["players"])
+    while queue:
+        pair = queue[:2]
+        if len(pair) == 2 and all(grid_size(p["dungeon"]["cells"], half) >= 40 for p in pair):
+            rows.append((pair, half, max(_panel_height(p, half) for p in pair)))
+            queue = queue[2:]
+        else:
+            wide = W - 24.0
+            rows.append((pair[:1], wide, _panel_height(pair[0], wide)))
+            queue = queue[1:]
+    return rows
+
+
+LEGEND_H = 118
+
+
+def _legend(d: ImageDraw.ImageDraw, y: float) -> None:
+    box(d, (12, y, W - 12, y + LEGEND_H - 10))
+    x = 28.0
+    for icon, name in DECO_NAMES.items():
+        decoration(d, icon, x + 12, y + 28, 12)
+        text(d, (x + 30, y + 28), name, SMALL, "text", "lm")
+        x += 40 + text_width(name, SMALL) + 16
+    x = 28.0
+    for kind, name in HELPERS.items():
+        helper(d, kind, x + 12, y + 74, 13)
+        text(d, (x + 32, y + 74), name, SMALL, "text", "lm")
+        x += 44 + text_width(name, SMALL) + 16
+    _star(d, x + 12, y + 74, 12)
+    text(d, (x + 30, y + 74), "star", SMALL, "text", "lm")
+    x += 30 + text_width("star", SMALL) + 20
+    d.ellipse([x, y + 62, x + 24, y + 86], outline="white", width=3)
+    text(d, (x + 32, y + 74), "start", SMALL, "text", "lm")
+
+
+def board(view: dict[str, Any], names: list[str]) -> bytes:
+    # Lay out first (heights depend on each dungeon's extent), then draw.
+    rows = _layout(view)
+    status_lines = len(_wrap(name_seats(view["status"], names), FS, W - 32)[:2])
+    top = 60 + 84 * len(view["players"]) if view.get("final") else DRAFT_H
+    height = 60 + 30 * status_lines + _final_height(view) + top + 12
+    height += 56 + 24 * max(len(x) for x in _boss_lines(view)) + 12
+    height += sum(h + 12 for _, _, h in rows) + LEGEND_H
+    img, d = canvas(W, int(height))
+    y = _header(d, view, names)
+    y = _final(d, view, names, y)
+    if view.get("final"):  # the draft board is empty once the game is over: the scores take its place
+        h = top
+        _scores(d, view, names, y, h, x0=12)
+    else:
+        h = _draft(d, view, names, y)
+        _scores(d, view, names, y, h)
+    y += h + 12
+    y += _bosses(d, view, y) + 12
+    for panels, w, rh in rows:
+        for k, p in enumerate(panels):
+            _dungeon_panel(d, view, p, names, 12 + k * (w + 12), y, w)
+        y += rh + 12
+    _legend(d, y)
     # The board has few colours: a palette image encodes about twice as fast and smaller.
     return to_png(to_palette(img))
 
 
-def _goal_card(draw: ImageDraw.ImageDraw, g: dict[str, Any], x: float, y: float, w: float) -> float:
-    h = 150
-    box(draw, (x, y, x + w, y + h), fill="panel2")
-    text(draw, (x + 10, y + 8), f"{g['id']}  {g['name']}", 18, "accent")
-    text(draw, (x + w - 10, y + 8), f"{g['points']} pts", 18, "text", "ra")
-    lines = _wrap(g["text"], 16, w - 20)
-    for i, line in enumerate(lines[:3]):
-        text(draw, (x + 10, y + 34 + i * 19), line, 16, "text")
+# ---- my area --------------------------------------------------------------------------------
+
+SHAPE_FILL = {"H": (175, 175, 185), "R": (110, 80, 70), "C": (200, 120, 200)}
+
+
+def _shape(d: ImageDraw.ImageDraw, rows: list[str], x: float, y: float, cs: int) -> None:
+    """A shape goal's pattern: light squares hallways, dark squares rooms, colours
+    their colour, a star a star hallway, dots the decorations a square needs."""
+    for j, row in enumerate(r.split() for r in rows):
+        for i, tok in enumerate(row):
+            cx, cy = x + i * cs, y + j * cs
+            if tok == ".":
+                d.rectangle([cx, cy, cx + cs, cy + cs], outline=PALETTE["line"])
+                continue
+            colour = next((FLOOR[c] for c in FLOOR if tok.endswith(c)), SHAPE_FILL[tok[0]])
+            d.rectangle([cx, cy, cx + cs, cy + cs], fill=colour, outline="white", width=2)
+            if tok == "HS":
+                _star(d, cx + cs / 2, cy + cs / 2, cs * 0.3)
+            dots = int(tok[1]) if tok[1:2].isdigit() else 2 if tok == "RP" else 0
+            for k in range(dots):
+                dx = cx + cs * (0.3 + 0.4 * k)
+                d.ellipse([dx - 4, cy + cs - 12, dx + 4, cy + cs - 4], fill="white")
+
+
+def _card_lines(g: dict[str, Any], w: float) -> list[str]:
+    return _wrap(g["text"], SMALL, w)[:4]
+
+
+def _card_height(g: dict[str, Any], w: float) -> int:
+    if g["kind"] != "shape":
+        return 48 + 24 * len(_card_lines(g, w - 150)) + 36
+    return max(48 + 24 * len(_card_lines(g, w - 150)), 40 + 30 * len(g["rows"]) + 10)
+
+
+def _card(d: ImageDraw.ImageDraw, g: dict[str, Any], x: float, y: float, w: float) -> float:
+    h = _card_height(g, w)
+    box(d, (x, y, x + w, y + h), fill="panel2")
+    text(d, (x + 12, y + 8), _fit(f"{g['name']}", FS, w - 110), FS, "accent")
+    text(d, (x + w - 12, y + 8), f"{g['points']} pts", FS, "text", "ra")
+    for i, line in enumerate(_card_lines(g, w - 150)):
+        text(d, (x + 12, y + 40 + 24 * i), line, SMALL, "text")
     if g["kind"] == "shape":
-        cs = 26
-        rows = [r.split() for r in g["rows"]]
-        sx = x + w - 14 - cs * max(len(r) for r in rows)
-        sy = y + h - 10 - cs * len(rows)
-        for j, row in enumerate(rows):
-            for i, tok in enumerate(row):
-                cx, cy = sx + i * cs, sy + j * cs
-                if tok == ".":
-                    draw.rectangle([cx, cy, cx + cs, cy + cs], outline=PALETTE["line"])
-                    continue
-                colour = next((FLOOR[c] for c in FLOOR if tok.endswith(c)), (90, 90, 100))
-                draw.rectangle([cx, cy, cx + cs, cy + cs], fill=colour, outline="white")
-                short = tok if len(tok) <= 2 else tok[0] + tok[1].lower()
-                text(draw, (cx + cs / 2, cy + cs / 2), short, 16 if len(short) == 1 else 14, "white", "mm")
+        cols = max(len(r.split()) for r in g["rows"])
+        _shape(d, g["rows"], x + w - 12 - 30 * cols, y + 40, 30)
     else:
-        text(
-            draw,
-            (x + 10, y + h - 28),
-            ("Room: " if g["type"] == "room" else "Hallway: ") + " ".join(g["needs"]),
-            18,
-            "text",
-        )
+        for k, icon in enumerate(g["needs"]):
+            decoration(d, icon, x + w - 26 - 36 * (len(g["needs"]) - 1 - k), y + h - 24, 14)
     return h
 
 
-def render_private(view: dict[str, Any]) -> bytes | None:
-    me = view.get("you")
-    if not me:
+def _tile_both_sides(
+    d: ImageDraw.ImageDraw, t: dict[str, Any], x: float, y: float, s: float, label: str
+) -> None:
+    """A held tile: its decoration side and, beside it, its dungeon side (unturned)."""
+    tile_face(d, x, y, s, t)
+    if t["n"] != "G":
+        e = [0 if i in "-*" else 1 for i in t["edges"]]
+        dungeon_cell(
+            d, x + s + 8, y + s * 0.2, s * 0.6, {"kind": "dungeon", "floor": t["floor"], "e": e, "t": t["n"]}
+        )
+    text(d, (x, y + s + 4), label, SMALL, "text")
+
+
+def area(view: dict[str, Any], names: list[str]) -> bytes | None:
+    """The seat's own dungeon, tiles, tokens and goal cards, ~600 px wide."""
+    seat = view.get("viewer")
+    if seat is None or not view.get("mine"):
         return None
-    tiles = [("stored", t) for t in me["storage"]] + [("new", t) for t in me["new_tiles"]]
-    tiles += [("burrow", t) for t in (me["burrow"] or [])]
-    n_goal_rows = (len(me["hand"]) + 1) // 2
-    height = 76 + n_goal_rows * 162 + (170 if tiles else 40) + 20
-    img, draw = canvas(W, height)
-    y = header(
-        draw,
-        W,
-        f"Your hand (P{me['seat'] + 1})",
-        f"Architect {me['tokens']['architect']}, Mimic {me['tokens']['mimic']}",
-    )
-    w = (W - 36) / 2
-    for i, g in enumerate(me["hand"]):
-        _goal_card(draw, g, 12 + (i % 2) * (w + 12), y + (i // 2) * 162, w)
-    y += n_goal_rows * 162
-    if not tiles:
-        text(draw, (16, y + 8), "No tiles in storage.", 18, "muted")
-    for i, (what, t) in enumerate(tiles):
-        x = 16 + i * 130
-        draw_tile_face(draw, x, y + 10, 100, t)
-        text(draw, (x + 50, y + 128), f"{what} {t['n']}", 16, "text", "mm")
+    p = view["players"][seat]
+    cells = p["dungeon"]["cells"]
+    s = grid_size(cells, AREA_W - 8, most=80)
+    _, _, miny, maxy = _extent(cells)
+    dungeon_h = 30 + (maxy - miny + 1) * s
+    held = [("stored", t) for t in p["storage"]] + [("new", t) for t in p["new_tiles"]]
+    if view.get("burrow") and view["current"] == seat:
+        held += [("Burrow Bro", t) for t in view["burrow"]]
+    tiles_h = 130 * ((len(held) + 2) // 3) if held else 0
+    cw = AREA_W - 24
+    cards_h = sum(_card_height(g, cw) + 10 for g in view["mine"]["hand"])
+    img, d = canvas(AREA_W, 110 + dungeon_h + 20 + tiles_h + 44 + cards_h + 12)
+    d.rectangle([0, 0, AREA_W, 96], fill=PALETTE["panel"])
+    text(d, (16, 8), _fit(f"{names[seat]}: your area", 28, AREA_W - 120), 28, seat_colour(seat))
+    text(d, (AREA_W - 16, 8), f"{p['score']} pts", 28, "text", "ra")
+    x = 16
+    for kind in ("architect", "mimic"):
+        helper(d, kind, x + 16, 66, 16)
+        text(d, (x + 38, 66), f"x{p['tokens'][kind]} {HELPERS[kind].split()[-1]}", FS, "text", "lm")
+        x += 200
+    y = 104 + draw_dungeon(d, cells, 4, 104, s) + 20
+    for i, (label, t) in enumerate(held):
+        name = "generic" if t["n"] == "G" else str(t["n"])
+        _tile_both_sides(d, t, 16 + (i % 3) * 195, y + (i // 3) * 130, 90, f"{label} {name}")
+    y += tiles_h
+    text(d, (16, y + 6), "Your goal cards", FS, "accent")
+    y += 44
+    for g in view["mine"]["hand"]:
+        y += _card(d, g, 12, y, cw) + 10
     return to_png(to_palette(img))
 
 
-# The one protocol (render/__init__.py). Names are not drawn yet: see issue 21.
-RENDERER = Renderer(
-    board=lambda view, names: render(view),
-    area=lambda view, names: render_private(view),
-)
+# Old entry points (tables and the benchmark call these until they use RENDERER).
+def render(view: dict[str, Any]) -> bytes:
+    return board(view, default_names(view["seats"]))
+
+
+def render_private(view: dict[str, Any]) -> bytes | None:
+    return area(view, default_names(view["seats"]))
+
+
+RENDERER = Renderer(board=board, area=area)

@@ -30,6 +30,19 @@ NAMED = {
 }
 
 
+# "Any room (again, with or without a color or star)": rooms may carry a star too.
+# The first generation put all 12 stars on hallways; these grey rooms trade their
+# floor with a star hallway (room -> the hallway whose star it takes).
+ROOM_STARS = {61: 219, 164: 240, 281: 273}
+
+
+def _stars_on_rooms(tiles: list[dict]) -> None:
+    by_n = {t["n"]: t for t in tiles}
+    for room, hall in ROOM_STARS.items():
+        assert by_n[room]["floor"] == "grey" and by_n[hall]["floor"] == "star"
+        by_n[room]["floor"], by_n[hall]["floor"] = "star", "grey"
+
+
 def make_tiles(rng: random.Random) -> list[dict]:
     numbers = sorted(set(rng.sample([n for n in range(1, 301) if n not in NAMED], 113)) | set(NAMED))
     assert len(numbers) == 120
@@ -71,6 +84,7 @@ def make_tiles(rng: random.Random) -> list[dict]:
         if walls and rng.random() < 0.4:
             edges[rng.choice(walls)] = "*"
         tiles.append({"n": n, "edges": edges, "floor": floors.pop(), "assistant": assistants.pop()})
+    _stars_on_rooms(tiles)
     return tiles
 
 
@@ -215,7 +229,9 @@ def main() -> None:
         "hourglasses": 3,
         "tokens": {"architect": 10, "mimic": 10},
         "chits": 8,
-        "grid": {"size": 13, "start": "G7"},
+        # The starting tile's column and row index: the dungeon has no edge, and
+        # no dungeon can reach 40 squares from its start (proved in data.py).
+        "grid": {"origin": 40},
     }
     goals = {
         "shape": [

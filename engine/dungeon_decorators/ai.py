@@ -1,17 +1,17 @@
 """A greedy AI: it values a dungeon by its final-scoring points, the goals in its
 hand it can score (and progress towards the others) and its room to grow, and
-picks the draft and placement that value most. It only reads its own view of
-the game (its hand, storage and the public board)."""
+picks the draft, placement and Arcane Architect use that value most. It gets only
+its seat's view, the legal moves and its own random generator (the contract's
+``choose(view, legal, rnd)``); the rules helpers it calls are pure functions."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from . import architect as A
 from . import rules as R
-
-if TYPE_CHECKING:
-    from .game import DungeonDecorators
 
 ASSISTANT_VALUE = {"sapper": 2.5, "burrow": 2.0, "architect": 0.5, "mimic": 1.0, None: 0.0}
 PRUNE = 6  # candidates kept for the full (shape-aware) evaluation
@@ -102,10 +102,10 @@ def best_placements(
     base = R.summarise(grid)
     open_now = R.open_passages(grid)
     known = {gid: R.goal_cost(base, gid) for gid in hand}
-    for side, pos, rot, flip in R.legal_placements(grid, tile):
+    for side, pos, rot in R.legal_placements(grid, tile):
         g = dict(grid)
-        cell = g[pos] = R.make_cell(tile, side, rot, flip)
-        act = {"a": "place", "tile": tile, "side": side, "at": R.coord(pos), "rot": rot, "flip": flip}
+        cell = g[pos] = R.make_cell(tile, side, rot)
+        act = {"a": "place", "tile": tile, "side": side, "at": R.coord(pos), "rot": rot}
         near = [q for q in [pos] + [R.step(pos, d) for d in range(4)] if q in g and g[q]["kind"] == "dungeon"]
         summary = R.resummarise(g, base, pos)
         v = evaluate(g, hand, mimics, boss, False, summary, R.open_after(g, pos, cell, open_now), known, near)
@@ -116,7 +116,7 @@ def best_placements(
         g = dict(grid)
         at = R.parse_coord(act["at"])
         assert at is not None
-        g[at] = R.make_cell(tile, act["side"], act["rot"], act["flip"])
+        g[at] = R.make_cell(tile, act["side"], act["rot"])
         top.append((evaluate(g, hand, mimics, boss, True), act))
     top.sort(key=lambda t: -t[0])
     return top
@@ -139,80 +139,156 @@ def _goal_keep_value(gid: str, summary: dict[Any, dict[str, Any]]) -> float:
     return goal["points"] / (1 + 0.3 * cells) + 2 * _shape_progress(summary, gid)
 
 
-def choose(game: DungeonDecorators, state: dict[str, Any], seat: int) -> Any:
-    view = game.view(state, seat)
-    me = view["you"]
-    legal = game.legal_actions(state, seat)
-    phase = view["phase"]
-    grid = R.to_grid(state["players"][seat]["dungeon"])  # own dungeon: public anyway
-    hand = [g["id"] for g in me["hand"]]
-    mimics = me["tokens"]["mimic"]
-    boss = [b["id"] for b in view["boss"]]
-    summary = R.summarise(grid)
-    if phase == "keep" or phase == "exchange_discard":
-        n = 2 if phase == "keep" else 1
-        worst = sorted(hand, key=lambda g: _goal_keep_value(g, summary))[:n]
-        for a in legal:
-            if sorted(a["cards"]) == sorted(worst):
-                return a
-        return legal[0]
-    if phase == "score":
-        scores = [a for a in legal if a["a"] == "score"]
-        # Cheapest in Mimic tokens first, then the most points.
-        costs = {a["goal"]: R.goal_cost(summary, a["goal"]) or 0 for a in scores}
-        scores.sort(key=lambda a: (costs[a["goal"]], -R.GOALS[a["goal"]]["points"]))
-        return scores[0] if scores else {"a": "done"}
-    if phase == "refill":
-        shapes = sum(1 for g in hand if g.startswith("S"))
-        want = "S" if shapes < 2 else "D"
-        return next((a for a in legal if a["deck"] == want), legal[0])
-    base = evaluate(grid, hand, mimics, boss, True)
-    if phase == "draft":
-        best: tuple[float, Any] = (-1e9, legal[0])
-        for a in legal:
-            if a["a"] == "draft":
-                v = _tile_value(grid, a["tile"], hand, mimics, boss, base)
-            else:
-                v = 2.0 + (0.5 if a["deck"] == "D" else 0.0)  # a random tile plus a fresh goal
-            if v > best[0]:
-                best = (v, a)
-        return best[1]
-    if phase == "burrow":
-        vals = [(_tile_value(grid, a["tile"], hand, mimics, boss, base), i) for i, a in enumerate(legal)]
-        return legal[max(vals)[1]]
-    # Build: place the best new or stored tile while it helps; store what does not fit well.
-    places = [a for a in legal if a["a"] == "place"]
-    pending = [x["t"] for x in state["players"][seat]["pending"]]
-    best_act: tuple[float, Any] | None = None
-    for tile in dict.fromkeys(a["tile"] for a in places):
-        for v, act in best_placements(grid, tile, hand, mimics, boss)[:1]:
-            gain = v - base
-            if tile not in pending:
-                gain -= 1.0  # a stored tile may find a better home later
-            if best_act is None or gain > best_act[0]:
-                best_act = (gain, act)
-    # An Arcane Architect turn that completes a goal or gains clearly is worth its token.
+KEYS = ("t", "side", "rot", "kind", "e", "floor")
+ARCH_TOP = 6  # Architect uses re-scored in full after the quick pass
+ARCH_SAMPLE = 40  # Architect moves and swaps looked at a turn (turns in place: all of them)
+
+
+def grid_of(view: dict[str, Any], seat: int) -> R.Grid:
+    """The seat's dungeon, rebuilt from its (public) view."""
+    cells = view["players"][seat]["dungeon"]["cells"]
+    return R.to_grid({c: {k: cell[k] for k in KEYS} for c, cell in cells.items()})
+
+
+def _late(view: dict[str, Any]) -> bool:
+    """The end is near: two hourglasses are out, or the bags are almost empty."""
+    bags = view["bags"]["blue"] + view["bags"]["red"]
+    return bool(view["hourglasses"] >= 2 or bags <= 4 * view["seats"])
+
+
+class Ctx:
+    """What every decision reads from the view."""
+
+    def __init__(self, view: dict[str, Any], rnd: random.Random) -> None:
+        self.view = view
+        self.rnd = rnd
+        seat = view["viewer"]
+        me = view["players"][seat]
+        self.grid = grid_of(view, seat)
+        self.hand = [g["id"] for g in view["mine"]["hand"]]
+        self.mimics = me["tokens"]["mimic"]
+        self.architects = me["tokens"]["architect"]
+        self.boss = [b["id"] for b in view["boss"]]
+        self.pending = [t["n"] for t in me["new_tiles"]]
+        self.late = _late(view)
+        self.summary = R.summarise(self.grid)
+
+    def value(self, grid: R.Grid, full: bool = True) -> float:
+        return evaluate(grid, self.hand, self.mimics, self.boss, full)
+
+
+def _discard(ctx: Ctx, legal: list[Any], n: int) -> Any:
+    worst = sorted(ctx.hand, key=lambda g: _goal_keep_value(g, ctx.summary))[:n]
     for a in legal:
-        if a["a"] == "arch" and not pending:
-            g = dict(grid)
-            src = R.parse_coord(a["from"])
-            assert src is not None
-            g[src] = R.turned(g[src], a["rot"])
-            gain = evaluate(g, hand, mimics, boss, True) - base - 2.0
-            if best_act is None or gain > best_act[0]:
-                best_act = (gain, a)
-    if best_act is not None and best_act[1]["a"] == "arch":
-        return best_act[1] if best_act[0] > 0 else {"a": "done"}
+        if sorted(a["cards"]) == sorted(worst):
+            return a
+    return legal[0]
+
+
+def _score(ctx: Ctx, legal: list[Any]) -> Any:
+    scores = [a for a in legal if a["a"] == "score"]
+    # Cheapest in Mimic tokens first, then the most points.
+    costs = {a["goal"]: R.goal_cost(ctx.summary, a["goal"]) or 0 for a in scores}
+    scores.sort(key=lambda a: (costs[a["goal"]], -R.GOALS[a["goal"]]["points"]))
+    return scores[0] if scores else {"a": "done"}
+
+
+def _draw(ctx: Ctx, legal: list[Any]) -> Any:
+    shapes = sum(1 for g in ctx.hand if g.startswith("S"))
+    want = "S" if shapes < 2 else "D"
+    return next((a for a in legal if a["deck"] == want), legal[0])
+
+
+def _draft(ctx: Ctx, legal: list[Any], base: float) -> Any:
+    best: tuple[float, Any] = (-1e9, legal[0])
+    for a in legal:
+        if a["a"] == "draft":
+            v = _tile_value(ctx.grid, a["tile"], ctx.hand, ctx.mimics, ctx.boss, base)
+        else:
+            v = 2.2  # a random tile plus a fresh goal card
+        if v > best[0]:
+            best = (v, a)
+    return best[1]
+
+
+def _architect(ctx: Ctx, legal: list[Any], base: float) -> tuple[float, Any] | None:
+    """The best Architect use whose result is a legal dungeon, with its gain net of
+    the token(s) it spends (worth little once the game is about to end)."""
+    # A token left at the end scores nothing: worth little near the end, nothing in the last round.
+    token = 0.0 if ctx.view["hourglasses"] >= 3 else 0.3 if ctx.late else 2.0
+    turns = [a for a in legal if a["a"] == "arch" and a["from"] == a["to"]]
+    moves = [a for a in legal if a["a"] == "swap" or (a["a"] == "arch" and a["from"] != a["to"])]
+    if len(moves) > ARCH_SAMPLE:
+        moves = ctx.rnd.sample(moves, ARCH_SAMPLE)  # its own randomness: the game's RNG is untouched
+    quick = []
+    for a in turns + moves:
+        g = A.apply_use(ctx.grid, a)
+        if R.dungeon_problem(g) is None:
+            quick.append((ctx.value(g, full=False), a, g))
+    quick.sort(key=lambda t: -t[0])
+    best: tuple[float, Any] | None = None
+    for _, a, g in quick[:ARCH_TOP]:
+        cost = token * (2 if a["a"] == "swap" else 1)
+        gain = ctx.value(g) - base - cost
+        if best is None or gain > best[0]:
+            best = (gain, a)
+    return best
+
+
+def _best_placement(ctx: Ctx, legal: list[Any], base: float) -> tuple[float, Any] | None:
+    """The best placement of a new or stored tile. A stored tile may find a better
+    home later, until the end is near: then storage scores nothing, so empty it."""
+    best: tuple[float, Any] | None = None
+    for tile in dict.fromkeys(a["tile"] for a in legal if a["a"] == "place"):
+        for v, act in best_placements(ctx.grid, tile, ctx.hand, ctx.mimics, ctx.boss)[:1]:
+            gain = v - base
+            if tile not in ctx.pending and not ctx.late:
+                gain -= 1.0
+            if best is None or gain > best[0]:
+                best = (gain, act)
+    return best
+
+
+def _build(ctx: Ctx, legal: list[Any], base: float) -> Any:
+    place = _best_placement(ctx, legal, base)
+    arch = _architect(ctx, legal, base) if ctx.architects else None
+    if arch is not None and arch[0] > 0 and (place is None or arch[0] > place[0]):
+        return arch[1]
     stores = [a for a in legal if a["a"] == "store"]
-    if best_act is not None and (best_act[0] > 0.5 or not stores):
-        if best_act[1]["tile"] in pending or best_act[0] > 0.5:
-            return best_act[1]
+    if place is not None:
+        new = place[1]["tile"] in ctx.pending
+        if place[0] > 0.5 or (new and not stores) or (not new and ctx.late and place[0] >= 0):
+            return place[1]
     if stores:
         return stores[0]
-    if best_act is not None and pending:
-        return best_act[1]
+    if place is not None and ctx.pending:
+        return place[1]
     for kind in ("box", "done", "reset"):
         for a in legal:
             if a["a"] == kind:
                 return a
     return legal[0]
+
+
+def choose(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> Any:
+    """The contract's AI hook: the seat's view, its legal moves, its own randomness."""
+    if len(legal) == 1:
+        return legal[0]
+    ctx = Ctx(view, rnd)
+    phase = view["phase"]
+    if phase in ("keep", "exchange_discard"):
+        return _discard(ctx, legal, 2 if phase == "keep" else 1)
+    if phase == "score":
+        return _score(ctx, legal)
+    if phase in ("refill", "exchange_draw"):
+        return _draw(ctx, legal)
+    base = ctx.value(ctx.grid)
+    if phase == "draft":
+        return _draft(ctx, legal, base)
+    if phase == "burrow":
+        vals = [
+            (_tile_value(ctx.grid, a["tile"], ctx.hand, ctx.mimics, ctx.boss, base), i)
+            for i, a in enumerate(legal)
+        ]
+        return legal[max(vals)[1]]
+    return _build(ctx, legal, base)

@@ -1,4 +1,5 @@
-"""Load and validate the Dungeon Decorators components (data/dungeon-decorators/*.json).
+"""Load and validate the Dungeon Decorators components (data/dungeon-decorators/*.json)
+through the one shared loader, ``engine.core.load_data``.
 
 The validator runs at import: a broken data file stops the bot with a clear
 message instead of producing an unwinnable goal in the middle of a game.
@@ -6,12 +7,15 @@ message instead of producing an unwinnable goal in the middle of a game.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "dungeon-decorators"
+from engine.core import DataError, load_data
+
+KEY = "dungeon-decorators"
+# The old 13x13 board the goal shapes must fit beside the start (a check on the
+# shapes' size only: the dungeon itself has no edge).
+SHAPE_ROOM = 13
 
 NAMED_TILES = (30, 111, 156, 171, 210, 282, 297)
 NAMED_GOALS = {
@@ -59,10 +63,6 @@ METRICS_B = (
 )
 
 
-class DataError(ValueError):
-    pass
-
-
 def parse_need(token: str, colours: list[str]) -> dict[str, Any]:
     """A shape-goal cell token -> requirement.
 
@@ -98,15 +98,20 @@ def shape_cells(rows: list[str], colours: list[str]) -> list[tuple[int, int, dic
 
 
 def load() -> dict[str, Any]:
-    try:
-        tiles = json.loads((DATA_DIR / "tiles.json").read_text())
-        goals = json.loads((DATA_DIR / "goals.json").read_text())
-        bosses = json.loads((DATA_DIR / "bosses.json").read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DataError(f"Dungeon Decorators data cannot be read: {exc}") from exc
-    data = {"tiles": tiles, "goals": goals, "bosses": bosses}
-    validate(data)
-    return data
+    tiles = load_data(KEY, "tiles.json", check_tiles)
+    goals = load_data(KEY, "goals.json", lambda g: check_goals(g, tiles))
+    bosses = load_data(KEY, "bosses.json", check_bosses)
+    return {"tiles": tiles, "goals": goals, "bosses": bosses, "reach": reach(tiles)}
+
+
+def reach(t: dict[str, Any]) -> int:
+    """How far (in squares) any dungeon can ever grow from its starting tile: the
+    tiles a player can ever own. Each round puts four bag tiles on the draft board
+    and every player gains one numbered tile a round (a draft, the Draw/Exchange
+    tile or the one Burrow Bro tile kept), so there are at most bag tiles / 4
+    rounds; Goblin Sappers add at most every generic tile."""
+    bag_tiles = len(t["tiles"]) - 20  # "Put 20 of them back in the box"
+    return -(-bag_tiles // 4) + int(t["generic"]["count"])
 
 
 def _deco_icons(edges: list[str]) -> list[str]:
@@ -116,7 +121,14 @@ def _deco_icons(edges: list[str]) -> list[str]:
 def validate(data: dict[str, Any]) -> None:
     """Raise DataError unless the component set is complete and consistent:
     every tile can be placed on both sides and every goal can be achieved."""
-    t = data["tiles"]
+    check_tiles(data["tiles"])
+    check_goals(data["goals"], data["tiles"])
+    check_bosses(data["bosses"])
+
+
+def check_tiles(t: dict[str, Any]) -> None:
+    """The tiles: 120 numbered ones with passages, floors and assistants, the
+    generic and starting tiles, and a start far enough from column A and row 1."""
     decos = t["decorations"]
     colours = t["colours"]
     floors = set(colours) | {"grey", "star"}
@@ -154,8 +166,15 @@ def validate(data: dict[str, Any]) -> None:
         raise DataError("there must be 4 starting tiles, each a four-way hallway")
     if t["hourglasses"] != 3:
         raise DataError("there are 3 hourglass tiles")
-    size = t["grid"]["size"]
+    if not isinstance(t["grid"]["origin"], int) or t["grid"]["origin"] <= reach(t):
+        raise DataError(f"the starting tile must stand more than {reach(t)} squares from column A and row 1")
 
+
+def check_goals(g: dict[str, Any], t: dict[str, Any]) -> None:
+    """Every goal exists once and the tile set can supply what it asks for."""
+    decos = t["decorations"]
+    colours = t["colours"]
+    tiles = t["tiles"]
     # What the tile set can supply, for the goal checks below.
     icon_count = Counter(e for x in tiles for e in _deco_icons(x["edges"]))
     tiles_with = Counter(d for x in tiles for d in set(_deco_icons(x["edges"])))
@@ -164,8 +183,6 @@ def validate(data: dict[str, Any]) -> None:
     n_rooms = sum(room_floor.values()) + t["generic"]["count"]
     # Hallways that can take 1 or 2 decorations: two-passage hallways have two walls.
     two_way = sum(1 for x in tiles if len(_deco_icons(x["edges"])) == 2) + t["generic"]["count"]
-
-    g = data["goals"]
     if len(g["shape"]) != 36 or len(g["decoration"]) != 36:
         raise DataError("there must be 36 shape goals and 36 decoration goals")
     ids = [x["id"] for x in g["shape"] + g["decoration"]]
@@ -188,9 +205,10 @@ def validate(data: dict[str, Any]) -> None:
         elif any(icon_count[d] < k for d, k in need.items()):
             raise DataError(f"hallway goal {goal['id']} cannot be achieved")
     for goal in g["shape"]:
-        _validate_shape(goal, colours, size, hall_floor, room_floor, n_rooms, two_way)
+        _validate_shape(goal, colours, SHAPE_ROOM, hall_floor, room_floor, n_rooms, two_way)
 
-    b = data["bosses"]
+
+def check_bosses(b: dict[str, Any]) -> None:
     boss = b["bosses"]
     if len(boss) != 18 or sum(1 for x in boss if x["deck"] == "A") != 9:
         raise DataError("there must be 18 boss goals, 9 in deck A and 9 in deck B")

@@ -6,8 +6,9 @@ from itertools import combinations
 from typing import Any
 
 from engine import core
-from engine.core import Event, IllegalAction, Result, Rng, State
+from engine.core import Event, IllegalAction, Result, Rng, State, seat_ref
 
+from . import architect as A
 from . import rules as R
 from .data import DATA
 
@@ -24,6 +25,17 @@ DECK_NAMES = {"S": "Shape Goals", "D": "Decoration Goals"}
 EXCHANGE_POS = 2
 SPOT_POS = (0, 1, 3, 4)
 SIDE_WORDS = {"D": "dungeon side", "X": "decoration side", "R": "room side", "H": "hallway side"}
+CHOOSER_PROMPTS = {
+    "keep": "Choose the two goal cards to discard.",
+    "draft": "Choose a tile to draft, or the Draw/Exchange spot.",
+    "exchange_draw": "Choose the goal deck to draw from.",
+    "exchange_discard": "Choose a goal card to discard.",
+    "burrow": "Choose the Burrow Bro tile to keep.",
+    "build": "Place or store your tiles, use an Architect, or finish.",
+    "score": "Score a goal or finish.",
+    "refill": "Choose the goal deck to draw from.",
+}
+NO_MIRROR = "A tile cannot be mirrored: turn it (0, 90, 180 or 270) and choose which printed side is up."
 
 
 def tile_name(t: Any) -> str:
@@ -183,14 +195,12 @@ class DungeonDecorators(core.Game):
 
     def _enter_draft(self, state: State, events: list[Event]) -> None:
         state["phase"] = "draft"
-        if any(t is not None for t in state["board"]) or (
-            self._exchange_open(state) and any(self._deck_ready(state, d) for d in "SD")
-        ):
+        if any(t is not None for t in state["board"]) or self._exchange_open(state):
             return
         # Only when the bags ran dry (possible only with stacked test bags or a Burrow Bro
         # emptying the red bag): a player with nothing to draft still builds and scores.
         seat = self.current(state)
-        events.append(Event(f"Player {seat + 1} has nothing left to draft."))
+        events.append(Event(f"{seat_ref(seat)} has nothing left to draft."))
         state["players"][seat]["pending"] = []
         self._begin_build(state, seat)
         self._maybe_end_build(state, seat, events)
@@ -216,13 +226,13 @@ class DungeonDecorators(core.Game):
         for _ in range(p["score"] // 50 - before // 50):
             p["chits"] += 1
             state["chits_left"] = max(0, state["chits_left"] - 1)
-            events.append(Event(f"Player {seat + 1} passes 50 points and takes a 50-point chit."))
+            events.append(Event(f"{seat_ref(seat)} passes 50 points and takes a 50-point chit."))
 
     def _gain_token(self, state: State, seat: int, kind: str, events: list[Event]) -> None:
         if state["tokens_left"][kind] > 0:
             state["tokens_left"][kind] -= 1
             state["players"][seat]["tokens"][kind] += 1
-            events.append(Event(f"Player {seat + 1} recruits a {ASSISTANT_NAMES[kind]} and takes its token."))
+            events.append(Event(f"{seat_ref(seat)} recruits a {ASSISTANT_NAMES[kind]} and takes its token."))
         else:
             events.append(Event(f"No {ASSISTANT_NAMES[kind]} tokens are left."))
 
@@ -234,8 +244,8 @@ class DungeonDecorators(core.Game):
         if helper == "sapper":
             if state["generic_left"] > 0:
                 state["generic_left"] -= 1
-                p["pending"].append({"t": "G", "public": True})
-                events.append(Event(f"Player {seat + 1} recruits a Goblin Sapper and takes a generic tile."))
+                p["pending"].append({"t": "G"})
+                events.append(Event(f"{seat_ref(seat)} recruits a Goblin Sapper and takes a generic tile."))
             else:
                 events.append(Event("A Goblin Sapper is recruited, but no generic tiles are left."))
         elif helper in ("architect", "mimic"):
@@ -245,8 +255,13 @@ class DungeonDecorators(core.Game):
             if drawn:
                 state["burrow"] = [tile] + drawn
                 state["phase"] = "burrow"
-                events.append(Event(f"Player {seat + 1} recruits a Burrow Bro and draws {len(drawn)} tiles."))
-                events.append(Event(f"Burrow Bro: keep one of {', '.join(map(str, [tile] + drawn))}.", seat))
+                # "choose one tile from among the three in front of you": all on the table.
+                shown = ", ".join(map(str, [tile] + drawn))
+                events.append(
+                    Event(
+                        f"{seat_ref(seat)} recruits a Burrow Bro, draws {len(drawn)} tiles and keeps one of {shown}."
+                    )
+                )
                 return
         self._begin_build(state, seat)
 
@@ -316,7 +331,7 @@ class DungeonDecorators(core.Game):
                 state["phase"] = "refill"
                 return
             self._draw_goal(state, seat, ready[0], events)
-            events.append(Event(f"Player {seat + 1} draws a {DECK_NAMES[ready[0]]} card."))
+            events.append(Event(f"{seat_ref(seat)} draws a {DECK_NAMES[ready[0]]} card."))
         self._next_turn(state, events)
 
     def _finish(self, state: State, events: list[Event]) -> None:
@@ -328,7 +343,7 @@ class DungeonDecorators(core.Game):
             gained = sum(v for k, v in f.items() if k != "goals")
             self._add_points(state, seat, gained, events)
         res = self.result(state)
-        names = " and ".join(f"Player {s + 1}" for s in res.winners)
+        names = " and ".join(seat_ref(s) for s in res.winners)
         events.append(Event(f"The game is over. {names} {'win' if len(res.winners) > 1 else 'wins'}!"))
 
     def _final_scores(self, state: State) -> dict[str, Any]:
@@ -390,8 +405,10 @@ class DungeonDecorators(core.Game):
         if ph == "draft":
             acts: list[Any] = [{"a": "draft", "tile": t} for t in state["board"] if t is not None]
             if self._exchange_open(state):
-                acts += [{"a": "exchange", "deck": d} for d in "SD" if self._deck_ready(state, d)]
+                acts.append({"a": "exchange"})
             return acts
+        if ph == "exchange_draw":
+            return [{"a": "draw", "deck": d} for d in "SD" if self._deck_ready(state, d)]
         if ph == "exchange_discard":
             return [{"a": "discard", "cards": [g]} for g in p["hand"]]
         if ph == "burrow":
@@ -403,8 +420,11 @@ class DungeonDecorators(core.Game):
         return self._build_actions(state, seat)
 
     def _exchange_open(self, state: State) -> bool:
-        return state["exchange_taken"] is None and bool(
-            state["blue"] or any(t != HOURGLASS for t in state["red"])
+        # House decision: the spot needs a tile in the bags and a goal card to draw.
+        return (
+            state["exchange_taken"] is None
+            and bool(state["blue"] or any(t != HOURGLASS for t in state["red"]))
+            and any(self._deck_ready(state, d) for d in "SD")
         )
 
     def _build_actions(self, state: State, seat: int) -> list[Any]:
@@ -416,10 +436,8 @@ class DungeonDecorators(core.Game):
         # Mid-Architect, offer the placements that make the whole dungeon legal again.
         finder = R.legal_placements if problem is None else R.repairs
         for t in tiles:
-            for side, pos, rot, flip in finder(grid, t):
-                acts.append(
-                    {"a": "place", "tile": t, "side": side, "at": R.coord(pos), "rot": rot, "flip": flip}
-                )
+            for side, pos, rot in finder(grid, t):
+                acts.append({"a": "place", "tile": t, "side": side, "at": R.coord(pos), "rot": rot})
         stored: list[Any] = []
         if len(p["storage"]) < 2:
             for x in p["pending"]:
@@ -429,15 +447,8 @@ class DungeonDecorators(core.Game):
         if self._forced_discard(state, seat):
             for t in dict.fromkeys([x["t"] for x in p["pending"]] + p["storage"]):
                 acts.append({"a": "box", "tile": t})
-        if p["tokens"]["architect"] > 0 and problem is None:
-            for pos, cell in grid.items():
-                if cell["t"] == "start":
-                    continue
-                for q in (1, 2, 3):
-                    new = dict(grid)
-                    new[pos] = R.turned(cell, q)
-                    if new[pos]["e"] != cell["e"] and R.dungeon_problem(new) is None:
-                        acts.append({"a": "arch", "from": R.coord(pos), "to": R.coord(pos), "rot": q})
+        if problem is None:
+            acts += A.uses(grid, tiles, p["tokens"]["architect"])
         if not p["pending"] and problem is None:
             acts.append({"a": "done"})
         if state["relaxed"] and problem is not None:
@@ -465,12 +476,14 @@ class DungeonDecorators(core.Game):
             ("keep", "discard"): self._do_keep,
             ("draft", "draft"): self._do_draft,
             ("draft", "exchange"): self._do_exchange,
+            ("exchange_draw", "draw"): self._do_exchange_draw,
             ("exchange_discard", "discard"): self._do_exchange_discard,
             ("burrow", "keep"): self._do_burrow,
             ("build", "place"): self._do_place,
             ("build", "store"): self._do_store,
             ("build", "box"): self._do_box,
             ("build", "arch"): self._do_arch,
+            ("build", "swap"): self._do_swap,
             ("build", "reset"): self._do_reset,
             ("build", "done"): self._do_build_done,
             ("score", "score"): self._do_score,
@@ -486,7 +499,8 @@ class DungeonDecorators(core.Game):
     def _phase_hint(self, state: State) -> str:
         return {
             "keep": "discard two of your six goal cards (discard S1 D2).",
-            "draft": "draft a tile from the board (draft 171) or take the Draw/Exchange spot (exchange S).",
+            "draft": "draft a tile from the board (draft 171) or take the Draw/Exchange spot (exchange).",
+            "exchange_draw": "choose the goal deck to draw from (draw S or draw D).",
             "exchange_discard": "discard one goal card from your hand (discard S1).",
             "burrow": "keep one of the Burrow Bro tiles (keep 171).",
             "build": "place or store your new tiles (171 D G6 90), then done.",
@@ -511,7 +525,7 @@ class DungeonDecorators(core.Game):
             p["hand"].remove(g)
             state["discards"][g[0]].append(g)
         p["kept"] = True
-        events.append(Event(f"Player {seat + 1} keeps four goal cards."))
+        events.append(Event(f"{seat_ref(seat)} keeps four goal cards."))
         if all(x["kept"] for x in state["players"]):
             self._start_round(state, events)
 
@@ -523,8 +537,8 @@ class DungeonDecorators(core.Game):
         state["board"][spot] = None
         state["draft_pos"][seat] = SPOT_POS[spot]
         p = state["players"][seat]
-        p["pending"] = [{"t": t, "public": True}]
-        events.append(Event(f"Player {seat + 1} drafts tile {t} from spot {spot + 1}."))
+        p["pending"] = [{"t": t}]
+        events.append(Event(f"{seat_ref(seat)} drafts tile {t} from spot {spot + 1}."))
         self._resolve_assistant(state, seat, t, False, events)
         self._maybe_end_build_if_building(state, seat, events)
 
@@ -535,20 +549,30 @@ class DungeonDecorators(core.Game):
     def _do_exchange(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
         if not self._exchange_open(state):
             raise IllegalAction("The Draw/Exchange spot has already been taken this round.")
-        deck = action.get("deck")
-        if deck not in ("S", "D"):
-            raise IllegalAction("Choose the deck to draw from: exchange S or exchange D.")
-        if not self._deck_ready(state, deck):
-            raise IllegalAction(f"No {DECK_NAMES[deck]} cards are left to draw.")
+        # "draw a tile at random from the current bag as your draft and place it in
+        # front of you. Then, draw a card from either the Shape Goals deck or the
+        # Decoration Goals deck": the tile first, then the choice of deck.
         t = self._draw_for_turn(state, events)
         state["exchange_taken"] = seat
         state["draft_pos"][seat] = EXCHANGE_POS
         p = state["players"][seat]
-        p["pending"] = [{"t": t, "public": False}] if t is not None else []
-        events.append(Event(f"Player {seat + 1} takes the Draw/Exchange spot and draws a tile from the bag."))
-        if t is not None:
-            events.append(Event(f"You draw tile {t}.", seat))
-        events.append(Event(f"Player {seat + 1} draws a {DECK_NAMES[deck]} card."))
+        p["pending"] = [{"t": t}] if t is not None else []
+        got = f"draws tile {t} from the bag" if t is not None else "finds the bags empty"
+        events.append(Event(f"{seat_ref(seat)} takes the Draw/Exchange spot and {got}."))
+        ready = [d for d in "SD" if self._deck_ready(state, d)]
+        if len(ready) == 1:
+            self._exchange_goal(state, seat, ready[0], events)
+        else:
+            state["phase"] = "exchange_draw"
+
+    def _do_exchange_draw(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
+        deck = action.get("deck")
+        if deck not in ("S", "D") or not self._deck_ready(state, deck):
+            raise IllegalAction("Draw from a deck that still has cards: draw S or draw D.")
+        self._exchange_goal(state, seat, deck, events)
+
+    def _exchange_goal(self, state: State, seat: int, deck: str, events: list[Event]) -> None:
+        events.append(Event(f"{seat_ref(seat)} draws a {DECK_NAMES[deck]} card."))
         self._draw_goal(state, seat, deck, events)
         state["phase"] = "exchange_discard"
 
@@ -562,7 +586,7 @@ class DungeonDecorators(core.Game):
         g = self._hand_card(p, cards[0])
         p["hand"].remove(g)
         state["discards"][g[0]].append(g)
-        events.append(Event(f"Player {seat + 1} discards a goal card face down."))
+        events.append(Event(f"{seat_ref(seat)} discards a goal card face down."))
         if p["pending"]:
             self._resolve_assistant(state, seat, p["pending"][0]["t"], False, events)
         else:
@@ -576,11 +600,10 @@ class DungeonDecorators(core.Game):
             raise IllegalAction(f"Choose one of the Burrow Bro tiles: {', '.join(map(str, choices))}.")
         p = state["players"][seat]
         original = choices[0]
-        public = p["pending"][0]["public"] and t == original
-        p["pending"][0] = {"t": t, "public": public}
+        p["pending"][0] = {"t": t}
         state["box"].extend(x for x in choices if x != t)
         state["burrow"] = None
-        events.append(Event(f"Player {seat + 1} keeps one Burrow Bro tile and puts the rest in the box."))
+        events.append(Event(f"{seat_ref(seat)} keeps one Burrow Bro tile and puts the rest in the box."))
         if t != original:
             # A tile chosen through the Burrow Bro brings its own assistant, unless it is another Burrow Bro.
             self._resolve_assistant(state, seat, t, True, events)
@@ -614,11 +637,13 @@ class DungeonDecorators(core.Game):
             raise IllegalAction(f"{tile_name(t).capitalize()} has sides {a} and {b}.")
         pos = R.parse_coord(str(action.get("at", "")))
         if pos is None:
-            raise IllegalAction(f"{action.get('at')} is not a square of your dungeon (A1 to M13).")
+            raise IllegalAction(f"{action.get('at')} is not a square of your dungeon (e.g. {R.START}).")
         rot = action.get("rot", 0)
         if rot not in (0, 1, 2, 3):
             raise IllegalAction("Rotation is 0, 90, 180 or 270 degrees clockwise.")
-        cell = R.make_cell(t, side, rot, bool(action.get("flip")))
+        if action.get("flip"):
+            raise IllegalAction(NO_MIRROR)
+        cell = R.make_cell(t, side, rot)
         grid = R.to_grid(p["dungeon"])
         if state["relaxed"]:
             # After an Arcane Architect the dungeon may be disconnected until the build ends.
@@ -631,7 +656,7 @@ class DungeonDecorators(core.Game):
         grid[pos] = cell
         p["dungeon"] = R.from_grid(grid)
         kind = "dungeon tile" if cell["kind"] == "dungeon" else "decoration tile"
-        events.append(Event(f"Player {seat + 1} places {tile_name(t)} as a {kind} at {R.coord(pos)}."))
+        events.append(Event(f"{seat_ref(seat)} places {tile_name(t)} as a {kind} at {R.coord(pos)}."))
         self._maybe_end_build(state, seat, events)
 
     def _do_store(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
@@ -643,7 +668,7 @@ class DungeonDecorators(core.Game):
             raise IllegalAction("Your storage already holds two tiles.")
         self._take_tile(p, t)
         p["storage"].append(t)
-        events.append(Event(f"Player {seat + 1} puts a tile into storage."))
+        events.append(Event(f"{seat_ref(seat)} puts {tile_name(t)} into storage."))
         self._maybe_end_build(state, seat, events)
 
     def _do_box(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
@@ -659,7 +684,7 @@ class DungeonDecorators(core.Game):
         else:
             state["box"].append(t)
         events.append(
-            Event(f"Player {seat + 1} has no room for a tile and discards {tile_name(t)} into the box.")
+            Event(f"{seat_ref(seat)} has no room for a tile and discards {tile_name(t)} into the box.")
         )
         self._maybe_end_build(state, seat, events)
 
@@ -676,9 +701,12 @@ class DungeonDecorators(core.Game):
         if grid[src]["t"] == "start":
             raise IllegalAction("Your starting tile stays where it is.")
         if dst is None:
-            raise IllegalAction(f"{action.get('to')} is not a square of your dungeon (A1 to M13).")
+            raise IllegalAction(f"{action.get('to')} is not a square of your dungeon (e.g. {R.START}).")
         if dst != src and dst in grid:
-            raise IllegalAction(f"{R.coord(dst)} is already built.")
+            raise IllegalAction(
+                f"{R.coord(dst)} is already built: to swap two tiles use two Architects (swap "
+                f"{R.coord(src)} {R.coord(dst)})."
+            )
         if rot not in (0, 1, 2, 3) or (dst == src and rot == 0):
             raise IllegalAction("Move the tile to another square or turn it by 90, 180 or 270 degrees.")
         cell = R.turned(grid.pop(src), rot)
@@ -690,7 +718,7 @@ class DungeonDecorators(core.Game):
         what = "turns" if src == dst else "moves"
         events.append(
             Event(
-                f"Player {seat + 1} spends an Arcane Architect and {what} the tile at {R.coord(src)}"
+                f"{seat_ref(seat)} spends an Arcane Architect and {what} the tile at {R.coord(src)}"
                 + ("" if src == dst else f" to {R.coord(dst)}")
                 + "."
             )
@@ -699,6 +727,37 @@ class DungeonDecorators(core.Game):
             events.append(
                 Event("Your dungeon must be legal again before your build ends (or type reset).", seat)
             )
+
+    def _do_swap(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
+        p = state["players"][seat]
+        if p["tokens"]["architect"] < 2:
+            raise IllegalAction("Swapping two tiles takes two Arcane Architect tokens.")
+        grid = R.to_grid(p["dungeon"])
+        at = action.get("at") or []
+        rots = action.get("rot") or [0, 0]
+        squares = [R.parse_coord(str(c)) for c in at]
+        if len(squares) != 2 or len(rots) != 2 or any(r not in (0, 1, 2, 3) for r in rots):
+            raise IllegalAction("Name two squares to swap, e.g. swap AP41 AQ41 (then turns, if any).")
+        for c, q in zip(at, squares, strict=True):
+            if q is None or q not in grid:
+                raise IllegalAction(f"There is no tile of yours at {c}.")
+            if grid[q]["t"] == "start":
+                raise IllegalAction("Your starting tile stays where it is.")
+        if squares[0] == squares[1]:
+            raise IllegalAction("Name two different tiles to swap.")
+        names = [R.coord(q) for q in squares if q is not None]
+        grid = A.apply_use(grid, {"a": "swap", "at": names, "rot": rots})
+        p["dungeon"] = R.from_grid(grid)
+        p["tokens"]["architect"] -= 2
+        state["tokens_left"]["architect"] += 2
+        state["relaxed"] = True
+        events.append(
+            Event(
+                f"{seat_ref(seat)} spends two Arcane Architects and swaps the tiles at {names[0]} and {names[1]}."
+            )
+        )
+        if R.dungeon_problem(grid) is not None:
+            events.append(Event("Your dungeon must be legal again before your build ends (or reset).", seat))
 
     def _do_reset(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
         p = state["players"][seat]
@@ -710,7 +769,7 @@ class DungeonDecorators(core.Game):
         p["tokens"]["architect"] = snap["architect"]
         state["tokens_left"]["architect"] -= spent
         state["relaxed"] = False
-        events.append(Event(f"Player {seat + 1} starts their build again."))
+        events.append(Event(f"{seat_ref(seat)} starts their build again."))
 
     def _do_build_done(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
         p = state["players"][seat]
@@ -737,7 +796,7 @@ class DungeonDecorators(core.Game):
         p["scored"].append(g)
         goal = R.GOALS[g]
         mim = f" using {cost} Decorative Mimic token(s)" if cost else ""
-        events.append(Event(f"Player {seat + 1} scores {goal['name']} for {goal['points']} points{mim}."))
+        events.append(Event(f"{seat_ref(seat)} scores {goal['name']} for {goal['points']} points{mim}."))
         self._add_points(state, seat, goal["points"], events)
         if not self._scorable(state, seat):
             self._refill(state, seat, events)
@@ -750,7 +809,7 @@ class DungeonDecorators(core.Game):
         if deck not in ("S", "D") or not self._deck_ready(state, deck):
             raise IllegalAction("Draw from a deck that still has cards: draw S or draw D.")
         self._draw_goal(state, seat, deck, events)
-        events.append(Event(f"Player {seat + 1} draws a {DECK_NAMES[deck]} card."))
+        events.append(Event(f"{seat_ref(seat)} draws a {DECK_NAMES[deck]} card."))
         self._refill(state, seat, events)
 
     def can_undo(self, before: State, after: State, seat: int, action: Any) -> bool:
@@ -773,12 +832,45 @@ class DungeonDecorators(core.Game):
 
         return describe(action)
 
+    def _paths(self, state: State, seat: int, legal: list[Any]) -> dict[str, list[tuple[str, str]]]:
+        """Every legal move's chooser steps (notation -> steps), grouped to <= 25 options a step."""
+        from .notation import group, raw_path
+
+        p = state["players"][seat]
+        cells = p["dungeon"]
+        pending = [x["t"] for x in p["pending"]]
+        paths = group([raw_path(a, cells, p["storage"], pending) for a in legal])
+        return {self.format(a): path for a, path in zip(legal, paths, strict=True)}
+
+    def segments(self, state: State, seat: int, action: Any) -> list[tuple[str, str]]:
+        """Place: tile, side, square, turn. Architect: tile, destination, turn. Swap:
+        two tiles, then turns. Any step over 25 options is split into groups first."""
+        path = self._paths(state, seat, self.legal_actions(state, seat)).get(self.format(action))
+        return path if path is not None else super().segments(state, seat, action)
+
+    def chooser(self, state: State, seat: int, prefix: list[str]) -> core.Choice:
+        legal = self.legal_actions(state, seat)
+        paths = self._paths(state, seat, legal)
+        depth = len(prefix)
+        options: dict[str, str] = {}
+        done: Any = None
+        for a in legal:
+            segs = paths[self.format(a)]
+            if [t for t, _ in segs[:depth]] != prefix:
+                continue
+            if len(segs) == depth:
+                done = a
+            else:
+                options.setdefault(*segs[depth])
+        if done is None and not options:
+            raise IllegalAction("That choice is no longer open; open your moves again.")
+        prompt = CHOOSER_PROMPTS.get(state["phase"], "Choose your move.")
+        return core.Choice(prompt=prompt, options=list(options.items()), action=done)
+
     def public_format(self, state: State, seat: int, action: Any) -> str:
         a = action.get("a") if isinstance(action, dict) else None
         if a == "discard":
             return "discard (face down)"
-        if a in ("store", "keep"):
-            return f"{a} a tile"
         if a == "draw":
             return f"draw {action['deck']}"
         return self.format(action)
@@ -819,9 +911,3 @@ class DungeonDecorators(core.Game):
         shapes = [sum(1 for g in p["scored"] if g.startswith("S")) for p in players]
         decos = [sum(1 for g in p["scored"] if g.startswith("D")) for p in players]
         return Result(scores, core.rank(scores, shapes, decos), breakdown, shapes)
-
-    # ---- AI ------------------------------------------------------------------------------------
-    def ai_action(self, state: State, seat: int) -> Any:
-        from .ai import choose
-
-        return choose(self, state, seat)

@@ -1,10 +1,9 @@
 """The typed notation of Dungeon Decorators moves (see docs/rules/dungeon-decorators.md).
 
-Placing a tile: ``<tile> <side> <square> [<degrees>] [f]`` - e.g. ``171 D H7``,
-``210 X G8 90``, ``G R F7 270 f``. Sides: D (dungeon side) or X (decoration side)
-of a numbered tile; R (room) or H (hallway) of a generic tile. Degrees turn the
-tile clockwise from how it is printed; ``f`` mirrors it (east and west swap)
-before turning.
+Placing a tile: ``<tile> <side> <square> [<degrees>]`` - e.g. ``171 D AP41``,
+``210 X AO42 90``, ``G R AN41 270``. Sides: D (dungeon side) or X (decoration
+side) of a numbered tile; R (room) or H (hallway) of a generic tile. Degrees turn
+the tile clockwise from how it is printed. A tile is never mirrored.
 """
 
 from __future__ import annotations
@@ -16,9 +15,10 @@ from engine.core import IllegalAction
 from . import rules as R
 
 HELP = (
-    "Type e.g. 'draft 171', 'exchange S', '171 D H7 90', 'store 171', 'score S12', 'draw D', "
-    "'move H7 J7 90', 'turn H7 90' or 'done'."
+    "Type e.g. 'draft 171', 'exchange', '171 D AP41 90', 'store 171', 'score S12', 'draw D', "
+    "'move AP41 AQ41 90', 'turn AP41 90', 'swap AP41 AO40' or 'done'."
 )
+NO_MIRROR = "A tile cannot be mirrored: turn it (0, 90, 180 or 270) and choose which printed side is up."
 DEGREES = {"0": 0, "90": 1, "180": 2, "270": 3}
 
 
@@ -41,7 +41,7 @@ def _goal(tok: str) -> str:
 def _coord(tok: str) -> str:
     p = R.parse_coord(tok)
     if p is None:
-        raise IllegalAction(f"{tok} is not a square of your dungeon (A1 to M13).")
+        raise IllegalAction(f"{tok} is not a square of a dungeon (squares are named like {R.START}).")
     return R.coord(p)
 
 
@@ -69,8 +69,12 @@ def parse(text: str) -> Any:
             return {"a": "discard", "cards": [_goal(t) for t in args]}
         if head == "draft" and len(args) == 1:
             return {"a": "draft", "tile": _tile(args[0])}
-        if head == "exchange" and len(args) == 1:
-            return {"a": "exchange", "deck": _deck(args[0])}
+        if head == "exchange" and not args:
+            return {"a": "exchange"}
+        if head == "exchange":
+            raise IllegalAction(
+                "Type just 'exchange': you see the tile first, then choose the goal deck (draw S/D)."
+            )
         if head in ("keep", "store", "box") and len(args) == 1:
             return {"a": head, "tile": _tile(args[0])}
         if head == "turn" and len(args) == 2:
@@ -83,6 +87,9 @@ def parse(text: str) -> Any:
                 "to": _coord(args[1]),
                 "rot": _deg(args[2]) if len(args) == 3 else 0,
             }
+        if head == "swap" and 2 <= len(args) <= 4:
+            degs = [_deg(t) for t in args[2:]] + [0, 0]
+            return {"a": "swap", "at": [_coord(args[0]), _coord(args[1])], "rot": degs[:2]}
         if head in ("reset", "done") and not args:
             return {"a": head}
         if head == "score" and len(args) == 1:
@@ -99,13 +106,12 @@ def parse(text: str) -> Any:
                 raise IllegalAction(f"The side must be {a} or {b} for that tile.")
             at = _coord(toks[2])
             rest = [t.lower() for t in toks[3:]]
-            flip = "f" in rest
-            if flip:
-                rest.remove("f")
+            if "f" in rest:
+                raise IllegalAction(NO_MIRROR)
             if len(rest) > 1:
                 raise IllegalAction(HELP)
             rot = _deg(rest[0]) if rest else 0
-            return {"a": "place", "tile": tile, "side": side, "at": at, "rot": rot, "flip": flip}
+            return {"a": "place", "tile": tile, "side": side, "at": at, "rot": rot}
     except IllegalAction:
         raise
     raise IllegalAction(HELP)
@@ -118,7 +124,11 @@ def format_action(a: dict[str, Any]) -> str:
     if k in ("draft", "keep", "store", "box"):
         return f"{k} {a['tile']}"
     if k == "exchange":
-        return f"exchange {a['deck']}"
+        return "exchange"
+    if k == "swap":
+        ra, rb = a["rot"]
+        degs = f" {ra * 90} {rb * 90}" if rb else (f" {ra * 90}" if ra else "")
+        return f"swap {a['at'][0]} {a['at'][1]}{degs}"
     if k == "arch":
         deg = "" if not a["rot"] else f" {a['rot'] * 90}"
         if a["from"] == a["to"]:
@@ -134,8 +144,6 @@ def format_action(a: dict[str, Any]) -> str:
         out = f"{a['tile']} {a['side']} {a['at']}"
         if a["rot"]:
             out += f" {a['rot'] * 90}"
-        if a["flip"]:
-            out += " f"
         return out
     raise ValueError(a)
 
@@ -150,7 +158,11 @@ def describe(a: dict[str, Any]) -> str:
     if k == "draft":
         return f"Draft tile {a['tile']}"
     if k == "exchange":
-        return f"Draw/Exchange: random tile + a {'Shape' if a['deck'] == 'S' else 'Decoration'} goal"
+        return "Draw/Exchange: a tile from the bag, then a goal card, then discard one"
+    if k == "swap":
+        return f"2 Architects: swap {a['at'][0]} and {a['at'][1]}" + "".join(
+            f", turn {c} {r * 90}" for c, r in zip(reversed(a["at"]), a["rot"], strict=True) if r
+        )
     if k == "keep":
         return f"Keep tile {a['tile']}"
     if k == "store":
@@ -172,6 +184,149 @@ def describe(a: dict[str, Any]) -> str:
         return f"Draw a {'Shape' if a['deck'] == 'S' else 'Decoration'} goal"
     if k == "place":
         turn = f", turned {a['rot'] * 90}" if a["rot"] else ""
-        flip = ", flipped" if a["flip"] else ""
-        return f"Place {a['tile']} {SIDES[a['side']]} at {a['at']}{turn}{flip}"
+        return f"Place {a['tile']} {SIDES[a['side']]} at {a['at']}{turn}"
     return format_action(a)
+
+
+# ---- the move chooser: steps of at most 25 options, labelled in words ---------------
+
+MAX_OPTIONS = 25
+DIR_WORDS = ("north", "east", "south", "west")
+
+
+def fit(label: str, limit: int = 80) -> str:
+    """``label`` cut to ``limit`` characters at a word boundary."""
+    if len(label) <= limit:
+        return label
+    cut = label[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
+
+
+def edges_words(cell: dict[str, Any]) -> str:
+    """What a laid tile shows on its four edges, in words."""
+    e = cell["e"]
+    if cell["kind"] == "dungeon":
+        ways = [DIR_WORDS[d] for d in range(4) if e[d]]
+        what = "room, door" if len(ways) == 1 else f"{len(ways)}-way hallway, openings"
+        return f"{what} {', '.join(ways)}"
+    icons = [f"{'wild' if e[d] == '*' else R.DECOS[e[d]]} {DIR_WORDS[d]}" for d in range(4) if e[d] != "-"]
+    return ", ".join(icons)
+
+
+def _tile_words(t: Any) -> str:
+    return "generic tile" if t == "G" else f"tile {t}"
+
+
+def _place_path(a: dict[str, Any], stored: list[Any], pending: list[Any]) -> list[tuple[str, str]]:
+    t = a["tile"]
+    where = "new" if t in pending else "stored" if t in stored else ""
+    cell = R.make_cell(t, a["side"], a["rot"])
+    side = SIDES[a["side"]]
+    return [
+        (f"t{t}", fit(f"Place {where} {_tile_words(t)}".replace("  ", " "))),
+        (f"s{a['side']}", fit(f"{side.capitalize()} up")),
+        (a["at"], f"At {a['at']}"),
+        (f"r{a['rot']}", fit(f"Turned {a['rot'] * 90}°: {edges_words(cell)}")),
+    ]
+
+
+def _arch_path(a: dict[str, Any], cells: dict[str, Any]) -> list[tuple[str, str]]:
+    src = cells[a["from"]]
+    what = f"{_tile_words(src['t'])} at {a['from']}"
+    stay = a["from"] == a["to"]
+    turned = R.turned(src, a["rot"])
+    return [
+        ("arch", "Arcane Architect: move or turn a tile in your dungeon"),
+        (f"f{a['from']}", fit(f"The {what}")),
+        (f"d{a['to']}", "Leave it where it is (turn only)" if stay else f"Move it to {a['to']}"),
+        (f"r{a['rot']}", fit(f"Turned {a['rot'] * 90}°: {edges_words(turned)}")),
+    ]
+
+
+def _swap_path(a: dict[str, Any], cells: dict[str, Any]) -> list[tuple[str, str]]:
+    x, y = a["at"]
+    ra, rb = a["rot"]
+    cx, cy = cells[x], cells[y]
+    return [
+        ("swap", "Two Arcane Architects: swap two tiles"),
+        (f"f{x}", fit(f"The {_tile_words(cx['t'])} at {x}")),
+        (f"w{y}", fit(f"Swap with the {_tile_words(cy['t'])} at {y}")),
+        (f"r{ra}{rb}", fit(f"At {y} turned {ra * 90}°, at {x} turned {rb * 90}°")),
+    ]
+
+
+HELPER_WORDS = {
+    "sapper": "Goblin Sapper",
+    "burrow": "Burrow Bro",
+    "architect": "Arcane Architect",
+    "mimic": "Decorative Mimic",
+}
+
+
+def tile_words(t: Any) -> str:
+    """A tile as the draft board shows it, in words: its other side, decorations, floor, assistant."""
+    if t == "G":
+        return "generic tile: grey room or straight hallway"
+    spec = R.TILES[int(t)]
+    icons = [e for e in spec["edges"] if e not in "-*"]
+    shape = "room" if len(icons) == 1 else f"{len(icons)}-way hallway"
+    decos = ", ".join([R.DECOS[e] for e in icons] + (["wild"] if "*" in spec["edges"] else []))
+    floor = "a star" if spec["floor"] == "star" else f"{spec['floor']} floor"
+    helper = f", {HELPER_WORDS[spec['assistant']]}" if spec["assistant"] else ""
+    return f"tile {t}: {shape}, {floor}; {decos}{helper}"
+
+
+def raw_path(
+    a: dict[str, Any], cells: dict[str, Any], stored: list[Any], pending: list[Any]
+) -> list[tuple[str, str]]:
+    """The chooser's steps to ``a`` before any grouping."""
+    k = a["a"]
+    if k == "place":
+        return _place_path(a, stored, pending)
+    if k == "arch":
+        return _arch_path(a, cells)
+    if k == "swap":
+        return _swap_path(a, cells)
+    if k in ("draft", "keep"):
+        return [(f"{k}{a['tile']}", fit(f"{k.capitalize()} {tile_words(a['tile'])}"))]
+    if k == "discard" and len(a["cards"]) == 2:
+        # Setup: choose the two cards one after the other.
+        g1, g2 = a["cards"]
+        return [
+            (g1, fit(f"Discard {g1} {R.GOALS[g1]['name']}")),
+            (g2, fit(f"and {g2} {R.GOALS[g2]['name']}")),
+        ]
+    return [(format_action(a).replace(" ", ""), fit(describe(a)))]
+
+
+def _group_label(labels: list[str]) -> str:
+    first, last = labels[0], labels[-1]
+    return fit(f"{first} … {last}" if first != last else first)
+
+
+def group(paths: list[list[tuple[str, str]]]) -> list[list[tuple[str, str]]]:
+    """Insert grouping steps wherever a step would offer more than 25 options, so
+    every select menu fits Discord's limit; each group is a run of options in order."""
+    paths = [list(p) for p in paths]
+    depth = 0
+    while any(len(p) > depth for p in paths):
+        by_prefix: dict[tuple[str, ...], list[int]] = {}
+        for i, p in enumerate(paths):
+            if len(p) > depth:
+                by_prefix.setdefault(tuple(t for t, _ in p[:depth]), []).append(i)
+        for members in by_prefix.values():
+            order = list(dict.fromkeys(paths[i][depth] for i in members))
+            if len(order) <= MAX_OPTIONS:
+                continue
+            chunks = -(-len(order) // MAX_OPTIONS)
+            size = -(-len(order) // chunks)
+            slot = {}
+            for k in range(chunks):
+                part = order[k * size : (k + 1) * size]
+                seg = (f"g{k + 1}", _group_label([label for _, label in part]))
+                for opt in part:
+                    slot[opt] = seg
+            for i in members:
+                paths[i].insert(depth, slot[paths[i][depth]])
+        depth += 1
+    return paths

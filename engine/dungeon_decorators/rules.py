@@ -1,12 +1,15 @@
 """Dungeon geometry: tiles, orientation, placement legality, decorations on
 walls, rooms and the hallway, shape and decoration goals, boss metrics.
 
-A dungeon is a dict ``coordinate -> cell`` ("G7" style coordinates: columns A..M,
-rows 1..13, row 1 at the top). A cell records the tile, the side shown, its
-rotation (quarter turns clockwise) and flip, its kind ("dungeon" or "deco") and
-its oriented edges ``e`` in the order N, E, S, W: for a dungeon tile 1 is a
-passageway and 0 a wall; for a decoration tile a decoration letter, "*" (green
-wild icon) or "-" (nothing).
+A dungeon is a dict ``coordinate -> cell``. Coordinates are spreadsheet style
+(column letters, row numbers, row 1 at the top) on a plane with no edge: the
+starting tile stands at column ORIGIN, row ORIGIN (0-based), far enough from
+column A and row 1 that no dungeon can ever reach them (see ``REACH``), so a
+square's name never changes once a tile stands on it. A cell records the tile,
+the side shown, its rotation (quarter turns clockwise), its kind ("dungeon" or
+"deco") and its oriented edges ``e`` in the order N, E, S, W: for a dungeon tile
+1 is a passageway and 0 a wall; for a decoration tile a decoration letter, "*"
+(green wild icon) or "-" (nothing).
 """
 
 from __future__ import annotations
@@ -21,8 +24,11 @@ TILES: dict[int, dict[str, Any]] = {t["n"]: t for t in DATA["tiles"]["tiles"]}
 DECOS: dict[str, str] = DATA["tiles"]["decorations"]
 COLOURS: list[str] = DATA["tiles"]["colours"]
 GENERIC = DATA["tiles"]["generic"]
-SIZE: int = DATA["tiles"]["grid"]["size"]
-START: str = DATA["tiles"]["grid"]["start"]
+# The starting tile's column and row index (0-based). "Plenty of space around it
+# to build": no dungeon can grow further than REACH squares from its start (data.py
+# proves REACH < ORIGIN from the tile counts), so coordinates never run out.
+ORIGIN: int = DATA["tiles"]["grid"]["origin"]
+REACH: int = DATA["reach"]
 DIRS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # N E S W
 DIR_NAMES = "NESW"
 
@@ -34,7 +40,13 @@ Grid = dict[Pos, dict[str, Any]]
 
 
 def col_label(x: int) -> str:
-    return chr(65 + x)
+    """0 -> A, 25 -> Z, 26 -> AA (spreadsheet style)."""
+    s = ""
+    i = x + 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(65 + r) + s
+    return s
 
 
 def coord(p: Pos) -> str:
@@ -43,17 +55,20 @@ def coord(p: Pos) -> str:
 
 def parse_coord(text: str) -> Pos | None:
     t = text.strip().upper()
+    letters = len(t) - len(t.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
     # isascii: '①'.isdigit() is True but int('①') raises.
-    if not 2 <= len(t) <= 3 or not t.isascii() or not t[0].isalpha() or not t[1:].isdigit():
+    if not 1 <= letters <= 2 or not t.isascii() or not t[letters:].isdigit() or len(t) - letters > 3:
         return None
-    x, y = ord(t[0]) - 65, int(t[1:]) - 1
-    if not (0 <= x < SIZE and 0 <= y < SIZE):
+    x = 0
+    for ch in t[:letters]:
+        x = x * 26 + ord(ch) - 64
+    x, y = x - 1, int(t[letters:]) - 1
+    if not (0 <= x <= 2 * ORIGIN and 0 <= y <= 2 * ORIGIN):
         return None
     return (x, y)
 
 
-def in_grid(p: Pos) -> bool:
-    return 0 <= p[0] < SIZE and 0 <= p[1] < SIZE
+START: str = coord((ORIGIN, ORIGIN))
 
 
 def step(p: Pos, d: int) -> Pos:
@@ -80,28 +95,26 @@ def from_grid(grid: Grid) -> dict[str, dict[str, Any]]:
 # ---- tiles and orientation -----------------------------------------------------
 
 
-def orient(edges: list[Any], rot: int, flip: bool) -> list[Any]:
-    """Edges N,E,S,W after an optional mirror (east<->west) and then ``rot``
-    quarter turns clockwise."""
-    e = [edges[0], edges[3], edges[2], edges[1]] if flip else list(edges)
-    return [e[(i - rot) % 4] for i in range(4)]
+def orient(edges: list[Any], rot: int) -> list[Any]:
+    """Edges N,E,S,W after ``rot`` quarter turns clockwise. A physical tile can be
+    turned and laid either side up, never mirrored: there is no flip."""
+    return [edges[(i - rot) % 4] for i in range(4)]
 
 
 def sides_of(tile: int | str) -> tuple[str, str]:
     return ("R", "H") if tile == "G" else ("D", "X")
 
 
-def make_cell(tile: int | str, side: str, rot: int, flip: bool) -> dict[str, Any]:
-    """The cell a tile makes when placed with ``side`` up, turned and flipped."""
+def make_cell(tile: int | str, side: str, rot: int) -> dict[str, Any]:
+    """The cell a tile makes when placed with ``side`` up and turned ``rot`` quarter turns."""
     if tile == "G":
         base = GENERIC["room"] if side == "R" else GENERIC["hallway"]
         return {
             "t": "G",
             "side": side,
             "rot": rot,
-            "flip": flip,
             "kind": "dungeon",
-            "e": orient(base, rot, flip),
+            "e": orient(base, rot),
             "floor": GENERIC["floor"],
         }
     spec = TILES[int(tile)]
@@ -112,18 +125,16 @@ def make_cell(tile: int | str, side: str, rot: int, flip: bool) -> dict[str, Any
             "t": tile,
             "side": "D",
             "rot": rot,
-            "flip": flip,
             "kind": "dungeon",
-            "e": orient(base, rot, flip),
+            "e": orient(base, rot),
             "floor": spec["floor"],
         }
     return {
         "t": tile,
         "side": "X",
         "rot": rot,
-        "flip": flip,
         "kind": "deco",
-        "e": orient(spec["edges"], rot, flip),
+        "e": orient(spec["edges"], rot),
         "floor": spec["floor"],
     }
 
@@ -133,23 +144,22 @@ def start_cell() -> dict[str, Any]:
         "t": "start",
         "side": "D",
         "rot": 0,
-        "flip": False,
         "kind": "dungeon",
         "e": [1, 1, 1, 1],
         "floor": "grey",
     }
 
 
-def orientations(tile: int | str, side: str) -> list[tuple[int, bool]]:
-    """One (rot, flip) per distinct resulting edge pattern, simplest first."""
+def orientations(tile: int | str, side: str) -> list[int]:
+    """The quarter turns that give distinct edge patterns (of the four turns of the
+    printed side: a tile cannot be mirrored), smallest first."""
     seen: set[tuple[Any, ...]] = set()
     out = []
-    for flip in (False, True):
-        for rot in range(4):
-            key = tuple(make_cell(tile, side, rot, flip)["e"])
-            if key not in seen:
-                seen.add(key)
-                out.append((rot, flip))
+    for rot in range(4):
+        key = tuple(make_cell(tile, side, rot)["e"])
+        if key not in seen:
+            seen.add(key)
+            out.append(rot)
     return out
 
 
@@ -171,14 +181,14 @@ def is_dungeon(cell: dict[str, Any] | None) -> bool:
 
 
 def open_passages(grid: Grid) -> int:
-    """Passageways leading to empty, unbuilt space inside the grid."""
+    """Passageways leading to empty, unbuilt space (there is no edge)."""
     n = 0
     for p, cell in grid.items():
         if cell["kind"] != "dungeon":
             continue
         for d in range(4):
             q = step(p, d)
-            if cell["e"][d] and in_grid(q) and q not in grid:
+            if cell["e"][d] and q not in grid:
                 n += 1
     return n
 
@@ -192,7 +202,7 @@ def open_after(grid: Grid, p: Pos, cell: dict[str, Any], open_now: int) -> int:
         q = step(p, d)
         nb = grid.get(q)
         if nb is None:
-            if cell["e"][d] and in_grid(q):
+            if cell["e"][d]:
                 n += 1
         elif nb["kind"] == "dungeon" and nb["e"][(d + 2) % 4]:
             n -= 1
@@ -202,8 +212,6 @@ def open_after(grid: Grid, p: Pos, cell: dict[str, Any], open_now: int) -> int:
 def check_place(grid: Grid, p: Pos, cell: dict[str, Any], open_now: int | None = None) -> str | None:
     """Why placing ``cell`` at ``p`` is illegal (one sentence), or None if legal.
     Assumes the rest of the dungeon is legal (it is, outside an Architect build)."""
-    if not in_grid(p):
-        return "That square is off your dungeon's grid."
     if p in grid:
         return f"{coord(p)} is already built."
     nbrs = [grid.get(step(p, d)) for d in range(4)]
@@ -227,7 +235,7 @@ def check_place(grid: Grid, p: Pos, cell: dict[str, Any], open_now: int | None =
     for d, n in enumerate(nbrs):
         mine = cell["e"][d]
         if n is None:
-            if mine and in_grid(step(p, d)):
+            if mine:
                 opens += 1
             continue
         theirs = n["e"][(d + 2) % 4]
@@ -297,41 +305,41 @@ def candidate_cells(grid: Grid) -> list[Pos]:
         if cell["kind"] == "dungeon":
             for d in range(4):
                 q = step(p, d)
-                if in_grid(q) and q not in grid:
+                if q not in grid:
                     out.add(q)
     return sorted(out, key=lambda q: (q[1], q[0]))
 
 
-def legal_placements(grid: Grid, tile: int | str) -> list[tuple[str, Pos, int, bool]]:
-    """Every legal (side, square, rotation, flip) for ``tile``, one per distinct result."""
+def legal_placements(grid: Grid, tile: int | str) -> list[tuple[str, Pos, int]]:
+    """Every legal (side, square, rotation) for ``tile``, one per distinct result."""
     out = []
     cells = candidate_cells(grid)
     open_now = open_passages(grid)
     for side in sides_of(tile):
-        for rot, flip in orientations(tile, side):
-            cell = make_cell(tile, side, rot, flip)
+        for rot in orientations(tile, side):
+            cell = make_cell(tile, side, rot)
             for p in cells:
                 if check_place(grid, p, cell, open_now) is None:
-                    out.append((side, p, rot, flip))
+                    out.append((side, p, rot))
     return out
 
 
-def repairs(grid: Grid, tile: int | str) -> list[tuple[str, Pos, int, bool]]:
+def repairs(grid: Grid, tile: int | str) -> list[tuple[str, Pos, int]]:
     """Placements of ``tile`` after which the whole dungeon is legal (used while an
     Arcane Architect has left it temporarily illegal)."""
     out = []
     cells = sorted(
-        {step(p, d) for p in grid for d in range(4) if in_grid(step(p, d)) and step(p, d) not in grid},
+        {step(p, d) for p in grid for d in range(4) if step(p, d) not in grid},
         key=lambda q: (q[1], q[0]),
     )
     for side in sides_of(tile):
-        for rot, flip in orientations(tile, side):
-            cell = make_cell(tile, side, rot, flip)
+        for rot in orientations(tile, side):
+            cell = make_cell(tile, side, rot)
             for p in cells:
                 trial = dict(grid)
                 trial[p] = cell
                 if dungeon_problem(trial) is None:
-                    out.append((side, p, rot, flip))
+                    out.append((side, p, rot))
     return out
 
 
@@ -339,8 +347,8 @@ def has_placement(grid: Grid, tile: int | str) -> bool:
     cells = candidate_cells(grid)
     open_now = open_passages(grid)
     for side in sides_of(tile):
-        for rot, flip in orientations(tile, side):
-            cell = make_cell(tile, side, rot, flip)
+        for rot in orientations(tile, side):
+            cell = make_cell(tile, side, rot)
             if any(check_place(grid, p, cell, open_now) is None for p in cells):
                 return True
     return False
@@ -371,7 +379,7 @@ def summarise_at(grid: Grid, p: Pos) -> dict[str, Any]:
             plain += 1
         else:
             decos.append(icon)
-        if n is None and in_grid(q):
+        if n is None:
             free += 1
     npass = sum(cell["e"])
     return {

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from engine.core import seat_ref
+
 from . import rules as R
 
 if TYPE_CHECKING:
@@ -13,6 +15,7 @@ if TYPE_CHECKING:
 PHASE_WORDS = {
     "keep": "choose the goals to keep",
     "draft": "drafts a tile",
+    "exchange_draw": "chooses a goal deck to draw from",
     "exchange_discard": "discards a goal card",
     "burrow": "chooses a Burrow Bro tile",
     "build": "builds",
@@ -73,7 +76,14 @@ def dungeon_view(dungeon: dict[str, Any]) -> dict[str, Any]:
     summary = R.summarise(grid)
     cells = {}
     for p, cell in grid.items():
-        c = {"t": cell["t"], "kind": cell["kind"], "e": list(cell["e"]), "floor": cell["floor"]}
+        c = {
+            "t": cell["t"],
+            "side": cell["side"],
+            "rot": cell["rot"],
+            "kind": cell["kind"],
+            "e": list(cell["e"]),
+            "floor": cell["floor"],
+        }
         if p in summary:
             c["room"] = summary[p]["room"]
             c["decos"] = summary[p]["decos"]
@@ -84,6 +94,7 @@ def dungeon_view(dungeon: dict[str, Any]) -> dict[str, Any]:
         "hallway_tiles": sum(1 for s in summary.values() if not s["room"]),
         "open_passages": R.open_passages(grid),
         "problem": R.dungeon_problem(grid),
+        "start": R.START,
     }
 
 
@@ -96,15 +107,16 @@ def view(game: DungeonDecorators, state: dict[str, Any], seat: int | None) -> di
             {
                 "seat": i,
                 "score": p["score"],
-                "track": p["score"] % 50,
                 "chits": p["chits"],
                 "tokens": dict(p["tokens"]),
                 "dungeon": dungeon_view(p["dungeon"]),
-                "storage_count": len(p["storage"]),
+                # Stored tiles lie on the player board and new tiles in front of the
+                # player, for the whole table to see (rulebook: "place it in front of you").
+                "storage": [tile_info(t) for t in p["storage"]],
                 "hand_count": len(p["hand"]),
                 "scored_shape": sum(1 for g in p["scored"] if g.startswith("S")),
                 "scored_deco": sum(1 for g in p["scored"] if g.startswith("D")),
-                "new_tiles": [tile_info(x["t"]) if x["public"] else None for x in p["pending"]],
+                "new_tiles": [tile_info(x["t"]) for x in p["pending"]],
                 "draft_pos": state["draft_pos"][i],
                 "kept": p["kept"],
             }
@@ -126,24 +138,20 @@ def view(game: DungeonDecorators, state: dict[str, Any], seat: int | None) -> di
         "tokens_left": dict(state["tokens_left"]),
         "decks": {d: len(state["decks"][d]) for d in "SD"},
         "discards": {d: len(state["discards"][d]) for d in "SD"},
-        "burrowing": state["burrow"] is not None,
+        # "choose one tile from among the three in front of you"
+        "burrow": [tile_info(t) for t in state["burrow"]] if state["burrow"] else None,
         "relaxed": state["relaxed"],
         "players": players,
         "final": state["final"]["breakdown"] if over and state["final"] else None,
-        "you": None,
+        "winners": game.result(state).winners if over else None,
+        "viewer": seat,
+        "mine": None,
     }
     if seat is not None:
         p = state["players"][seat]
-        out["you"] = {
-            "seat": seat,
+        out["mine"] = {
             "hand": [goal_info(g) for g in p["hand"]],
-            "storage": [tile_info(t) for t in p["storage"]],
-            "new_tiles": [tile_info(x["t"]) for x in p["pending"]],
-            "burrow": [tile_info(t) for t in state["burrow"]]
-            if state["burrow"] and current == seat
-            else None,
             "scored": [goal_info(g) for g in p["scored"]],
-            "tokens": dict(p["tokens"]),
         }
     return out
 
@@ -152,26 +160,21 @@ def status(game: DungeonDecorators, state: dict[str, Any]) -> str:
     ph = state["phase"]
     if ph == "over":
         res = game.result(state)
-        names = " and ".join(f"Player {s + 1}" for s in res.winners)
+        names = " and ".join(seat_ref(s) for s in res.winners)
         return (
             f"Game over: {names} {'win' if len(res.winners) > 1 else 'wins'} with {max(res.scores)} points."
         )
     if ph == "keep":
-        waiting = ", ".join(f"Player {s + 1}" for s in sorted(game.to_act(state)))
+        waiting = ", ".join(seat_ref(s) for s in sorted(game.to_act(state)))
         return f"Setup: {waiting} must discard two of their six goal cards."
     seat = game.current(state)
     doing = PHASE_WORDS[ph]
     if ph == "build":
-        # Only tiles that came off the draft board (or generic tiles) are public.
-        shown = [
-            "a generic tile" if x["t"] == "G" else f"tile {x['t']}"
-            for x in state["players"][seat]["pending"]
-            if x["public"]
+        items = [
+            "a generic tile" if x["t"] == "G" else f"tile {x['t']}" for x in state["players"][seat]["pending"]
         ]
-        hidden = sum(1 for x in state["players"][seat]["pending"] if not x["public"])
-        items = shown + (["a tile from the bag"] if hidden else [])
         doing = "places or stores " + " and ".join(items) if items else "may still build, then done"
-    return f"Round {state['round']} (hourglasses {state['hourglasses']}/3): Player {seat + 1} {doing}."
+    return f"Round {state['round']} (hourglasses {state['hourglasses']}/3): {seat_ref(seat)} {doing}."
 
 
 def tile_text(info: dict[str, Any]) -> str:
@@ -186,7 +189,9 @@ def tile_text(info: dict[str, Any]) -> str:
 
 
 def private_text(game: DungeonDecorators, state: dict[str, Any], seat: int) -> str:
-    v = view(game, state, seat)["you"]
+    full = view(game, state, seat)
+    v = {**full["mine"], **full["players"][seat]}
+    v["burrow"] = full["burrow"] if full["current"] == seat else None
     lines = ["Your goals:"]
     for g in v["hand"]:
         shape = f"  [{' / '.join(g['rows'])}]" if g["kind"] == "shape" else ""

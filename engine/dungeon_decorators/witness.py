@@ -88,12 +88,22 @@ def _assign(cells: list[Square], pool: list[dict[str, Any]]) -> bool:
     return True
 
 
+# The witness dungeons are built inside the 13x13 squares around the start (a
+# search space for the construction only: the dungeon itself has no edge).
+BOX = 6
+
+
+def _inside(q: R.Pos) -> bool:
+    return abs(q[0] - R.ORIGIN) <= BOX and abs(q[1] - R.ORIGIN) <= BOX
+
+
 def _matches(summary: dict[R.Pos, dict[str, Any]], cells: list[tuple[int, int, Need]]) -> bool:
     for form in R._transforms(cells):
-        for ox in range(-R.SIZE, R.SIZE):
-            for oy in range(-R.SIZE, R.SIZE):
-                if all(R.cell_cost(summary.get((ox + x, oy + y)), n) == 0 for x, y, n in form):
-                    return True
+        x0, y0, _ = form[0]
+        for px, py in summary:
+            ox, oy = px - x0, py - y0
+            if all(R.cell_cost(summary.get((ox + x, oy + y)), n) == 0 for x, y, n in form):
+                return True
     return False
 
 
@@ -102,8 +112,9 @@ def shape_witness(cells: list[tuple[int, int, Need]], pool: list[dict[str, Any]]
     assert start is not None
     w = max(x for x, _, _ in cells) + 1
     h = max(y for _, y, _ in cells) + 1
-    for ox in range(start[0] + 2, R.SIZE - w + 1):
-        for oy in range(max(0, start[1] - h), min(R.SIZE - h, start[1] + 1) + 1):
+    lo, hi = R.ORIGIN - BOX, R.ORIGIN + BOX + 1  # the box's first square and one past its last
+    for ox in range(start[0] + 2, hi - w + 1):
+        for oy in range(max(lo, start[1] - h), min(hi - h, start[1] + 1) + 1):
             grid = _try_layout({(ox + x, oy + y): n for x, y, n in cells}, start)
             if (
                 grid is not None
@@ -114,16 +125,17 @@ def shape_witness(cells: list[tuple[int, int, Need]], pool: list[dict[str, Any]]
     return None
 
 
-def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
-    rooms = {p for p, n in at.items() if n["kind"] == "R"}
-    halls = {p for p in at if p not in rooms}  # "C" cells are laid out as hallways
-    reserved: dict[R.Pos, tuple[R.Pos, int]] = {}  # deco square -> (decorated square, its wall direction)
-    edges: set[frozenset[R.Pos]] = set()
+def _reserve(
+    at: dict[R.Pos, Need], start: R.Pos, rooms: set[R.Pos], halls: set[R.Pos]
+) -> tuple[dict[R.Pos, R.Pos], dict[R.Pos, tuple[R.Pos, int]]] | None:
+    """Where each room's door leads, and the squares kept for decoration tiles
+    (deco square -> (decorated square, its wall direction)); None if impossible."""
+    reserved: dict[R.Pos, tuple[R.Pos, int]] = {}
     attach: dict[R.Pos, R.Pos] = {}
     near_start = {R.step(start, d) for d in range(4)}
 
     def free(q: R.Pos) -> bool:
-        return R.in_grid(q) and q not in at and q != start and q not in reserved
+        return _inside(q) and q not in at and q != start and q not in reserved
 
     for p in sorted(rooms):
         opts = [R.step(p, d) for d in range(4) if R.step(p, d) in halls]
@@ -146,7 +158,20 @@ def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
         for q in spots[:k]:
             d = next(d for d in range(4) if R.step(p, d) == q)
             reserved[q] = (p, d)
+    return attach, reserved
 
+
+def _corridors(
+    start: R.Pos,
+    at: dict[R.Pos, Need],
+    rooms: set[R.Pos],
+    halls: set[R.Pos],
+    attach: dict[R.Pos, R.Pos],
+    reserved: dict[R.Pos, tuple[R.Pos, int]],
+) -> tuple[set[frozenset[R.Pos]], set[R.Pos]] | None:
+    """Links (pairs of squares joined by a passage) from every hallway and door to
+    the start, found by breadth-first search, and the corridor squares they use."""
+    edges: set[frozenset[R.Pos]] = set()
     corridor: set[R.Pos] = set()
     for p in sorted(rooms):
         if attach[p] not in halls:
@@ -164,7 +189,7 @@ def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
             q = todo.popleft()
             for d in range(4):
                 n = R.step(q, d)
-                if n in prev or not R.in_grid(n) or n in reserved or n in rooms:
+                if n in prev or not _inside(n) or n in reserved or n in rooms:
                     continue
                 prev[n] = q
                 if n in tree:
@@ -182,27 +207,47 @@ def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
                 corridor.add(walk)
             tree.add(walk)
             walk = nxt
-    dungeon = halls | corridor | rooms | {start}
-    grid: R.Grid = {}
-    for p in dungeon:
-        e = [1 if frozenset((p, R.step(p, d))) in edges else 0 for d in range(4)]
-        grid[p] = {"t": "w", "side": "D", "rot": 0, "flip": False, "kind": "dungeon", "e": e, "floor": "grey"}
-    grid[start] = R.start_cell()
-    for p in halls | corridor:
+    return edges, corridor
+
+
+def _open_hallways(grid: R.Grid, at: dict[R.Pos, Need], squares: set[R.Pos], reserved: Any) -> bool:
+    """Give every hallway at least two passageways (a second one into empty space or
+    dead-ending into a neighbour's wall), keeping the walls it must have decorated."""
+    for p in squares:
         cell = grid[p]
         walls_needed = at[p]["decos"] if p in at else 0
         for d in range(4):
             if sum(cell["e"]) >= 2:
                 break
             q = R.step(p, d)
-            if cell["e"][d] or q in reserved or not R.in_grid(q):
+            if cell["e"][d] or q in reserved or not _inside(q):
                 continue
             if 4 - sum(cell["e"]) - 1 < walls_needed:
                 break
-            # A second passageway: into empty space, or dead-ending into a neighbour's wall.
             cell["e"][d] = 1
         if sum(cell["e"]) < 2:
-            return None
+            return False
+    return True
+
+
+def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
+    rooms = {p for p, n in at.items() if n["kind"] == "R"}
+    halls = {p for p in at if p not in rooms}  # "C" cells are laid out as hallways
+    plan = _reserve(at, start, rooms, halls)
+    if plan is None:
+        return None
+    attach, reserved = plan
+    links = _corridors(start, at, rooms, halls, attach, reserved)
+    if links is None:
+        return None
+    edges, corridor = links
+    grid: R.Grid = {}
+    for p in halls | corridor | rooms | {start}:
+        e = [1 if frozenset((p, R.step(p, d))) in edges else 0 for d in range(4)]
+        grid[p] = {"t": "w", "side": "D", "rot": 0, "kind": "dungeon", "e": e, "floor": "grey"}
+    grid[start] = R.start_cell()
+    if not _open_hallways(grid, at, halls | corridor, reserved):
+        return None
     for p, need in at.items():
         grid[p]["floor"] = need["colour"] or (
             "star" if need["star"] else R.COLOURS[0] if need["painted"] else "grey"
@@ -210,15 +255,7 @@ def _try_layout(at: dict[R.Pos, Need], start: R.Pos) -> R.Grid | None:
     for q, (_p, d) in reserved.items():
         icons = ["-"] * 4
         icons[(d + 2) % 4] = "X"  # the letter is fixed when real tiles are assigned
-        grid[q] = {
-            "t": "w",
-            "side": "X",
-            "rot": 0,
-            "flip": False,
-            "kind": "deco",
-            "e": icons,
-            "floor": "grey",
-        }
+        grid[q] = {"t": "w", "side": "X", "rot": 0, "kind": "deco", "e": icons, "floor": "grey"}
     # A passage that now faces a decoration square or leaves nothing open is caught here.
     if R.dungeon_problem(grid) is not None:
         return None
@@ -254,7 +291,6 @@ def deco_witness(goal: dict[str, Any], pool: list[dict[str, Any]]) -> R.Grid | N
             "t": "w",
             "side": "D",
             "rot": 0,
-            "flip": False,
             "kind": "dungeon",
             "e": [0, 0, 1, 0],
             "floor": "grey",
@@ -266,13 +302,12 @@ def deco_witness(goal: dict[str, Any], pool: list[dict[str, Any]]) -> R.Grid | N
         length = (len(needs) + 1) // 2
         for i in range(1, length + 1):
             p = (x + i, y)
-            if not R.in_grid(p):
+            if not _inside(p):
                 return None
             grid[p] = {
                 "t": "w",
                 "side": "D",
                 "rot": 0,
-                "flip": False,
                 "kind": "dungeon",
                 "e": [0, 1, 0, 1],
                 "floor": "grey",
@@ -285,7 +320,7 @@ def deco_witness(goal: dict[str, Any], pool: list[dict[str, Any]]) -> R.Grid | N
         q = R.step(p, d)
         e = ["-"] * 4
         e[(d + 2) % 4] = icon
-        grid[q] = {"t": "w", "side": "X", "rot": 0, "flip": False, "kind": "deco", "e": e, "floor": "grey"}
+        grid[q] = {"t": "w", "side": "X", "rot": 0, "kind": "deco", "e": e, "floor": "grey"}
         squares.append((q, None, None, icon))
     if R.dungeon_problem(grid) is not None:
         return None

@@ -1,4 +1,9 @@
-"""Monster Inn (Roman Pelek): a push-your-luck bidding game for 3-5 players."""
+"""Monster Inn (Roman Pelek): a push-your-luck bidding game for 3-5 players.
+
+game.py: the Game class and the turn flow; rules.py: the moves and scoring;
+notation.py: parse/format/describe and the chooser's steps; views.py: the view,
+status and private text; ai.py: choose(view, legal, rnd); data.py: the cards.
+"""
 
 from .game import MonsterInn
 

@@ -3,71 +3,90 @@
 It values every creature in fame: a monster is worth its skulls minus the fame
 a humanoid below it is expected to cost; a humanoid is worth the bonus treasure
 minus the fame it is expected to cost the monster above it. Humanoid values are
-unknown to everybody, so the expectation runs over the five cards of the range
-printed on the back (the card list itself is public). Each treasure is worth a
-third of a fame point. It remains while a creature further right is worth more
-than taking the leftmost one with the pool, after the price of getting there.
+unknown to everybody; the back shows the range and the skulls, and the card list
+is public (one humanoid of each value 1-20), so the chance that a humanoid of a
+range beats a monster is the share of the range's values not below the monster's.
+Each treasure is worth a third of a fame point. It remains while a creature
+further right is worth more than taking the leftmost one with the pool, after
+the price of getting there.
 """
 
 from __future__ import annotations
 
+import math
+import random
 from typing import Any
 
-from .cards import HUMANOIDS, MONSTERS
+from .data import MONSTERS
 
 TREASURE = 1 / 3  # fame per treasure (1 fame per 3 treasures)
 STEP = 0.3  # expected price, in fame, of every creature that has to leave before the one wanted
-HUMANOIDS_BY_RANGE: dict[str, list[tuple[int, int]]] = {}
-for _h in HUMANOIDS.values():
-    HUMANOIDS_BY_RANGE.setdefault(_h.range, []).append((_h.value, _h.skulls))
+# A humanoid below one of its own monsters either does nothing or wipes out the
+# monster's fame and more: the AI counts that gamble above its mean, by this many
+# standard deviations (issue 17: it used to take a 16-20 humanoid under its own
+# unsupported 4-skull monster for a rich pool, betting a whole monster on 1 in 5).
+RISK = 0.75
 
 
-def humanoid_loss(rng: str, mvalue: float, mskulls: float) -> float:
-    """Expected fame lost when a humanoid of back range ``rng`` lies under a monster:
-    if it is not weaker, the monster's skulls are lost and min(0, m - h) is scored."""
-    cards = HUMANOIDS_BY_RANGE[rng]
-    return sum(max(mskulls, hs) for hv, hs in cards if hv >= mvalue) / len(cards)
+def beat_chance(rng: str, mvalue: int) -> float:
+    """Chance that a humanoid of back range ``rng`` ("11-15") is not weaker than a
+    monster of combat value ``mvalue`` (a tie keeps the humanoid)."""
+    lo, hi = (int(x) for x in rng.split("-"))
+    return sum(1 for v in range(lo, hi + 1) if v >= mvalue) / (hi - lo + 1)
 
 
-# An average future monster, for humanoids that have no monster above them yet.
+def humanoid_loss(back: dict[str, Any], mvalue: int) -> float:
+    """Fame at stake when a humanoid with this back lies under a monster: if it is
+    not weaker, the monster scores its skulls minus the humanoid's instead of its
+    skulls, a loss of the humanoid's skulls. Mean plus the risk premium."""
+    p = beat_chance(back["range"], mvalue)
+    return back["skulls"] * (p + RISK * math.sqrt(p * (1 - p)))
+
+
+_BACKS = [{"range": f"{lo}-{lo + 4}", "skulls": k + 1} for k, lo in enumerate((1, 6, 11, 16))]
+# What a humanoid of each range is expected to cost an average future monster.
 _AVG_LOSS = {
-    rng: sum(humanoid_loss(rng, m.value, m.skulls) for m in MONSTERS.values()) / len(MONSTERS)
-    for rng in HUMANOIDS_BY_RANGE
+    b["range"]: sum(humanoid_loss(b, m.value) for m in MONSTERS.values()) / len(MONSTERS) for b in _BACKS
 }
-_AVG_MONSTER_LOSS = sum(_AVG_LOSS.values()) / len(_AVG_LOSS)
+
+
+def _monster_value(card: dict[str, Any], me: dict[str, Any], rounds_left: int) -> float:
+    mons, hums = me["monsters"], me["humanoids"]
+    i = len(mons)
+    if i < len(hums):
+        loss = humanoid_loss(hums[i], card["value"])
+        if any(m["kind"] == card["kind"] and m["support"] is None for m in mons):
+            loss = min(loss, TREASURE)  # support can protect it for one treasure
+        return float(card["skulls"]) - loss
+    # A humanoid may still arrive below it.
+    return card["skulls"] - 0.15 * card["skulls"] * min(1.0, rounds_left / 4)
 
 
 def creature_value(card: dict[str, Any], me: dict[str, Any], rounds_left: int) -> float:
-    mons, hums = me["monsters"], me["humanoids"]
     if card["type"] == "monster":
-        i = len(mons)
-        if i < len(hums):
-            loss = humanoid_loss(hums[i]["range"], card["value"], card["skulls"])
-            if any(m["kind"] == card["kind"] and m["support"] is None for m in mons):
-                loss = min(loss, TREASURE)  # support can protect it for one treasure
-            return card["skulls"] - loss
-        # A humanoid may still arrive below it.
-        return card["skulls"] - 0.15 * card["skulls"] * min(1.0, rounds_left / 4)
+        return _monster_value(card, me, rounds_left)
+    mons, hums = me["monsters"], me["humanoids"]
     i = len(hums)
     bonus = TREASURE
     if i < len(mons):
         m = mons[i]
         if m["support"] is not None:
             return bonus
-        return bonus - humanoid_loss(card["range"], m["value"], m["skulls"])
+        return bonus - humanoid_loss(card, m["value"])
     # No monster above yet: one may come later, if enough rounds remain.
     need = i - len(mons) + 1
     chance = min(1.0, rounds_left / (2 * need)) if rounds_left > 0 else 0.0
     return bonus - chance * _AVG_LOSS[card["range"]]
 
 
-def choose(view: dict[str, Any], legal: list[str]) -> str:
-    me = view["players"][view["me"]]
-    if legal == ["nosupport"] or len(legal) == 1:
+def choose(view: dict[str, Any], legal: list[str], rnd: random.Random) -> str:
+    """The contract's AI hook: the seat's view, its legal moves, its own randomness
+    (unused: the heuristic is deterministic)."""
+    me = view["players"][view["viewer"]]
+    if len(legal) == 1:
         return legal[0]
-    gold, gem = me["gold"], me["gem"]
     if legal[0].startswith("bonus"):
-        want = "gold" if gold <= gem else "gem"
+        want = "gold" if me["gold"] <= me["gem"] else "gem"
         return f"bonus {want}" if f"bonus {want}" in legal else legal[0]
     if legal[-1] == "nosupport":
         return _support(view, me, legal)
@@ -82,7 +101,7 @@ def _support(view: dict[str, Any], me: dict[str, Any], legal: list[str]) -> str:
         i = int(num) - 1
         m = me["monsters"][i]
         if i < len(me["humanoids"]):
-            gain = humanoid_loss(me["humanoids"][i]["range"], m["value"], m["skulls"])
+            gain = humanoid_loss(me["humanoids"][i], m["value"])
         else:
             gain = 0.25 * m["skulls"] * min(1.0, rounds_left / 4)
         # Pay with the type held more of, so both can still be bid.

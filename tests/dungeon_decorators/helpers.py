@@ -13,16 +13,16 @@ DIR = {"N": 0, "E": 1, "S": 2, "W": 3}
 def room_or_hall(passages: str, floor: str = "grey", t: Any = "x") -> dict[str, Any]:
     """A dungeon-side cell with passageways on the named edges, e.g. 'NS'."""
     e = [1 if d in passages else 0 for d in "NESW"]
-    return {"t": t, "side": "D", "rot": 0, "flip": False, "kind": "dungeon", "e": e, "floor": floor}
+    return {"t": t, "side": "D", "rot": 0, "kind": "dungeon", "e": e, "floor": floor}
 
 
 def deco(icons: str, t: Any = "y") -> dict[str, Any]:
     """A decoration-side cell; icons is four characters N, E, S, W ('-' none, '*' wild)."""
-    return {"t": t, "side": "X", "rot": 0, "flip": False, "kind": "deco", "e": list(icons), "floor": "grey"}
+    return {"t": t, "side": "X", "rot": 0, "kind": "deco", "e": list(icons), "floor": "grey"}
 
 
 def grid(cells: dict[str, dict[str, Any]]) -> R.Grid:
-    """A dungeon with the starting tile at G7 plus ``cells``."""
+    """A dungeon with the starting tile at AO41 plus ``cells``."""
     g = {R.parse_coord(R.START): R.start_cell()}
     for c, cell in cells.items():
         p = R.parse_coord(c)

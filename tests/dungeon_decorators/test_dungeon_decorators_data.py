@@ -38,8 +38,31 @@ def test_every_tile_can_be_placed_on_both_sides_next_to_the_start() -> None:
         assert "D" in sides, n
         # Decoration side: next to a room built off the start.
         g = dict(start_only)
-        g[R.parse_coord("G6")] = {**R.start_cell(), "t": "x", "e": [0, 0, 1, 0]}
+        g[R.parse_coord("AO40")] = {**R.start_cell(), "t": "x", "e": [0, 0, 1, 0]}
         assert any(side == "X" for side, *_ in R.legal_placements(g, n)), n
+
+
+def test_rooms_may_carry_a_star_too() -> None:
+    # "Any room (again, with or without a color or star)" and "Rooms and dungeons can each
+    # potentially have a colored floor or a star icon."
+    rooms = [t for t in R.TILES.values() if sum(e not in "-*" for e in t["edges"]) == 1]
+    halls = [t for t in R.TILES.values() if sum(e not in "-*" for e in t["edges"]) >= 2]
+    assert any(t["floor"] == "star" for t in rooms) and any(t["floor"] == "star" for t in halls)
+    star_room = next(t["n"] for t in rooms if t["floor"] == "star")
+    # "Stars: For each star in your dungeon, score 3 points" - a star room counts like any star.
+    g = {R.parse_coord(R.START): R.start_cell()}
+    cell = next(R.make_cell(star_room, "D", r) for r in range(4) if R.make_cell(star_room, "D", r)["e"][2])
+    g[R.parse_coord("AO40")] = cell
+    assert R.colour_points(g)[0] == 3
+
+
+def test_the_start_stands_beyond_any_dungeon_s_reach() -> None:
+    t = D.load()["tiles"]
+    assert D.reach(t) == 25 + 10  # 100 bag tiles, 4 a round; every generic tile
+    bad = copy.deepcopy(t)
+    bad["grid"]["origin"] = D.reach(t)
+    with pytest.raises(D.DataError, match="starting tile"):
+        D.check_tiles(bad)
 
 
 def broken(mutate) -> dict:  # type: ignore[no-untyped-def]

@@ -6,7 +6,7 @@ from engine.dungeon_decorators import rules as R
 
 from .helpers import deco, grid, room_or_hall
 
-G7 = R.parse_coord("G7")
+AO41 = R.parse_coord("AO41")
 
 
 def P(c: str) -> tuple[int, int]:
@@ -20,22 +20,41 @@ def P(c: str) -> tuple[int, int]:
 
 def test_dungeon_side_is_read_from_the_decoration_side() -> None:
     # Tile 210: table N, keys E and W, nothing S -> a three-way hallway open N, E, W.
-    cell = R.make_cell(210, "D", 0, False)
+    cell = R.make_cell(210, "D", 0)
     assert cell["e"] == [1, 1, 0, 1] and cell["floor"] == "yellow"
     # A green wild icon is a wall on the other side: 111 is K W - * -> passages N and E only.
-    assert R.make_cell(111, "D", 0, False)["e"] == [1, 1, 0, 0]
-    assert R.make_cell(111, "X", 0, False)["e"] == ["K", "W", "-", "*"]
+    assert R.make_cell(111, "D", 0)["e"] == [1, 1, 0, 0]
+    assert R.make_cell(111, "X", 0)["e"] == ["K", "W", "-", "*"]
 
 
-def test_rotation_and_flip() -> None:
-    assert R.make_cell(210, "X", 1, False)["e"] == ["K", "T", "K", "-"]  # turned 90 clockwise
-    assert R.make_cell(111, "X", 0, True)["e"] == ["K", "*", "-", "W"]  # mirrored east-west
-    assert R.make_cell(111, "X", 1, True)["e"] == ["W", "K", "*", "-"]  # mirrored then turned
+def test_rotation_only_never_a_mirror_image() -> None:
+    # "you may rotate or flip them": flipping shows the other printed side; no tile is mirrored.
+    assert R.make_cell(210, "X", 1)["e"] == ["K", "T", "K", "-"]  # turned 90 clockwise
+    printed = ["K", "W", "-", "*"]  # tile 111's decoration side
+    turns = [tuple(printed[(i - r) % 4] for i in range(4)) for r in range(4)]
+    mirror = ("K", "*", "-", "W")  # east and west swapped: no turn of the printed tile shows it
+    assert mirror not in turns
+    assert R.orientations(111, "X") == [0, 1, 2, 3]
+    laid = {tuple(R.make_cell(111, "X", r)["e"]) for r in R.orientations(111, "X")}
+    assert laid == set(turns)
+
+
+def test_no_tile_can_be_laid_as_a_mirror_image_anywhere() -> None:
+    # Every placement offered for every tile is one of the four turns of one of its two sides.
+    g = grid({})
+    for t in list(R.TILES)[:40] + ["G"]:
+        allowed = {
+            (side, tuple(R.make_cell(t, side, 0)["e"][(i - r) % 4] for i in range(4)))
+            for side in R.sides_of(t)
+            for r in range(4)
+        }
+        for side, _pos, rot in R.legal_placements(g, t):
+            assert (side, tuple(R.make_cell(t, side, rot)["e"])) in allowed
 
 
 def test_generic_tiles_have_a_room_side_and_a_straight_hallway_side() -> None:
-    assert R.make_cell("G", "R", 0, False)["e"] == [1, 0, 0, 0]
-    assert R.make_cell("G", "H", 1, False)["e"] == [0, 1, 0, 1]
+    assert R.make_cell("G", "R", 0)["e"] == [1, 0, 0, 0]
+    assert R.make_cell("G", "H", 1)["e"] == [0, 1, 0, 1]
     assert R.sides_of("G") == ("R", "H") and R.sides_of(171) == ("D", "X")
 
 
@@ -43,37 +62,37 @@ def test_generic_tiles_have_a_room_side_and_a_straight_hallway_side() -> None:
 
 
 def test_example_1_table_against_a_wall_and_keys_around_the_corners() -> None:
-    # A room at G8 (passage north to the start); its south wall faces G9.
-    g = grid({"G8": room_or_hall("N")})
-    tile = R.make_cell(210, "X", 0, False)  # table north, keys east and west
-    assert R.check_place(g, P("G9"), tile) is None
-    g[P("G9")] = tile
+    # A room at AO42 (passage north to the start); its south wall faces AO43.
+    g = grid({"AO42": room_or_hall("N")})
+    tile = R.make_cell(210, "X", 0)  # table north, keys east and west
+    assert R.check_place(g, P("AO43"), tile) is None
+    g[P("AO43")] = tile
     s = R.summarise(g)
-    assert s[P("G8")]["decos"] == ["T"]
-    # Build around the corners: dungeon tiles at F9 and H9 now have the keys on their walls.
-    g[P("F9")] = room_or_hall("W")
-    g[P("H9")] = room_or_hall("E")
+    assert s[P("AO42")]["decos"] == ["T"]
+    # Build around the corners: dungeon tiles at AN43 and AP43 now have the keys on their walls.
+    g[P("AN43")] = room_or_hall("W")
+    g[P("AP43")] = room_or_hall("E")
     s = R.summarise(g)
-    assert s[P("F9")]["decos"] == ["K"] and s[P("H9")]["decos"] == ["K"]
+    assert s[P("AN43")]["decos"] == ["K"] and s[P("AP43")]["decos"] == ["K"]
 
 
 def test_a_decoration_tile_must_decorate_a_wall() -> None:
-    g = grid({"G8": room_or_hall("N")})
+    g = grid({"AO42": room_or_hall("N")})
     # Its only icon points away from the room: nothing decorates a wall.
-    assert "decoration" in (R.check_place(g, P("G9"), deco("---T")) or "")
-    assert R.check_place(g, P("G9"), deco("T---")) is None
+    assert "decoration" in (R.check_place(g, P("AO43"), deco("---T")) or "")
+    assert R.check_place(g, P("AO43"), deco("T---")) is None
     # A green wild icon counts as an icon on the wall (house decision).
-    assert R.check_place(g, P("G9"), deco("*---")) is None
+    assert R.check_place(g, P("AO43"), deco("*---")) is None
 
 
 def test_example_2_no_passageway_may_dead_end_into_a_decoration_tile() -> None:
     # The start is open on all four sides: a decoration tile next to it dead-ends a passage.
     g = grid({})
-    why = R.check_place(g, P("G8"), R.make_cell(156, "X", 0, False))
+    why = R.check_place(g, P("AO42"), R.make_cell(156, "X", 0))
     assert why == "A passageway may never dead-end into a decoration tile."
     # Whether or not the touching edge carries a decoration does not matter.
-    assert R.check_place(g, P("G8"), deco("C---")) == why
-    assert R.check_place(g, P("G8"), deco("-C--")) == why
+    assert R.check_place(g, P("AO42"), deco("C---")) == why
+    assert R.check_place(g, P("AO42"), deco("-C--")) == why
 
 
 # ---- dungeon tiles (Examples 3-7) ------------------------------------------------------
@@ -81,55 +100,73 @@ def test_example_2_no_passageway_may_dead_end_into_a_decoration_tile() -> None:
 
 def test_example_3_orange_tile_next_to_the_start_is_legal() -> None:
     g = grid({})
-    assert R.check_place(g, P("H7"), room_or_hall("WE", "orange")) is None
+    assert R.check_place(g, P("AP41"), room_or_hall("WE", "orange")) is None
 
 
 def test_example_4_no_connected_path_back_to_the_start() -> None:
     g = grid({})
     # Adjacent to the start but its passages point away: the start's passage dead-ends into its wall,
     # and no path leads from the new tile back.
-    why = R.check_place(g, P("H7"), room_or_hall("NS", "orange"))
+    why = R.check_place(g, P("AP41"), room_or_hall("NS", "orange"))
     assert why and "connected path" in why
     # Not next to any dungeon tile at all.
-    assert "next to another dungeon tile" in (R.check_place(g, P("J7"), room_or_hall("WE", "orange")) or "")
+    assert "next to another dungeon tile" in (R.check_place(g, P("AR41"), room_or_hall("WE", "orange")) or "")
 
 
 def test_example_5_a_passageway_may_dead_end_into_a_wall() -> None:
-    # G6 links the start to H6; H7 is a room whose north wall faces H6.
-    g = grid({"G6": room_or_hall("SE"), "H7": room_or_hall("W")})
-    # Orange at H6: west passage meets G6's east passage; its south passage hits H7's north wall.
+    # AO40 links the start to AP40; AP41 is a room whose north wall faces AP40.
+    g = grid({"AO40": room_or_hall("SE"), "AP41": room_or_hall("W")})
+    # Orange at AP40: west passage meets AO40's east passage; its south passage hits AP41's north wall.
     orange = room_or_hall("WS", "orange")
-    assert R.check_place(g, P("H6"), orange) is None
+    assert R.check_place(g, P("AP40"), orange) is None
 
 
 def test_example_6_dead_end_into_a_decoration_tile_is_illegal() -> None:
-    g = grid({"G6": room_or_hall("SE"), "H7": room_or_hall("W"), "H5": deco("---*")})
-    g[P("I5")] = deco("----")
-    orange = room_or_hall("WN", "orange")  # its north passage would hit the decoration tile at H5
-    assert R.check_place(g, P("H6"), orange) == "A passageway may never dead-end into a decoration tile."
+    g = grid({"AO40": room_or_hall("SE"), "AP41": room_or_hall("W"), "AP39": deco("---*")})
+    g[P("AQ39")] = deco("----")
+    orange = room_or_hall("WN", "orange")  # its north passage would hit the decoration tile at AP39
+    assert R.check_place(g, P("AP40"), orange) == "A passageway may never dead-end into a decoration tile."
 
 
 def test_example_7_the_dungeon_must_keep_an_open_passageway() -> None:
     # Three sides of the start are closed by rooms; only the south passage is still open.
-    g = grid({"G6": room_or_hall("S"), "H7": room_or_hall("W"), "F7": room_or_hall("E")})
+    g = grid({"AO40": room_or_hall("S"), "AP41": room_or_hall("W"), "AN41": room_or_hall("E")})
     assert R.open_passages(g) == 1
     blue_room = room_or_hall("N", "blue")
-    why = R.check_place(g, P("G8"), blue_room)
+    why = R.check_place(g, P("AO42"), blue_room)
     assert why == "Your dungeon must keep at least one passageway leading to empty, unbuilt space."
     # A hallway there keeps the dungeon open.
-    assert R.check_place(g, P("G8"), room_or_hall("NS", "blue")) is None
+    assert R.check_place(g, P("AO42"), room_or_hall("NS", "blue")) is None
 
 
-def test_passages_off_the_grid_are_not_open_space() -> None:
-    g = {P("A1"): {**R.start_cell(), "t": "x"}}
-    assert R.open_passages(g) == 2  # north and west lead off the 13x13 grid
+def test_the_dungeon_has_no_edge() -> None:
+    # "places it in front of them with plenty of space around it to build": no edge, and every
+    # passageway to an unbuilt square is open, however far from the start.
+    far_west = R.coord((R.ORIGIN - 30, R.ORIGIN))
+    cells = {R.coord((R.ORIGIN - k, R.ORIGIN)): room_or_hall("WE") for k in range(1, 30)}
+    g = grid(cells)
+    end = P(far_west)
+    assert R.check_place(g, end, room_or_hall("WE")) is None
+    g[end] = room_or_hall("WE")
+    # The start's three other passages plus the far end's west passage.
+    assert R.open_passages(g) == 4
+    # No dungeon can grow as far as column A or row 1: names never have to change.
+    assert R.REACH < R.ORIGIN
+    assert R.START == R.coord((R.ORIGIN, R.ORIGIN)) and P(R.START) == (R.ORIGIN, R.ORIGIN)
+
+
+def test_square_names_are_stable_and_read_back() -> None:
+    for p in [(0, 0), (25, 3), (26, 9), (R.ORIGIN, R.ORIGIN), (2 * R.ORIGIN, 2 * R.ORIGIN)]:
+        assert R.parse_coord(R.coord(p)) == p
+    assert R.coord((26, 0)) == "AA1" and R.parse_coord("ao41") == P("AO41")
+    assert R.parse_coord("ZZZ1") is None and R.parse_coord("A0") is None
 
 
 def test_legal_placements_only_lists_legal_ones_once() -> None:
     g = grid({})
     places = R.legal_placements(g, 282)  # a four-way hallway
-    for side, pos, rot, flip in places:
-        assert R.check_place(g, pos, R.make_cell(282, side, rot, flip)) is None
+    for side, pos, rot in places:
+        assert R.check_place(g, pos, R.make_cell(282, side, rot)) is None
     dungeon_side = [x for x in places if x[0] == "D"]
     assert len(dungeon_side) == 4  # one orientation of a cross, on each of the four squares
     # The decoration side cannot go next to the start (its four passages would dead-end).
@@ -140,9 +177,9 @@ def test_legal_placements_only_lists_legal_ones_once() -> None:
 
 
 def test_rooms_have_one_passage_and_the_start_is_a_hallway() -> None:
-    g = grid({"G6": room_or_hall("S"), "H7": room_or_hall("WE")})
+    g = grid({"AO40": room_or_hall("S"), "AP41": room_or_hall("WE")})
     s = R.summarise(g)
-    assert s[P("G6")]["room"] and not s[P("H7")]["room"] and not s[G7]["room"]
+    assert s[P("AO40")]["room"] and not s[P("AP41")]["room"] and not s[AO41]["room"]
 
 
 def test_all_hallway_tiles_form_one_connected_hallway() -> None:
@@ -155,8 +192,8 @@ def test_all_hallway_tiles_form_one_connected_hallway() -> None:
         g = R.to_grid(p["dungeon"])
         s = R.summarise(g)
         halls = {q for q, v in s.items() if not v["room"]}
-        seen = {G7}
-        todo = [G7]
+        seen = {AO41}
+        todo = [AO41]
         while todo:
             q = todo.pop()
             for d in range(4):

@@ -92,21 +92,21 @@ def test_ai_beats_random_play() -> None:
 
 def test_ai_scores_a_goal_it_has_met() -> None:
     s = staged(blue=[30, 111, 171, 282, 4, 8])
-    g = grid({"G6": room_or_hall("S")})
-    g[R.parse_coord("G5")] = deco("--X-")
-    g[R.parse_coord("F6")] = deco("-P--")
+    g = grid({"AO40": room_or_hall("S")})
+    g[R.parse_coord("AO39")] = deco("--X-")
+    g[R.parse_coord("AN40")] = deco("-P--")
     set_dungeon(s, 0, g)
     s, _ = act(s, 0, "draft 282")
-    s, _ = act(s, 0, "282 D H7")
+    s, _ = act(s, 0, "282 D AP41")
     assert GAME.ai_action(s, 0) == {"a": "score", "goal": "D1"}
 
 
 def test_ai_drafts_and_places_the_tile_that_completes_a_goal() -> None:
-    # Room G6 already has swords on its north wall; tile 283 (-P-P) as a decoration tile west of
+    # Room AO40 already has swords on its north wall; tile 283 (-P-P) as a decoration tile west of
     # it puts spikes on the room's west wall and completes Sharp Pointy Object Storage (10).
     s = staged(blue=[30, 111, 171, 283, 4, 8])
-    g = grid({"G6": room_or_hall("S")})
-    g[R.parse_coord("G5")] = deco("--X-")
+    g = grid({"AO40": room_or_hall("S")})
+    g[R.parse_coord("AO39")] = deco("--X-")
     set_dungeon(s, 0, g)
     assert GAME.ai_action(s, 0) == {"a": "draft", "tile": 283}
     s, _ = act(s, 0, "draft 283")
@@ -126,18 +126,21 @@ def test_ai_only_reads_its_own_view() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "171 D H7",
-        "171 X H7 90",
-        "G R F7 270 f",
-        "210 x g8 f",
+        "171 D AP41",
+        "171 X AP41 90",
+        "G R AN41 270",
+        "210 x ao42 90",
         "draft 30",
-        "exchange s",
+        "exchange",
+        "swap AP41 AO40",
+        "swap AP41 AO40 90 180",
+        "swap AP41 AO40 0 270",
         "discard S3 D7",
         "keep 46",
         "store G",
         "box 12",
-        "move H7 J7 90",
-        "turn H7 180",
+        "move AP41 AR41 90",
+        "turn AP41 180",
         "reset",
         "done",
         "score s12",
@@ -156,16 +159,19 @@ def test_notation_round_trips(text: str) -> None:
         "",
         "hello",
         "171",
-        "171 Q H7",
+        "171 Q AP41",
         "171 D Z99",
-        "171 D H7 45",
-        "999 D H7",
+        "171 D AP41 45",
+        "999 D AP41",
         "draft",
         "score Q1",
         "exchange X",
+        "exchange S",
+        "171 D AP41 90 f",
+        "swap AP41",
         "discard S1 S2 S3",
-        "move H7",
-        "G D H7",
+        "move AP41",
+        "G D AP41",
     ],
 )
 def test_bad_input_is_one_clear_sentence(text: str) -> None:
@@ -175,15 +181,21 @@ def test_bad_input_is_one_clear_sentence(text: str) -> None:
     assert msg.endswith(".") and "\n" not in msg
 
 
+def test_a_mirror_image_is_refused_in_one_sentence() -> None:
+    # "rotate or flip them": a flip shows the other printed side; a tile is never mirrored.
+    with pytest.raises(IllegalAction, match="cannot be mirrored"):
+        GAME.parse("111 X AP41 270 f")
+
+
 def test_illegal_moves_change_nothing() -> None:
     s = staged(blue=[30, 111, 171, 282, 4, 8])
     frozen = copy_state(s)
-    for text in ("draft 4", "171 D H7", "done", "score D1", "draw S"):
+    for text in ("draft 4", "171 D AP41", "done", "score D1", "draw S"):
         with pytest.raises(IllegalAction):
             act(s, 0, text)
     s, _ = act(s, 0, "draft 30")
     frozen = copy_state(s)
-    for text in ("30 D H9", "30 X H7", "30 D G6", "171 D G6 180", "box 30", "move H7 H8", "done"):
+    for text in ("30 D AP43", "30 X AP41", "30 D AO40", "171 D AO40 180", "box 30", "move AP41 AP42", "done"):
         with pytest.raises(IllegalAction):
             act(s, 0, text)
     assert s == frozen
@@ -193,15 +205,15 @@ def test_illegal_moves_change_nothing() -> None:
 
 def test_ai_spends_an_architect_when_a_turn_completes_a_goal() -> None:
     s = staged(blue=[30, 111, 171, 282, 4, 8])
-    g = grid({"G6": room_or_hall("S")})
-    g[R.parse_coord("G5")] = deco("-XT-")  # table on the room's wall, swords pointing east
-    g[R.parse_coord("F6")] = deco("-P--")  # spikes on the room's west wall
+    g = grid({"AO40": room_or_hall("S")})
+    g[R.parse_coord("AO39")] = deco("-XT-")  # table on the room's wall, swords pointing east
+    g[R.parse_coord("AN40")] = deco("-P--")  # spikes on the room's west wall
     set_dungeon(s, 0, g)
     s["players"][0]["tokens"]["architect"] = 1
     s["tokens_left"]["architect"] = 9
     s, _ = act(s, 0, "draft 282")
-    s, _ = act(s, 0, "282 D H7")
-    assert GAME.ai_action(s, 0) == {"a": "arch", "from": "G5", "to": "G5", "rot": 1}
-    s, _ = act(s, 0, "turn G5 90")
+    s, _ = act(s, 0, "282 D AP41")
+    assert GAME.ai_action(s, 0) == {"a": "arch", "from": "AO39", "to": "AO39", "rot": 1}
+    s, _ = act(s, 0, "turn AO39 90")
     s, _ = GAME.apply(s, 0, GAME.ai_action(s, 0))  # done
     assert GAME.ai_action(s, 0) == {"a": "score", "goal": "D1"}

@@ -26,7 +26,7 @@ def test_setup_counts() -> None:
         for p in s["players"]:
             kinds = Counter(g[0] for g in p["hand"])
             assert kinds == {"S": 3, "D": 3}
-            assert p["dungeon"] == {"G7": R.start_cell()}
+            assert p["dungeon"] == {"AO41": R.start_cell()}
         assert sorted(s["order"]) == list(range(players))
         assert s["phase"] == "keep" and GAME.to_act(s) == set(range(players))
 
@@ -79,8 +79,9 @@ def test_hourglass_in_round_setup_is_set_aside_and_the_third_ends_the_game_at_on
 
 def test_third_hourglass_during_a_turn_lets_the_round_finish() -> None:
     s = staged(blue=[30, 111, 171, 282], red=[0, 0, 12, 0, 15, 19, 23, 26, 28])
-    s, ev = act(s, 0, "exchange S")  # draws two hourglasses, then tile 12
+    s, ev = act(s, 0, "exchange")  # draws two hourglasses, then tile 12
     assert s["hourglasses"] == 2 and s["players"][0]["pending"][0]["t"] == 12
+    s, _ = act(s, 0, "draw S")
     s, _ = act(s, 0, f"discard {s['players'][0]['hand'][0]}")
     assert not s["end_after_round"]
     s2 = staged(blue=[46, 111, 171, 282], red=[0, 0, 0, 12, 15, 19, 23])
@@ -100,11 +101,12 @@ def test_example_12_far_spots_draft_last_next_round() -> None:
     assert GAME.to_act(s) == {2}  # the pawn on spot 1 acts first
     s, _ = act(s, 2, "draft 297")  # the rightmost spot
     s = finish_turn(s, 2)
-    s, _ = act(s, 0, "exchange D")  # the middle spot
+    s, _ = act(s, 0, "exchange")  # the middle spot
+    s, _ = act(s, 0, "draw D")
     s, _ = act(s, 0, f"discard {s['players'][0]['hand'][0]}")
     s = finish_turn(s, 0)
     with pytest.raises(IllegalAction, match="already been taken"):
-        GAME.apply(s, 3, {"a": "exchange", "deck": "S"})
+        GAME.apply(s, 3, {"a": "exchange"})
     s, _ = act(s, 3, "draft 111")
     s = finish_turn(s, 3)
     s, _ = act(s, 1, "draft 30")

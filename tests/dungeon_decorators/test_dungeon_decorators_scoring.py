@@ -16,7 +16,7 @@ def P(c: str) -> tuple[int, int]:
 
 
 def line(floors: list[str]) -> R.Grid:
-    """Hallway tiles east of the start with these floors (H7, I7, ...)."""
+    """Hallway tiles east of the start with these floors (AP41, AQ41, ...)."""
     return grid({f"{chr(72 + i)}7": room_or_hall("WE", f) for i, f in enumerate(floors)})
 
 
@@ -33,7 +33,7 @@ def test_stars_and_colour_tables() -> None:
     assert R.colour_points(line(["red"] * 4 + ["grey", "star"])) == (3, 0, 11)  # grey is no colour
     # Colours and stars on decoration tiles do not count.
     g = line(["star"])
-    g[P("H8")] = {**deco("T---"), "floor": "red"}
+    g[P("AP42")] = {**deco("T---"), "floor": "red"}
     assert R.colour_points(g) == (3, 0, 0)
 
 
@@ -48,62 +48,62 @@ def test_blue_boss_split() -> None:
 
 
 def test_example_8_malice_and_stacy() -> None:
-    g = grid({"G6": room_or_hall("S"), "H7": room_or_hall("W"), "F7": room_or_hall("EN")})
+    g = grid({"AO40": room_or_hall("S"), "AP41": room_or_hall("W"), "AN41": room_or_hall("EN")})
     assert R.metric(g, "rooms") == 2 and R.boss_a_points("rooms", 2) == 6
-    g[P("H8")] = deco("W---")
-    g[P("H6")] = deco("--W-")
+    g[P("AP42")] = deco("W---")
+    g[P("AP40")] = deco("--W-")
     assert R.metric(g, "webs") == 2
 
 
 def test_adan_counts_tiles_with_an_undecorated_full_wall() -> None:
     g = grid({})
     assert R.metric(g, "plain_walls") == 0  # a four-way's corner walls cannot be decorated
-    g = grid({"G6": room_or_hall("S")})
+    g = grid({"AO40": room_or_hall("S")})
     assert R.metric(g, "plain_walls") == 1
-    for c, icons in {"G5": "--K-", "F6": "-T--", "H6": "---*"}.items():
+    for c, icons in {"AO39": "--K-", "AN40": "-T--", "AP40": "---*"}.items():
         g[P(c)] = deco(icons)
     assert R.metric(g, "plain_walls") == 1  # a wild icon alone does not decorate
-    g[P("H6")] = deco("---S")
+    g[P("AP40")] = deco("---S")
     assert R.metric(g, "plain_walls") == 0
 
 
 def test_ambulatrix_takes_the_shortest_path_not_a_detour() -> None:
-    # Rooms at F6 (door S to F7) and H6 (door S to H7); a loop runs round the south as well.
+    # Rooms at AN40 (door S to AN41) and AP40 (door S to AP41); a loop runs round the south as well.
     g = grid(
         {
-            "F7": room_or_hall("NES"),
-            "H7": room_or_hall("NWS"),
-            "F8": room_or_hall("NE"),
-            "G8": room_or_hall("WEN"),
-            "H8": room_or_hall("NW"),
-            "F6": room_or_hall("S"),
-            "H6": room_or_hall("S"),
+            "AN41": room_or_hall("NES"),
+            "AP41": room_or_hall("NWS"),
+            "AN42": room_or_hall("NE"),
+            "AO42": room_or_hall("WEN"),
+            "AP42": room_or_hall("NW"),
+            "AN40": room_or_hall("S"),
+            "AP40": room_or_hall("S"),
         }
     )
-    assert R.metric(g, "room_path") == 3  # F7, G7, H7 - not the longer way round
-    assert R.metric(grid({"G6": room_or_hall("S")}), "room_path") == 0
+    assert R.metric(g, "room_path") == 3  # AN41, AO41, AP41 - not the longer way round
+    assert R.metric(grid({"AO40": room_or_hall("S")}), "room_path") == 0
 
 
 def test_coilimus_counts_the_start_as_a_four_way() -> None:
-    g = grid({"H7": R.make_cell(282, "D", 0, False)})
+    g = grid({"AP41": R.make_cell(282, "D", 0)})
     assert R.metric(g, "four_way") == 2 and R.boss_a_points("four_way", 2) == 6
 
 
 def test_curio_george_most_common_decoration() -> None:
-    g = grid({"G6": room_or_hall("S"), "H7": room_or_hall("W")})
-    g[P("G5")] = deco("--K-")
-    g[P("F6")] = deco("-K--")
+    g = grid({"AO40": room_or_hall("S"), "AP41": room_or_hall("W")})
+    g[P("AO39")] = deco("--K-")
+    g[P("AN40")] = deco("-K--")
     assert R.metric(g, "curio") == 2 and R.boss_a_points("curio", 2) == 5
-    g[P("H6")] = deco("---K")
+    g[P("AP40")] = deco("---K")
     assert R.boss_a_points("curio", R.metric(g, "curio")) == 10
     assert R.boss_a_points("curio", 4) == 15 and R.boss_a_points("curio", 7) == 15
     assert R.boss_a_points("curio", 1) == 0
 
 
 def test_daphne_counts_the_wild_icons_themselves() -> None:
-    g = grid({"G6": room_or_hall("S")})
-    g[P("G5")] = deco("--*-")
-    g[P("F6")] = deco("-*--")
+    g = grid({"AO40": room_or_hall("S")})
+    g[P("AO39")] = deco("--*-")
+    g[P("AN40")] = deco("-*--")
     assert R.metric(g, "wilds") == 2
     assert R.metric(g, "wilds", mimics=2) == 2  # no activation needed or used
 
@@ -116,8 +116,8 @@ def test_diana_three_more_per_star() -> None:
 
 def test_lois_morris_oozymandias_count_rooms_and_hallways() -> None:
     g = line(["red", "orange", "blue", "purple", "green", "yellow"])
-    g[P("F7")] = room_or_hall("WE", "yellow")
-    g[P("G6")] = room_or_hall("S", "red")  # a room counts as well as a hallway
+    g[P("AN41")] = room_or_hall("WE", "yellow")
+    g[P("AO40")] = room_or_hall("S", "red")  # a room counts as well as a hallway
     assert R.metric(g, "red_orange") == 3
     assert R.metric(g, "blue_purple") == 2
     assert R.metric(g, "green_yellow") == 3
@@ -125,18 +125,18 @@ def test_lois_morris_oozymandias_count_rooms_and_hallways() -> None:
 
 def test_paam_counts_each_open_passageway() -> None:
     assert R.metric(grid({}), "open_passages") == 4  # one tile, four passageways
-    g = grid({"H7": room_or_hall("WNE")})
+    g = grid({"AP41": room_or_hall("WNE")})
     assert R.metric(g, "open_passages") == 5
 
 
 def test_mimic_tokens_at_the_end_help_one_boss_goal() -> None:
     s = staged(boss=["A6", "B1"])  # Count Clutterbottom (decorations) and Stacy (webs)
-    g = grid({"G6": room_or_hall("S")})
-    g[P("G5")] = deco("--*-")
-    g[P("F6")] = deco("-W--")
+    g = grid({"AO40": room_or_hall("S")})
+    g[P("AO39")] = deco("--*-")
+    g[P("AN40")] = deco("-W--")
     set_dungeon(s, 0, g)
-    g1 = grid({"G6": room_or_hall("S")})
-    g1[P("G5")] = deco("--W-")
+    g1 = grid({"AO40": room_or_hall("S")})
+    g1[P("AO39")] = deco("--W-")
     set_dungeon(s, 1, g1)
     final = GAME._final_scores(s)
     assert final["boss_counts"] == [[1, 1], [1, 1]]

@@ -18,7 +18,7 @@ HUMANOID_IDS = re.compile(r"\bH\d+\b")
 def humanoid_value_leaks(rep_states: list[dict], text: str) -> list[str]:
     """Humanoid combat values are secret until the end: a public text must not
     name a humanoid card or give a held/inn humanoid's value."""
-    from engine.monster_inn.cards import HUMANOIDS
+    from engine.monster_inn.data import HUMANOIDS
 
     leaks = HUMANOID_IDS.findall(text)
     for state in rep_states:

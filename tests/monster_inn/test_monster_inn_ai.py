@@ -81,3 +81,22 @@ def test_ai_takes_the_bonus_type_it_has_less_of() -> None:
     s["players"][0].update(gold=5, gem=1)
     s["pending"] = {"seat": 0, "kind": "bonus"}
     assert GAME.ai_action(s, 0) == "bonus gem"
+
+
+def test_ai_pays_to_remain_rather_than_risk_its_4_skull_monster() -> None:
+    # Issue 17: a 16-20 humanoid (4 skulls on its back) would lie under the AI's own
+    # unsupported Undead 20; it beats it 1 time in 5 (humanoid 20: "a tie keeps" it, as
+    # only weaker humanoids are removed) and then costs the whole 4 fame. With a Kobolds 12
+    # further right and a purse to pay with, the AI remains instead of gambling the monster.
+    me = {"monsters": [{"card": "U20", "support": None}], "humanoids": [], "gold": 3, "gem": 3}
+    s = position(["H16", "H6", "G3", "K12"], pool=("gem", 7), me=me)
+    s["in_round"] = [0, 1, 2]
+    assert GAME.ai_action(s, 0) == "gem"
+
+
+def test_ai_takes_the_same_humanoid_when_no_monster_of_its_own_is_at_stake() -> None:
+    # The same inn and pool, without the monster above the slot: the humanoid costs nothing
+    # now, so the rich pool is worth leaving for.
+    me = {"monsters": [], "humanoids": [], "gold": 3, "gem": 3}
+    s = position(["H16", "H6", "G3", "K12"], pool=("gem", 7), me=me, deck=0)
+    assert GAME.ai_action(s, 0) == "leave"

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.monster_inn import cards
-from engine.monster_inn.cards import CARDS, KINDS, CardDataError, validate
+from engine import core
+from engine.monster_inn import data
+from engine.monster_inn.data import CARDS, HUMANOIDS, KINDS, MONSTERS, DataError, validate
 
-DOC = json.loads(cards.DATA.read_text())
+DOC = json.loads((core.DATA_ROOT / "monster-inn" / "creatures.json").read_text())
 
 
 def test_forty_cards_as_the_rulebook_lists() -> None:
@@ -35,14 +36,28 @@ def test_the_kinds_are_balanced() -> None:
     for c in CARDS.values():
         if c.is_monster:
             assert c.skulls == (c.value - 1) // 5 + 1
-    # Humanoid skulls rise within a range and on average from range to range, but the
-    # ranges overlap, so the back never tells the skulls.
-    means = []
-    for lo in (1, 6, 11, 16):
-        sk = [CARDS[f"H{v}"].skulls for v in range(lo, lo + 5)]
-        assert sk == sorted(sk) and len(set(sk)) > 1
-        means.append(sum(sk) / 5)
-    assert means == sorted(means) and len(set(means)) == 4
+
+
+def test_a_humanoid_back_never_identifies_a_card() -> None:
+    # Card overview: the "Facedown Humanoid Card" shows its "Combat Value Range (1-5, 6-10,
+    # 11-15, 16-20)" and its "Skulls (1-4)". House decision (docs/rules/monster-inn.md): the
+    # skulls are fixed by range, so each of the four backs is shared by five cards.
+    backs: dict[tuple[str, int], list[str]] = {}
+    for h in HUMANOIDS.values():
+        backs.setdefault((h.range, h.skulls), []).append(h.id)
+    assert sorted(backs) == [("1-5", 1), ("11-15", 3), ("16-20", 4), ("6-10", 2)]
+    assert all(len(ids) == 5 for ids in backs.values())
+
+
+def test_a_beaten_monster_scores_0_or_even_minus_never_more() -> None:
+    # "Each Monster with a Humanoid underneath it gains 0 or even minus Fame. Calculate the loss
+    # by subtracting the Skulls depicted on the Humanoid from the Skulls depicted on the Monster."
+    # The cards make that true without a clamp: a humanoid that is not weaker never has fewer
+    # skulls. Both outcomes the text names occur, and the rulebook example's -1 too.
+    outcomes = {
+        m.skulls - h.skulls for h in HUMANOIDS.values() for m in MONSTERS.values() if h.value >= m.value
+    }
+    assert max(outcomes) == 0 and -1 in outcomes and min(outcomes) < 0
 
 
 @pytest.mark.parametrize(
@@ -57,17 +72,30 @@ def test_the_kinds_are_balanced() -> None:
         (lambda d: d["ranges"].pop(), "back ranges"),
         (lambda d: d["cards"][0].update(kind="Orcs"), "has 5 monsters|has 3 monsters"),
         (lambda d: d["cards"][0].pop("value"), "bad card entry"),
+        (lambda d: d["cards"][20].update(skulls=2), "share one number of skulls"),
+        (lambda d: d["cards"][0].update(skulls=2), "0 or minus"),
     ],
 )
 def test_an_invalid_file_is_refused_with_a_clear_error(break_it, message: str) -> None:  # type: ignore[no-untyped-def]
     doc = copy.deepcopy(DOC)
     break_it(doc)
-    with pytest.raises(CardDataError, match=message):
+    with pytest.raises(DataError, match=message):
         validate(doc)
 
 
-def test_an_unreadable_file_is_a_clear_error(tmp_path: Path) -> None:
-    bad = tmp_path / "creatures.json"
-    bad.write_text("{not json")
-    with pytest.raises(CardDataError, match="cannot read"):
-        cards.load(bad)
+def test_an_unreadable_file_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "monster-inn").mkdir()
+    (tmp_path / "monster-inn" / "creatures.json").write_text("{not json")
+    monkeypatch.setattr(core, "DATA_ROOT", tmp_path)
+    with pytest.raises(DataError, match="cannot be read"):
+        data.load()
+
+
+def test_a_wrong_file_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = copy.deepcopy(DOC)
+    doc["cards"].pop()
+    (tmp_path / "monster-inn").mkdir()
+    (tmp_path / "monster-inn" / "creatures.json").write_text(json.dumps(doc))
+    monkeypatch.setattr(core, "DATA_ROOT", tmp_path)
+    with pytest.raises(DataError, match="creatures.json.*40 cards"):
+        data.load()

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core import State
-from engine.monster_inn.cards import CARDS
+from engine.monster_inn.data import CARDS
 from tests.monster_inn.helpers import GAME, total_treasure
 from tests.playout import random_playout, replay
 

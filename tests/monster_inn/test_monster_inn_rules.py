@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalAction
-from engine.monster_inn.cards import CARDS
-from engine.monster_inn.game import sort_inn
+from engine.monster_inn.data import CARDS
+from engine.monster_inn.rules import sort_inn
 from tests.monster_inn.helpers import GAME, finished, play, stacked, total_treasure
 
 # ---- setup -------------------------------------------------------------------------
@@ -269,15 +269,17 @@ def test_game_end_by_player_count(players: int, rounds: int, boxed: int) -> None
 
 
 def test_rulebook_scoring_example_4_plus_4_minus_1_plus_2_is_9() -> None:
+    # "Scoring example ... 4 + 4 - 1 + 2 = 9 Fame" (the pictured cards are lost; these
+    # cards of our set give the same four terms).
     s = finished(
         [
             {
                 # Supported Undead 20 (4 skulls): its humanoid is removed unseen.
-                # Kobolds 19 (4 skulls) over humanoid 12: weaker, removed after the reveal.
-                # Orcs 7 (2 skulls) over humanoid 10 (3 skulls): stronger, 2 - 3 = -1.
+                # Kobolds 19 (4 skulls) over humanoid 10: weaker, removed after the reveal.
+                # Orcs 7 (2 skulls) over humanoid 12 (3 skulls): stronger, 2 - 3 = -1.
                 # The fourth humanoid has no monster above it: removed unseen.
                 "monsters": [("U20", "gem"), "K19", "O7"],
-                "humanoids": ["H19", "H12", "H10", "H16"],
+                "humanoids": ["H19", "H10", "H12", "H16"],
                 "gold": 4,
                 "gem": 3,  # 7 treasures -> 2 fame; the support gem is not counted
             },
@@ -305,11 +307,21 @@ def test_weaker_humanoid_is_removed_and_monster_scores_its_skulls() -> None:
     assert GAME.result(s).scores[0] == 2
 
 
-def test_stronger_humanoid_with_fewer_skulls_scores_zero_not_plus() -> None:
-    # House decision: min(0, monster skulls - humanoid skulls). U20 needs a humanoid of 20 (4 skulls);
-    # use Trolls 16 (4 skulls) against humanoid 17 (3 skulls): 4 - 3 = +1 would be a reward; it scores 0.
+def test_stronger_humanoid_of_the_same_range_scores_zero_not_plus() -> None:
+    # "Each Monster with a Humanoid underneath it gains 0 or even minus Fame": Trolls 16
+    # (4 skulls) against humanoid 17 (4 skulls, as every 16-20 back): 4 - 4 = 0. The card set
+    # (not a clamp) keeps it from ever being a gain: test_monster_inn_data checks every pair.
     s = finished([{"monsters": ["T16"], "humanoids": ["H17"]}, {}, {}])
     assert GAME.result(s).scores[0] == 0
+
+
+def test_stronger_humanoid_of_a_higher_range_scores_minus() -> None:
+    # "... or even minus Fame. Calculate the loss by subtracting the Skulls depicted on the
+    # Humanoid from the Skulls depicted on the Monster": Goblins 3 (1 skull) under humanoid
+    # 17 (4 skulls) scores 1 - 4 = -3.
+    s = finished([{"monsters": ["G3"], "humanoids": ["H17"]}, {}, {}])
+    assert GAME.result(s).scores[0] == -3
+    assert GAME.result(s).breakdown[0] == {"monsters": 0, "beaten": -3, "treasure": 0}
 
 
 def test_monster_without_humanoid_scores_its_skulls_and_treasure_per_three() -> None:
@@ -412,7 +424,8 @@ def test_describe_gives_button_labels() -> None:
     labels = {a: GAME.describe(s, a) for a in GAME.legal_actions(s, 2)}
     assert labels == {
         "gold": "Remain: add 1 gold",
-        "leave": "Leave: take humanoid 1-5 + 2 gold",
+        # Issue 17: the back shows the skulls as well as the range.
+        "leave": "Leave: take humanoid 1-5 (1 skull) + 2 gold",
     }
     s = play(s, (2, "gold"))
     assert GAME.describe(s, "swap") == "Exchange: take 3 gold, pay 5 gems"

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core import State, copy_state
-from engine.monster_inn.cards import HUMANOIDS
+from engine.monster_inn.data import HUMANOIDS
 from render import monster_inn as R
 from tests.monster_inn.helpers import GAME, finished
 
@@ -156,9 +156,33 @@ def test_unseen_humanoids_stay_hidden_after_the_end() -> None:
     a, b = game("H16", "H2"), game("H18", "H4")
     same_public(a, b, [None, 0, 1, 2])
     pub = GAME.view(a, None)["players"][0]["humanoids"]
-    assert pub[0] == {"type": "humanoid", "range": "16-20"}
+    # Issue 17: the back shows the range AND the skulls (the card overview's "Facedown
+    # Humanoid Card": "Combat Value Range ... Skulls (1-4)"); an unseen humanoid shows its back.
+    assert pub[0] == {"type": "humanoid", "range": "16-20", "skulls": 4}
     assert pub[1] == {"type": "humanoid", "range": "6-10", "value": 9, "skulls": 2}  # revealed
-    assert pub[2] == {"type": "humanoid", "range": "1-5"}
+    assert pub[2] == {"type": "humanoid", "range": "1-5", "skulls": 1}
+
+
+def test_a_face_down_humanoid_shows_its_range_and_skulls_everywhere() -> None:
+    # Card overview, "Facedown Humanoid Card": "Combat Value Range (1-5, 6-10, 11-15, 16-20)"
+    # and "Skulls (1-4)" are on the back, so the table sees both: the inn, the dungeons, the
+    # status line, the events and the button labels show them.
+    from tests.monster_inn.helpers import play, stacked
+
+    s = stacked(3, ["H17", "O4", "U10", "K2", "G3", "T5"], start=0)
+    v = GAME.view(s, None)
+    assert v["inn"][0] == {"type": "humanoid", "range": "16-20", "skulls": 4}
+    assert "humanoid 16-20 (4 skulls)" in GAME.status(s)
+    assert GAME.describe(s, "leave") == "Leave: take humanoid 16-20 (4 skulls)"
+    assert GAME.chooser(s, 0, []).options[-1] == ("leave", "Leave: take humanoid 16-20 (4 skulls)")
+    s2, events = GAME.apply(s, 0, "leave")
+    assert "takes a humanoid (16-20, 4 skulls)" in events[0].text
+    for seat in (None, 0, 1):
+        assert GAME.view(s2, seat)["players"][0]["humanoids"] == [
+            {"type": "humanoid", "range": "16-20", "skulls": 4}
+        ]
+    s2 = play(s2, (0, "bonus gold"))
+    assert "Player 1" in GAME.status(s2) or "Player 2" in GAME.status(s2)
 
 
 @settings(max_examples=10, deadline=None)

@@ -1,0 +1,112 @@
+"""What each seat may see: the view (boards, the AI), the status line and the
+private text. A face-down humanoid shows what its back shows - its combat value
+range and its skulls - to everyone, its owner included; its value only once the
+scoring reveals it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Result, State, seat_ref
+
+from .data import CARDS
+from .rules import amount, score_columns, short_label
+
+
+def card_view(cid: str, reveal: bool) -> dict[str, Any]:
+    c = CARDS[cid]
+    if c.is_monster:
+        return {"type": "monster", "kind": c.kind, "letter": c.letter, "value": c.value, "skulls": c.skulls}
+    if reveal:
+        return {"type": "humanoid", "range": c.range, "skulls": c.skulls, "value": c.value}
+    return {"type": "humanoid", "range": c.range, "skulls": c.skulls}
+
+
+def _player(state: State, s: int, seat: int | None, revealed: list[bool]) -> dict[str, Any]:
+    p = state["players"][s]
+    see = bool(state["options"].get("open_treasure")) or state["over"] or seat == s
+    return {
+        "seat": s,
+        "gold": p["gold"] if see else None,
+        "gem": p["gem"] if see else None,
+        "monsters": [{**card_view(m["card"], True), "support": m["support"]} for m in p["monsters"]],
+        "humanoids": [card_view(h, revealed[i]) for i, h in enumerate(p["humanoids"])],
+        "in_round": s in state["in_round"],
+    }
+
+
+def view(state: State, seat: int | None, to_act: list[int], result: Result | None) -> dict[str, Any]:
+    over = state["over"]
+    cols = score_columns(state) if over else None
+    players = []
+    for s, p in enumerate(state["players"]):
+        revealed = [False] * len(p["humanoids"])
+        for col in cols[s] if cols else []:
+            if col["revealed"]:
+                revealed[col["index"]] = True
+        players.append(_player(state, s, seat, revealed))
+    pend = state["pending"]
+    v: dict[str, Any] = {
+        "game": "monster-inn",
+        "title": "Monster Inn",
+        "seats": state["seats"],
+        "viewer": seat,
+        "open_treasure": bool(state["options"].get("open_treasure")),
+        "round": state["round"],
+        "rounds": rounds(state["seats"]),
+        "deck": len(state["deck"]),
+        "inn": [card_view(c, False) for c in state["inn"]],
+        "pool": dict(state["pool"]),
+        "supply": dict(state["supply"]),
+        "turn": None if over else state["turn"],
+        "start": state["start"],
+        "pending": None if pend is None else {"seat": pend["seat"], "kind": pend["kind"]},
+        "to_act": to_act,
+        "players": players,
+        "over": over,
+        "status": status(state, result),
+    }
+    if over and result is not None and cols is not None:
+        v["scoring"] = [
+            {"fame": result.scores[s], "breakdown": result.breakdown[s], "columns": cols[s]}
+            for s in range(state["seats"])
+        ]
+        v["ranking"] = result.ranking
+    return v
+
+
+def rounds(seats: int) -> int:
+    """Rounds in a game: 40 cards, one a player a round; with 3 players the
+    round that leaves 1 card is the last (13)."""
+    return 40 // seats
+
+
+def status(state: State, result: Result | None) -> str:
+    if state["over"]:
+        assert result is not None
+        return "Game over. Winner: " + " and ".join(seat_ref(s) for s in result.winners) + "."
+    pend = state["pending"]
+    if pend is not None:
+        if pend["kind"] == "bonus":
+            return f"{seat_ref(pend['seat'])} chooses the humanoid bonus: gold or gem."
+        return f"{seat_ref(pend['seat'])} decides on support for their {pend['monster_kind']}."
+    pool = state["pool"]
+    c = CARDS[state["inn"][0]]
+    what = short_label(c) if c.is_monster else f"a {short_label(c)}"
+    who = f"Round {state['round']}: {seat_ref(state['turn'])}"
+    if pool["n"]:
+        return (
+            f"{who} adds {pool['type']}, swaps or leaves with {what} and {amount(pool['n'], pool['type'])}."
+        )
+    return f"{who} adds gold or gem, or leaves with {what}."
+
+
+def private_text(state: State, seat: int) -> str:
+    p = state["players"][seat]
+    sup = sum(1 for m in p["monsters"] if m["support"])
+    return (
+        f"You hold {amount(p['gold'], 'gold')} and {amount(p['gem'], 'gem')} "
+        f"({p['gold'] + p['gem']} treasures, {(p['gold'] + p['gem']) // 3} fame)"
+        + (f"; {sup} more lie on your monsters as support." if sup else ".")
+        + " Your humanoids stay face down until the end, even to you: you see their range and skulls."
+    )
