@@ -110,7 +110,8 @@ class ChooserMixin(PlayMixin):
         prefix = list(draft[1])
         if draft[0] == row.version:
             return prefix, None
-        if prefix and await asyncio.to_thread(still_accepted, row, seat, prefix):
+        fits: bool = bool(prefix) and await asyncio.to_thread(still_accepted, row, seat, list(prefix))
+        if fits:
             await self.store.set_draft(row.id, user_id, row.version, prefix)
             return prefix, "The game moved on meanwhile; your choices so far still stand."
         await self.store.set_draft(row.id, user_id, row.version, None)

@@ -106,8 +106,10 @@ class PlayMixin(TablesBase):
             except IllegalAction as exc:
                 raise TableError(named(row, str(exc))) from None
             await self._commit(row, [(seat, user_id, game.format(action))], new)
-            # The player moved: a half-made move of theirs (typed past it) is void.
-            await self.store.set_draft(game_id, user_id, row.version, None)
+            # The player moved: a half-made move of theirs (typed past it) is void. Read
+            # first: most moves have no draft, and a read costs less than a transaction.
+            if await self.store.get_draft(game_id, user_id) is not None:
+                await self.store.set_draft(game_id, user_id, row.version, None)
         t1 = time.perf_counter()
         ai_events = await self._run_ai(game_id)
         update = await self.board(game_id, events=events + ai_events, before=row, actor=(user_id, seat))

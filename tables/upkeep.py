@@ -99,7 +99,12 @@ class UpkeepMixin(TablesBase):
         if row.state is None or posted >= row.version:
             return None
         since = await self.store.posted_moves(game_id)
-        events, n = await asyncio.to_thread(summary_events, row, await self.store.log(game_id), since)
+        moves = await self.store.log(game_id)
+        try:
+            events, n = await asyncio.to_thread(summary_events, row, moves, since)
+        except Exception:  # the board still goes out, without the news lines
+            log.exception("could not replay the moves of game %s for its owed board", game_id)
+            events, n = [], max(0, len(moves) - since)
         intro = None
         if n:
             intro = f"{n} move(s) since the last board:"

@@ -450,6 +450,8 @@ async def test_lobbies_expire_after_the_server_setting(t: Tables, clock: Clock) 
     assert (await t.lobby(old.game_id)).status == "abandoned"
     assert (await t.lobby(fresh.game_id)).status == "lobby"
     assert all(g["game_id"] != old.game_id for g in await t.my_games(ALICE, GUILD))
+    with pytest.raises(TableError, match="lobby was closed"):
+        await t.join(old.game_id, BOB, "bob")
     await t.set_guild_settings(GUILD, {"lobby_days": 1})
     with pytest.raises(TableError, match="1 to 365"):
         await t.set_guild_settings(GUILD, {"lobby_days": 0})
