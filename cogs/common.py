@@ -102,9 +102,9 @@ async def post_board(client: discord.Client, update: Update, again: bool = False
         if not again and await tables.posted_version(update.game_id) >= update.version:
             return None
         message = await _send_board(client, update, None if again else board_nonce(update))
+        await tables.mark_posted(update)  # posted, or its thread is gone: owed no more
         if message is None:
             return None
-        await tables.mark_posted(update)
     for uid, sentence in update.heads_up:
         await _heads_up(client, update, uid, sentence)
     if update.dm:
@@ -114,9 +114,16 @@ async def post_board(client: discord.Client, update: Update, again: bool = False
 
 
 async def _send_board(client: discord.Client, update: Update, nonce: str | None) -> discord.Message | None:
-    channel = await thread_of(client, update.thread_id)
-    if channel is None:
-        log.warning("game %s has no reachable thread", update.game_id)
+    """The board message, or None when the game's thread is gone (deleted, or the bot
+    may no longer see it). Other failures raise: the board stays owed."""
+    channel = client.get_channel(update.thread_id) if update.thread_id is not None else None
+    if channel is None and update.thread_id is not None:
+        try:
+            channel = await client.fetch_channel(update.thread_id)
+        except (discord.NotFound, discord.Forbidden):
+            channel = None
+    if not isinstance(channel, discord.abc.Messageable):
+        log.warning("game %s has no reachable thread; its board is not posted", update.game_id)
         return None
     content = update.text
     if update.ping:
