@@ -191,10 +191,9 @@ class UpkeepMixin(TablesBase):
             if seat in core.get(new.game_key).to_act(new.state):
                 arm, _ = await self._timer_changes(new, set(), {seat})
                 await self.store.arm(game_id, arm)
-        update = await self.board(game_id, intro=f"{to_name} takes over the seat of {old}.", before=row)
-        if to_user not in update.ping:
-            update.ping.insert(0, to_user)
-        return update
+        # The mention pings the new holder whether or not the seat is to act now.
+        intro = f"<@{to_user}> ({to_name}) takes over the seat of {old}."
+        return await self.board(game_id, intro=intro, before=row)
 
     # ---- tell me when I'm next --------------------------------------------------------------
     async def watch(self, game_id: int, user_id: int, on: bool) -> str:

@@ -470,8 +470,11 @@ async def test_a_seat_is_handed_to_another_member_and_back_from_the_ai(t: Tables
         await t.hand_seat(gid, BOB, 1, CAROL, "carol")
     with pytest.raises(TableError, match="already plays"):
         await t.hand_seat(gid, ALICE, 1, ALICE, "alice")
+    _user, seat, _other = await mover(t, gid)
     update = await t.hand_seat(gid, ALICE, 1, CAROL, "carol")
-    assert update.ping[0] == CAROL and "carol takes over the seat of bob" in update.text
+    assert f"<@{CAROL}> (carol) takes over the seat of bob" in update.text, "the new holder is pinged"
+    assert (CAROL in update.ping) == (seat == 1), "and told it is their turn when it is"
+    assert BOB not in update.ping
     assert (await t.hand(gid, CAROL))[0] == secret
     for outsider in (BOB, 99):
         with pytest.raises(TableError, match="not a player"):
@@ -480,7 +483,7 @@ async def test_a_seat_is_handed_to_another_member_and_back_from_the_ai(t: Tables
     # To the AI and back to a person (by a Manage Server member, not the host).
     await t.take_over(gid, CAROL)
     back = await t.hand_seat(gid, 99, 1, BOB, "bob", is_admin=True)
-    assert BOB in back.ping and (await t.hand(gid, BOB))[0] == secret
+    assert f"<@{BOB}>" in back.text and (await t.hand(gid, BOB))[0] == secret
     with pytest.raises(TableError, match="not a player"):
         await t.hand(gid, CAROL)
 

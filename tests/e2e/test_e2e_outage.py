@@ -156,3 +156,52 @@ async def test_commands_sync_only_when_changed_and_no_voice_warnings(
     logged = bot.log.read_text(errors="replace")
     assert "slash commands unchanged; not synced" in logged
     assert "PyNaCl" not in logged and "davey" not in logged
+
+
+async def test_seat_hand_over_pause_resume_extend_next_and_mygames(standin: StandIn, bot: BotProcess) -> None:
+    """Items 5, 6, 7 and 3 through the commands: the new holder of a seat is pinged and
+    sees its secrets, the old one no longer; pause refuses moves and says so; resume
+    posts the board; extend without a deadline is one sentence; /game next and
+    /mygames answer privately."""
+    ann, bob, cat = standin.user(411, "ann"), standin.user(412, "bob"), standin.user(413, "cat")
+    dan = standin.user(414, "dan")
+    t = Table(standin, [ann, bob, cat])
+    await t.open(KEY)
+    r = await bob.slash("hand", channel=t.thread_id)
+    secret = (await r.reply()).content
+    assert "not a player" not in secret
+    refused = await bob.slash("game seat", channel=t.thread_id, seat=2, member=dan)
+    assert "Only the host" in (await refused.reply()).content
+    mark = standin.mark()
+    r = await ann.slash("game seat", channel=t.thread_id, seat=2, member=dan)
+    assert "dan has the seat" in (await r.reply()).content
+    board = await t.wait_board(mark)
+    assert dan.id in board.mentions and bob.id not in board.mentions
+    assert secret not in board.content
+    r = await dan.slash("hand", channel=t.thread_id)
+    assert (await r.reply()).content == secret
+    r = await bob.slash("hand", channel=t.thread_id)
+    assert "not a player" in (await r.reply()).content
+    t.players[1] = dan
+    t.boards.append(board)
+    # Pause: public sentence, moves refused, the board says so; resume posts the board.
+    r = await ann.slash("game pause", channel=t.thread_id)
+    paused = await r.reply()
+    assert not paused.ephemeral and "paused" in paused.content
+    offers = {p.name: await t.choices(p) for p in t.players}
+    player = next(p for p in t.players if offers[p.name])
+    r = await player.slash("play", channel=t.thread_id, move=offers[player.name][0]["value"])
+    answer = await r.reply()
+    assert answer.ephemeral and "paused" in answer.content
+    mark = standin.mark()
+    r = await ann.slash("game resume", channel=t.thread_id)
+    assert "goes on" in (await r.reply()).content
+    assert "Paused" not in (await t.wait_board(mark)).content
+    r = await ann.slash("game extend", channel=t.thread_id)
+    assert "no turn deadline" in (await r.reply()).content
+    r = await cat.slash("game next", channel=t.thread_id, on="on")
+    reply = await r.reply()
+    assert reply.ephemeral and "likely next" in reply.content
+    r = await cat.slash("mygames")
+    mine = await r.reply()
+    assert mine.ephemeral and f"<#{t.thread_id}>" in mine.content
