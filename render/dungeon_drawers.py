@@ -1,29 +1,24 @@
-"""Dungeon Drawers: every dungeon sheet on its A-H x 1-10 grid with the hero, the
-path, improvements and hearts. Draws only what the view holds: the public view
-has no treasure coordinates and no hands; ``render_private`` adds the viewer's."""
+"""Dungeon Drawers: every dungeon sheet on its A-H x 1-10 grid with the hero, the path,
+improvements and hearts; the seat's own sheet and hand ("my area"); and a small image
+of a hero path being drawn step by step (the chooser's preview).
+
+Draws only what the view holds: the public view has no treasure coordinates and no
+hands. Players are named by ``names``; the view's texts name seats "Player N", which
+is replaced by the name here, as the tables layer does in messages.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
-from render import Renderer
-from render.base import PALETTE, box, seat_colour, text, text_width, to_png
+from render import Renderer, default_names
+from render.base import PALETTE, canvas, grid, header, seat_colour, text, text_width, to_palette, to_png
 
-W = 1180
-CELL = 34
-GX = 30  # grid left offset inside a block (row labels)
-GY = 46  # grid top offset inside a block (column labels + entrance)
-BLOCK_W = 590
-BLOCK_H = GY + 10 * CELL + 40
-COLS = "ABCDEFGH"
-KIND = {
-    "goblin": ("G", "green"),
-    "orc": ("O", "orange"),
-    "dragon": ("D", "red"),
-    "trap": ("T", "purple"),
-}
+W = 1200
+KIND = {"goblin": ("G", "green"), "orc": ("O", "orange"), "dragon": ("D", "red"), "trap": ("T", "purple")}
 TRACK_LABEL = {
     "goblin": "Goblin",
     "orc": "Orc",
@@ -32,250 +27,473 @@ TRACK_LABEL = {
     "treasure": "Treasure",
     "hand": "Hand",
 }
-# The sheet's improvement tracks (mirrors data/dungeon-drawers/sheet.json, drawn as box groups).
-TRACKS = {
-    "goblin": [1, 1, 2, 2, 2, 3],
-    "orc": [2, 2, 2, 2, 3],
-    "dragon": [2, 2, 1, 2],
-    "trap": [3, 3, 4],
-    "treasure": [2, 3, 3],
-    "hand": [2, 2, 3],
+PHASE = {
+    "build": "Phase A: build",
+    "path": "Phase B: hero paths",
+    "defend": "Phase C: defend",
+    "over": "Final",
 }
+SEAT_REF = re.compile(r"\bPlayer ([1-9])\b")
+Colour = tuple[int, int, int]
 
 
-def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    # A palette image, as render/dungeon_lair.py does: the sheets use a few dozen colours,
-    # and one byte a pixel halves the PNG encode that dominated the render time.
-    img = Image.new("P", (width, height), 0)
-    d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, width, height), fill=PALETTE["bg"])
-    return img, d
-
-
-# Text is drawn by render.base.text, which caches each label's glyph mask.
-
-
-def grid(d: ImageDraw.ImageDraw, origin: tuple[int, int], cols: int, rows: int, cell: int, size: int) -> None:
-    """Grid lines with column letters above and row numbers on the left."""
-    x0, y0 = origin
-    line = PALETTE["line"]
-    for c in range(cols + 1):
-        d.line([(x0 + c * cell, y0), (x0 + c * cell, y0 + rows * cell)], fill=line, width=1)
-    for r in range(rows + 1):
-        d.line([(x0, y0 + r * cell), (x0 + cols * cell, y0 + r * cell)], fill=line, width=1)
-    for c in range(cols):
-        text(d, (x0 + c * cell + cell / 2, y0 - 4), COLS[c], size, "muted", "md")
-    for r in range(rows):
-        text(d, (x0 - 6, y0 + r * cell + cell / 2), str(r + 1), size, "muted", "rm")
-
-
-def header(d: ImageDraw.ImageDraw, width: int, title: str, status: str) -> int:
-    d.rectangle([0, 0, width, 64], fill=PALETTE["panel"])
-    text(d, (16, 8), title, 24, "accent")
-    text(d, (16, 38), status, 18, "text")
-    return 76
-
-
-def _xy(cell: str) -> tuple[int, int]:
-    return COLS.index(cell[0]), int(cell[1:]) - 1
-
-
-def _centre(ox: int, oy: int, cell: str) -> tuple[float, float]:
-    x, y = _xy(cell)
-    return ox + GX + x * CELL + CELL / 2, oy + GY + y * CELL + CELL / 2
-
-
-def _sheet(d: ImageDraw.ImageDraw, ox: int, oy: int, p: dict[str, Any], view: dict[str, Any]) -> None:
-    seat = p["seat"]
-    colour = seat_colour(seat)
-    acting = seat in view["to_act"]
-    box(
-        d,
-        (ox + 4, oy, ox + BLOCK_W - 6, oy + BLOCK_H - 6),
-        fill="panel",
-        outline=colour if acting else "line",
-        width=3 if acting else 1,
+def _named(s: str, names: list[str]) -> str:
+    """The view's "Player N" replaced by the player's name (as tables does in messages)."""
+    return SEAT_REF.sub(
+        lambda m: names[int(m.group(1)) - 1] if int(m.group(1)) <= len(names) else m.group(0), s
     )
-    gx, gy = ox + GX, oy + GY
-    sheet = p["sheet"]
+
+
+def wrap(s: str, width: float, size: int) -> list[str]:
+    """``s`` in lines no wider than ``width`` at ``size``, broken between words only."""
+    lines: list[str] = []
+    cur = ""
+    for word in s.split(" "):
+        trial = f"{cur} {word}" if cur else word
+        if cur and text_width(trial, size) > width:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = trial
+    return [*lines, cur] if cur else lines
+
+
+def _fit(s: str, width: float, size: int) -> str:
+    """One line: cut at a word with '...' if it is wider than ``width`` (names, short labels)."""
+    if text_width(s, size) <= width:
+        return s
+    words = s.split(" ")
+    while len(words) > 1 and text_width(" ".join(words) + "...", size) > width:
+        words.pop()
+    out = " ".join(words)
+    while len(out) > 1 and text_width(out + "...", size) > width:
+        out = out[:-1]
+    return out + "..."
+
+
+# ---- one grid: tokens, path, hero ---------------------------------------------------------------
+
+
+class Grid:
+    """Where a sheet's grid lies on the image: top-left of A1 and the cell size."""
+
+    def __init__(self, x: int, y: int, cell: int) -> None:
+        self.x, self.y, self.cell = x, y, cell
+
+    def corner(self, c: str) -> tuple[int, int]:
+        return self.x + "ABCDEFGH".index(c[0]) * self.cell, self.y + (int(c[1:]) - 1) * self.cell
+
+    def centre(self, c: str) -> tuple[float, float]:
+        x, y = self.corner(c)
+        return x + self.cell / 2, y + self.cell / 2
+
+
+def _tokens(d: ImageDraw.ImageDraw, g: Grid, sheet: dict[str, Any]) -> None:
+    """Walls, monsters and traps. Drawn after the path, so the path never covers a letter."""
     crossed = set(sheet["crossed"])
-    treasures = set(sheet.get("treasures") or [])
+    cs = g.cell
+    inset = max(3, cs // 7)
     for cell, kind in sheet["grid"].items():
-        x, y = _xy(cell)
-        x0, y0 = gx + x * CELL, gy + y * CELL
+        x0, y0 = g.corner(cell)
         if kind == "wall":
-            d.rectangle((x0, y0, x0 + CELL, y0 + CELL), fill=PALETTE["grey"])
+            d.rectangle((x0, y0, x0 + cs, y0 + cs), fill=PALETTE["grey"])
             continue
         letter, fill = KIND[kind]
         dead = cell in crossed
         d.ellipse(
-            (x0 + 4, y0 + 4, x0 + CELL - 4, y0 + CELL - 4), fill=PALETTE["panel2"] if dead else PALETTE[fill]
+            (x0 + inset, y0 + inset, x0 + cs - inset, y0 + cs - inset),
+            fill=PALETTE["panel2"] if dead else PALETTE[fill],
+            outline=PALETTE["black"],
         )
-        text(d, (x0 + CELL / 2, y0 + CELL / 2), letter, 20, "muted" if dead else "black", "mm")
-        if dead:
-            d.line((x0 + 4, y0 + 4, x0 + CELL - 4, y0 + CELL - 4), fill=PALETTE["bad"], width=3)
-            d.line((x0 + 4, y0 + CELL - 4, x0 + CELL - 4, y0 + 4), fill=PALETTE["bad"], width=3)
-    for cell in treasures:
-        x, y = _xy(cell)
-        text(d, (gx + x * CELL + CELL - 2, gy + y * CELL + 1), "$", 16, "yellow", "ra")
-    grid(d, (gx, gy), 8, 10, CELL, size=16)
-    # entrance above A1, exit below H10
-    text(d, (gx - 14, gy - 22), "IN", 16, "good", "mm")
-    text(d, (gx + 7 * CELL + CELL / 2, gy + 10 * CELL + 14), "OUT", 16, "good", "mm")
-    path = p.get("path")
-    if path:
-        seen: dict[str, int] = {}
-        pts = []
-        start = _centre(ox, oy, path[0])
-        pts.append((start[0], start[1] - CELL))
-        for cell in path:
-            k = seen.get(cell, 0)
-            seen[cell] = k + 1
-            cx, cy = _centre(ox, oy, cell)
-            off = -5 if k == 0 else 5
-            pts.append((cx + off, cy + off))
-        end = _centre(ox, oy, path[-1])
-        pts.append((end[0], end[1] + CELL))
-        d.line(pts, fill=colour, width=3, joint="curve")
-    elif p["path_drawn"]:
-        text(d, (gx + 4 * CELL, gy + 5 * CELL), "path drawn (hidden)", 16, "muted", "mm")
-    hero = p["hero"]
-    if path:
-        if hero["state"] == "escaped":
-            hx, hy = _centre(ox, oy, "H10")
-            hx, hy = hx - 40, hy + CELL
-        elif hero["pos"] < 0:
-            hx, hy = _centre(ox, oy, "A1")
-            hy -= CELL
-        else:
-            hx, hy = _centre(ox, oy, path[hero["pos"]])
-        fill = PALETTE["bad"] if hero["state"] == "dead" else PALETTE["white"]
-        d.ellipse((hx - 11, hy - 11, hx + 11, hy + 11), fill=fill, outline=PALETTE["black"], width=2)
-        text(d, (hx, hy), "X" if hero["state"] == "dead" else "H", 16, "black", "mm")
-    # side panel
-    sx = gx + 8 * CELL + 18
-    y = oy + 8
-    name = p["name"] + ("  (start)" if view["start"] == seat and view["phase"] == "build" else "")
-    d.rectangle((sx, y + 2, sx + 14, y + 18), fill=colour)
-    text(d, (sx + 20, y), name, 20, "text")
-    y += 28
-    state_word = {"in": "", "dead": "  DEAD", "escaped": "  escaped"}[hero["state"]]
-    text(
-        d,
-        (sx, y),
-        f"Hero hearts {hero['hearts']}{state_word}",
-        18,
-        "bad" if hero["state"] == "dead" else "text",
+        text(d, (x0 + cs / 2, y0 + cs / 2), letter, int(cs * 0.55), "muted" if dead else "black", "mm")
+        if dead:  # crossed off: a thin X that leaves the letter readable
+            d.line((x0 + inset, y0 + inset, x0 + cs - inset, y0 + cs - inset), fill=PALETTE["bad"], width=2)
+            d.line((x0 + inset, y0 + cs - inset, x0 + cs - inset, y0 + inset), fill=PALETTE["bad"], width=2)
+
+
+def _treasures(d: ImageDraw.ImageDraw, g: Grid, cells: list[str]) -> None:
+    for cell in cells:
+        x0, y0 = g.corner(cell)
+        text(d, (x0 + g.cell - 2, y0 + 1), "$", max(14, g.cell // 3), "yellow", "ra")
+
+
+def _arrow(
+    d: ImageDraw.ImageDraw, at: tuple[float, float], step: tuple[int, int], size: float, fill: Colour
+) -> None:
+    """A filled arrowhead centred on ``at`` pointing along ``step``."""
+    (x, y), (dx, dy) = at, step
+    tip = (x + dx * size, y + dy * size)
+    back = (x - dx * size, y - dy * size)
+    px, py = -dy * size, dx * size
+    d.polygon(
+        [tip, (back[0] + px, back[1] + py), (back[0] - px, back[1] - py)], fill=fill, outline=PALETTE["black"]
     )
-    y += 26
-    levels = p["levels"]
-    imp = sheet["imp"]
-    for t, groups in TRACKS.items():
-        lv = levels[t]
-        label = f"{TRACK_LABEL[t]} {'+' if t in ('goblin', 'orc', 'dragon') else ''}{lv}"
-        text(d, (sx, y), label, 16, "text")
-        bx = sx + 96
-        done = imp[t]
-        i = 0
-        for g in groups:
-            for _ in range(g):
-                filled = i < done
+
+
+def _dashed(
+    d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], fill: Colour, width: int
+) -> None:
+    n = 4
+    for i in range(0, n, 2):
+        p = (a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n)
+        q = (a[0] + (b[0] - a[0]) * (i + 1) / n, a[1] + (b[1] - a[1]) * (i + 1) / n)
+        d.line((p, q), fill=fill, width=width)
+
+
+def draw_path(d: ImageDraw.ImageDraw, g: Grid, path: list[str], colour: Colour) -> None:
+    """The hero's path: straight steps from centre to centre, an arrowhead on every step at
+    the border between the two spaces, and a second pass over the same step drawn dashed in
+    white with its arrowhead beside the first, so the two passes are told apart."""
+    cs = g.cell
+    lw = max(3, cs // 10)
+    top = g.centre(path[0])
+    # the entrance and the exit as stubs from the grid's edge, clear of the coordinate letters
+    d.line(((top[0], g.y), top), fill=colour, width=lw)
+    _arrow(d, (top[0], g.y + cs * 0.22), (0, 1), cs * 0.2, colour)
+    used: set[frozenset[str]] = set()
+    second = PALETTE["white"]
+    for a, b in zip(path, path[1:], strict=False):
+        pa, pb = g.centre(a), g.centre(b)
+        step = (int((pb[0] - pa[0]) / cs), int((pb[1] - pa[1]) / cs))
+        mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+        edge = frozenset((a, b))
+        if edge in used:
+            _dashed(d, pa, pb, second, lw)
+            side = (-step[1] * cs * 0.26, step[0] * cs * 0.26)
+            _arrow(d, (mid[0] + side[0], mid[1] + side[1]), step, cs * 0.17, second)
+        else:
+            used.add(edge)
+            d.line((pa, pb), fill=colour, width=lw)
+            _arrow(d, mid, step, cs * 0.2, colour)
+        d.ellipse((pb[0] - lw / 2, pb[1] - lw / 2, pb[0] + lw / 2, pb[1] + lw / 2), fill=colour)
+    end = g.centre(path[-1])
+    if path[-1] == "H10":
+        d.line((end, (end[0], end[1] + cs * 0.9)), fill=colour, width=lw)
+        _arrow(d, (end[0], end[1] + cs * 0.6), (0, 1), cs * 0.2, colour)
+
+
+def _hero(d: ImageDraw.ImageDraw, g: Grid, p: dict[str, Any]) -> None:
+    """The hero figure: in the top-left corner of its space, so it never hides a monster's
+    letter; at the entrance in the grid's top-left corner, once escaped below H10."""
+    hero, path, cs = p["hero"], p["path"], g.cell
+    r = max(9, cs * 0.22)
+    if hero["state"] == "escaped":
+        cx, cy = g.x + 8 * cs + 2, g.y + 10 * cs + r + 4
+    elif hero["pos"] < 0:
+        cx, cy = g.x - r - 3, g.y - r - 3
+    else:
+        x, y = g.corner(path[hero["pos"]])
+        cx, cy = x + r + 1, y + r + 1
+    fill = PALETTE["bad"] if hero["state"] == "dead" else PALETTE["white"]
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=PALETTE["good"], width=2)
+    text(d, (cx, cy), "X" if hero["state"] == "dead" else "H", int(r * 1.3), "black", "mm")
+
+
+def _gates(d: ImageDraw.ImageDraw, g: Grid, label: int) -> None:
+    """IN in the corner above the row numbers, OUT below the grid left of the exit stub."""
+    text(d, (g.x - 4, g.y - 4), "IN", label, "good", "rd")
+    text(d, (g.x + 7 * g.cell - 2, g.y + 10 * g.cell + 4), "OUT", label, "good", "ra")
+
+
+def draw_grid(d: ImageDraw.ImageDraw, g: Grid, p: dict[str, Any], colour: Colour, label: int) -> None:
+    """A whole sheet grid: coordinates, entrance and exit, path, tokens, treasures, hero."""
+    grid(d, (g.x, g.y), 8, 10, g.cell, size=label)
+    _gates(d, g, label)
+    if p.get("path"):
+        draw_path(d, g, p["path"], colour)
+    elif p.get("path_drawn"):
+        text(d, (g.x + 4 * g.cell, g.y + 5 * g.cell), "path drawn (hidden)", label, "muted", "mm")
+    _tokens(d, g, p["sheet"])
+    _treasures(d, g, p["sheet"].get("treasures") or [])
+    if p.get("path"):
+        _hero(d, g, p)
+
+
+# ---- the panel of one sheet ---------------------------------------------------------------------
+
+
+def _tracks(
+    d: ImageDraw.ImageDraw, x: int, y: int, width: int, p: dict[str, Any], view: dict[str, Any], size: int
+) -> int:
+    """Each improvement track: its level, then its boxes in their groups, as large as the width allows."""
+    label_w = max(int(text_width(f"{TRACK_LABEL[t]} +{p['levels'][t]}", size)) for t in TRACK_LABEL) + 8
+    most = max(sum(b for b, _ in view["tracks"][t]["groups"]) for t in TRACK_LABEL)
+    groups = max(len(view["tracks"][t]["groups"]) for t in TRACK_LABEL)
+    unit = (width - label_w) / (most + groups / 2 + 1)  # a box and its gap; half a box between groups
+    bs = max(8, min(size - 6, int(unit) - 1))
+    gap = max(4, bs // 2)
+    for t, label in TRACK_LABEL.items():
+        lv = p["levels"][t]
+        plus = "+" if t in ("goblin", "orc", "dragon") else ""
+        text(d, (x, y), f"{label} {plus}{lv}", size, "text")
+        bx, done, i = x + label_w, p["sheet"]["imp"][t], 0
+        for boxes, _lvl in view["tracks"][t]["groups"]:
+            for _ in range(boxes):
+                top = y + (size - bs) // 2 + 2
                 d.rectangle(
-                    (bx, y + 4, bx + 9, y + 13),
-                    fill=PALETTE["accent"] if filled else None,
+                    (bx, top, bx + bs, top + bs),
+                    fill=PALETTE["accent"] if i < done else None,
                     outline=PALETTE["muted"],
                 )
-                bx += 11
+                bx += bs + 1
                 i += 1
-            bx += 5
-        y += 22
-    text(d, (sx, y), f"Treasures hidden: {p['treasure_count']}", 16, "text")
-    y += 22
+            bx += gap
+        y += size + 6
+    return y
+
+
+def _panel(
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    width: int,
+    p: dict[str, Any],
+    view: dict[str, Any],
+    names: list[str],
+    size: int,
+) -> int:
+    hero = p["hero"]
+    state_word = {"in": "", "dead": " - DEAD", "escaped": " - escaped"}[hero["state"]]
+    text(
+        d,
+        (x, y),
+        f"Hearts {hero['hearts']}/{view['hearts']}{state_word}",
+        size,
+        "bad" if hero["state"] == "dead" else "text",
+    )
+    y += size + 8
+    y = _tracks(d, x, y, width, p, view, size)
+    text(d, (x, y), f"Treasures hidden: {p['treasure_count']}", size, "text")
+    y += size + 6
     if view["phase"] == "build":
-        text(d, (sx, y), f"Cards taken: {len(p['taken'])}", 16, "muted")
-        y += 22
-        if p["pending"]:
-            text(d, (sx, y), f"Installing card #{p['pending']['card']}", 16, "accent")
-            y += 22
+        line = f"Cards taken: {len(p['taken'])}" + (
+            f", installing #{p['pending']['card']}" if p["pending"] else ""
+        )
+        text(d, (x, y), _fit(line, width, size), size, "accent" if p["pending"] else "muted")
+        y += size + 6
     elif view["phase"] in ("defend", "over"):
-        text(d, (sx, y), f"Hand {p['hand_count']}  deck {p['deck_count']}", 16, "muted")
-        y += 22
+        text(d, (x, y), f"Hand {p['hand_count']}, deck {p['deck_count']}", size, "muted")
+        y += size + 6
     for h in p["on"]:
-        label = view["cards"].get(str(h["card"]), f"#{h['card']}").split(":")[0]
-        text(d, (sx, y), f"On it: {label} by P{h['by'] + 1}"[:34], 16, "sky")
-        y += 22
+        c = view["cards"].get(str(h["card"]))
+        what = f"{c['name']} ({c['short']})" if c else f"#{h['card']}"
+        for line in wrap(f"On it: {what}, by {names[h['by']]}", width, size):
+            text(d, (x, y), line, size, "sky")
+            y += size + 4
     res = view.get("result")
     if res:
-        b = res["breakdown"][seat]
-        text(d, (sx, y), f"Score {res['scores'][seat]}", 20, "accent")
-        y += 26
-        for k, v in b.items():
-            text(d, (sx, y), f"{k}: {v}", 16, "muted")
-            y += 20
+        seat = p["seat"]
+        text(d, (x, y), f"Score {res['scores'][seat]}", size + 6, "accent")
+        y += size + 12
+        parts = ", ".join(f"{k} {v}" for k, v in res["breakdown"][seat].items())
+        for line in wrap(parts, width, size - 2):
+            text(d, (x, y), line, size - 2, "muted")
+            y += size + 2
+    return y
 
 
-def _draw(view: dict[str, Any], extra: list[str]) -> bytes:
-    n = view["seats"]
-    rows = 1 if n <= 2 else 2
-    info: list[tuple[str, str]] = []
+def _name_bar(
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    width: int,
+    p: dict[str, Any],
+    view: dict[str, Any],
+    names: list[str],
+    size: int,
+) -> int:
+    """The player's name; filled with the seat's colour and an arrow when the player is to act."""
+    seat = p["seat"]
+    colour = seat_colour(seat)
+    acting = seat in view["to_act"]
+    h = size + 14
+    d.rectangle((x, y, x + width, y + h), fill=colour if acting else PALETTE["panel2"])
+    tx = x + 8
+    if acting:
+        d.polygon([(tx, y + 6), (tx, y + h - 6), (tx + h / 2 - 2, y + h / 2)], fill=PALETTE["black"])
+        tx += int(h / 2) + 6
+    extra = ""
+    if view["phase"] == "build" and view["start"] == seat:
+        extra = " (starts)"
+    res = view.get("result")
+    if res and seat in res["winners"]:
+        extra = " - WINNER"
+    name = _fit(names[seat] + extra, x + width - tx - 8, size)
+    text(d, (tx, y + h / 2), name, size, "black" if acting else colour, "lm")
+    return y + h + 6
+
+
+# ---- the public board ------------------------------------------------------------------------------
+
+# Per number of players: cell size, coordinate label size, panel text size, and whether the
+# panel stands beside the grid (2 players: keeps the board wide, not square) or below it.
+LAYOUT = {2: (36, 18, 20, True), 3: (40, 18, 22, False), 4: (32, 16, 22, False)}
+TALL = 2400  # boards are drawn on a tall canvas and cropped to what was drawn
+
+
+def _info(view: dict[str, Any], names: list[str]) -> list[tuple[str, str, int]]:
+    """The lines above the sheets: status, the display (each card whole, with its effect),
+    the fight, the last events. Long lines are wrapped, never cut."""
+    width = W - 32
+    out: list[tuple[str, str, int]] = []
+    res = view.get("result")
+    if res:
+        ranked = sorted(range(view["seats"]), key=lambda s: -res["scores"][s])
+        winners = " and ".join(names[s] for s in res["winners"])
+        out.append((f"Winner: {winners}", "accent", 28))
+        out.append(
+            ("Final scores: " + ", ".join(f"{names[s]} {res['scores'][s]}" for s in ranked), "text", 24)
+        )
+    else:
+        out += [(line, "text", 24) for line in wrap(_named(view["status"], names), width, 24)]
     if view["phase"] == "build" and view["display"]:
-        info.append(("Display: " + "   ".join(view["cards"][str(c)] for c in view["display"][:2]), "text"))
-        if len(view["display"]) > 2:
-            info.append(("   " + "   ".join(view["cards"][str(c)] for c in view["display"][2:]), "text"))
+        out.append(("On display:", "accent", 22))
+        for c in view["display"]:
+            out += [
+                (line, "text", 20) for line in wrap(_named(view["cards"][str(c)]["text"], names), width, 20)
+            ]
     enc = view.get("encounter")
     if enc and enc["kind"] != "trap":
-        info.append(
-            (
-                f"Fight: {enc['kind']} on {enc['cell']}, dice {'+'.join(map(str, enc['dice']))}, "
-                f"strength {view['strength']} (needs 20)",
-                "accent",
-            )
-        )
-    for line in view["news"][-3:]:
-        info.append((line, "muted"))
-    info_h = 24 * len(info) + 8
-    extra_h = 24 * len(extra) + (12 if extra else 0)
-    height = 76 + info_h + rows * BLOCK_H + extra_h + 8
-    img, d = canvas(W, height)
-    title = f"Dungeon Drawers - {'Phase A, round ' + str(view['round']) + '/14' if view['phase'] == 'build' else {'path': 'Phase B', 'defend': 'Phase C', 'over': 'Final'}[view['phase']]}"
-    status = view["status"]
-    while text_width(status, 18) > W - 32 and len(status) > 10:
-        status = status[:-4] + "..."
-    y = header(d, W, title, status)
-    for line, colour in info:
-        while text_width(line, 18) > W - 32 and len(line) > 10:
-            line = line[:-4] + "..."
-        text(d, (16, y), line, 18, colour)
-        y += 24
-    y += 8
-    for s, p in enumerate(view["players"]):
-        ox = (s % 2) * BLOCK_W
-        oy = y + (s // 2) * BLOCK_H
-        _sheet(d, ox, oy, p, view)
-    y += rows * BLOCK_H + 4
-    for line in extra:
-        text(d, (16, y), line[:110], 18, "text")
-        y += 24
-    return to_png(img)
+        dice = " and ".join(map(str, enc["dice"]))
+        line = f"Fight: {enc['kind']} on {enc['cell']}, dice {dice}, strength {view['strength']} (needs {view['target']})"
+        out.append((line, "accent", 22))
+    for line in [n for n in view["news"] if n != view["status"]][-2:]:
+        out += [(w, "muted", 18) for w in wrap(_named(line, names), width, 18)]
+    return out
 
 
-def render(view: dict[str, Any]) -> bytes:
-    return _draw(view, [])
+def _column(
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    width: int,
+    p: dict[str, Any],
+    view: dict[str, Any],
+    names: list[str],
+) -> int:
+    """One player's sheet: name bar, grid, then the panel below it. Returns the y below it."""
+    cell, label, size, beside = LAYOUT[view["seats"]]
+    y = _name_bar(d, x, y, width, p, view, names, 26)
+    g = Grid(x + label + 16, y + label + 12, cell)
+    draw_grid(d, g, p, seat_colour(p["seat"]), label)
+    below = g.y + 10 * cell + label + 12
+    if beside:
+        px = g.x + 8 * cell + 14
+        return max(below, _panel(d, px, g.y, x + width - px, p, view, names, size))
+    return _panel(d, x + 8, below, width - 16, p, view, names, size)
 
 
-def render_private(view: dict[str, Any]) -> bytes | None:
+def board(view: dict[str, Any], names: list[str]) -> bytes:
+    n = view["seats"]
+    img, d = canvas(W, TALL)
+    title = f"Dungeon Drawers - {PHASE[view['phase']]}"
+    if view["phase"] == "build":
+        title += f", round {view['round']} of {view['rounds']}"
+    y = header(d, W, title, "")
+    for line, colour, size in _info(view, names):
+        text(d, (16, y), line, size, colour)
+        y += size + 6
+    y += 10
+    col_w = W // n
+    bottom = max(
+        _column(d, s * col_w + 4, y, col_w - 8, p, view, names) for s, p in enumerate(view["players"])
+    )
+    # a palette PNG: a third of the encode time and half the bytes of the RGB one (flat board art)
+    return to_png(to_palette(img.crop((0, 0, W, bottom + 12))))
+
+
+# ---- my area: the seat's own sheet and hand, twice the scale ----------------------------------------
+
+AREA_W = 600
+
+
+def _hand_lines(view: dict[str, Any], me: dict[str, Any], names: list[str]) -> list[tuple[str, str, int]]:
+    out: list[tuple[str, str, int]] = []
+    width = AREA_W - 32
+    treasures = ", ".join(me["sheet"]["treasures"]) or "none yet"
+    out += [(w, "yellow", 24) for w in wrap(f"Your treasures ($): {treasures}", width, 24)]
+    pend = me.get("pending")
+    if pend:
+        card = view["cards"][str(pend["card"])]
+        els = card["elements"]
+        nxt = els[pend["next"]] if pend["next"] < len(els) else "nothing: turn the card over"
+        out += [
+            (w, "accent", 22)
+            for w in wrap(f"Installing #{pend['card']} {card['name']}, next: {nxt}", width, 22)
+        ]
+    hand = me.get("hand") or []
+    if hand:
+        out.append(("Your hand:", "accent", 24))
+    elif view["phase"] in ("build", "path") and me["taken"]:
+        # the action deck may be looked at any time in Phase A (rulebook p.5): what each card will do
+        hand = me["taken"]
+        out.append(("Your action cards:", "accent", 24))
+    for c in hand:
+        info = view["cards"][str(c)]
+        line = f"#{c} {info['name']} ({info['type']} action): {info['effect']}"
+        out += [(w, "text", 22) for w in wrap(_named(line, names), width, 22)]
+    return out
+
+
+def area(view: dict[str, Any], names: list[str]) -> bytes | None:
     seat = view.get("viewer")
     if seat is None:
         return None
     me = view["players"][seat]
-    extra = [f"P{seat + 1}, your treasures ($): {', '.join(me['sheet']['treasures']) or 'none'}"]
-    for c in me.get("hand") or []:
-        extra.append("Hand: " + view["cards"][str(c)])
-    return _draw(view, extra)
+    cell, label, size = 60, 22, 24
+    lines = _hand_lines(view, me, names)
+    panel_h = (size + 8) + 6 * (size + 6) + 3 * (size + 6) + 2 * 2 * (size + 4) + 4 * (size + 4)
+    height = (
+        (size + 18) + label + 12 + 10 * cell + label + 16 + panel_h + sum(s + 6 for _, _, s in lines) + 16
+    )
+    img, d = canvas(AREA_W, height)
+    y = _name_bar(d, 0, 0, AREA_W, me, view, names, size + 4)
+    g = Grid(label + 24, y + label + 12, cell)
+    draw_grid(d, g, me, seat_colour(seat), label)
+    y = g.y + 10 * cell + label + 16
+    y = _panel(d, 16, y, AREA_W - 32, me, view, names, size)
+    for line, colour, s in lines:
+        text(d, (16, y), line, s, colour)
+        y += s + 6
+    return to_png(to_palette(img.crop((0, 0, AREA_W, y + 12))))
 
 
-# The one protocol (render/__init__.py). Names are not drawn yet: see issue 21.
-RENDERER = Renderer(
-    board=lambda view, names: render(view),
-    area=lambda view, names: render_private(view),
-)
+# ---- the preview of a hero path being drawn ------------------------------------------------------
+
+
+def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+    """The dungeon the seat draws in, the path so far (arrows, passes told apart), the space the
+    hero's path now stands on ringed, and the spaces it may step to next outlined."""
+    owner = view["players"][pv["owner"]]
+    cells, cell, label = pv["cells"], 44, 18
+    width = label + 24 + 8 * cell + 60
+    img, d = canvas(width, 56 + label + 12 + 10 * cell + label + 24)
+    head = f"Path in {names[pv['owner']]}'s dungeon: {len(cells)} spaces, on {cells[-1]}"
+    for i, line in enumerate(wrap(head, width - 16, 20)[:2]):
+        text(d, (8, 6 + i * 24), line, 20, "text")
+    g = Grid(label + 24, 56 + label + 12, cell)
+    grid(d, (g.x, g.y), 8, 10, cell, size=label)
+    _gates(d, g, label)
+    colour = seat_colour(pv["owner"])  # as the board draws this dungeon's path
+    draw_path(d, g, cells, colour)
+    _tokens(d, g, owner["sheet"])
+    for c in pv.get("next") or []:
+        x0, y0 = g.corner(c)
+        d.rectangle((x0 + 2, y0 + 2, x0 + cell - 2, y0 + cell - 2), outline=PALETTE["accent"], width=3)
+    x0, y0 = g.corner(cells[-1])
+    d.ellipse((x0 + 3, y0 + 3, x0 + cell - 3, y0 + cell - 3), outline=PALETTE["white"], width=3)
+    return to_png(to_palette(img))
+
+
+# ---- what tables calls today (until it reads RENDERER) ---------------------------------------------
+
+
+def render(view: dict[str, Any]) -> bytes:
+    return board(view, default_names(view["seats"]))
+
+
+def render_private(view: dict[str, Any]) -> bytes | None:
+    return area(view, default_names(view["seats"]))
+
+
+RENDERER = Renderer(board=board, area=area, preview=preview)

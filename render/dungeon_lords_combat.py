@@ -45,10 +45,10 @@ STEP_INDEX = {k: i for i, (k, _) in enumerate(STEPS)}
 CARD_BY_NAME = {c["name"]: c for c in CARDS.values()}
 MONSTER_NAMES = {m["name"] for m in MONSTERS.values()}
 TRAP_NAMES = {t["name"] for t in TRAPS.values()}
-HEADER = re.compile(r"^-- P(\d+): battle on (\S+); Combat Card: (.+) \(fatigue (\d+)\)\.$")
+HEADER = re.compile(r"^-- Player (\d+): battle on (\S+); Combat Card: (.+) \(fatigue (\d+)\)\.$")
 ROUND = re.compile(r"^Combat round (\d+): the Combat Card is (.+)\.$")
 DEALS = re.compile(r"^(.+?) deals (\d+) to (.+) \((\d+) left\)\.$")
-PRISON = re.compile(r"^(.+) is knocked out and thrown into P(\d+)'s prison\.$")
+PRISON = re.compile(r"^(.+) is knocked out and thrown into Player (\d+)'s prison\.$")
 
 
 # ---- reading the views --------------------------------------------------------------------------
@@ -300,7 +300,7 @@ def _battles(before: dict[str, Any], after: dict[str, Any]) -> list[Battle]:
     if orphan:
         # The start of the earliest visible battle fell out of the log window: its lines belong
         # to the last battle whose header is gone; the seat shows in lines like "P2's prison".
-        seats = {int(x) - 1 for x in re.findall(r"\bP(\d+)\b", " ".join(orphan))}
+        seats = {int(x) - 1 for x in re.findall(r"\bPlayer (\d+)\b", " ".join(orphan))}
         if prefix and (not seats or prefix[-1][0] in seats):
             s, r, card = prefix.pop()
             last = Battle(s, r, None, card or None, None, orphan, True)

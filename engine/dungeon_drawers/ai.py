@@ -1,6 +1,6 @@
-"""A sensible Dungeon Drawers player, and the candidate hero paths offered as legal moves.
+"""A sensible Dungeon Drawers player, from the seat's view only (the AI hook of engine/core.py).
 
-The AI reads only ``Game.view(state, seat)``: its own sheet (with its treasures),
+It reads only ``Game.view(state, seat)``: its own sheet (with its treasures),
 the public sheets, its hand. Heuristics, in short:
 
 * build: take the card worth most for the dungeon; hide treasure under monsters,
@@ -15,107 +15,20 @@ the public sheets, its hand. Heuristics, in short:
 from __future__ import annotations
 
 import random
-from functools import cache
-from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import board
-from .data import ACTIONS, CARDS, HEARTS, SHEET, TARGET, TRACKS, level, track_size
-
-if TYPE_CHECKING:
-    from .game import DungeonDrawers
+from .build import wall_value
+from .data import ACTIONS, CARDS, DIE, HEARTS, SHEET, TARGET, TRACKS, level, track_size
+from .paths import candidate_paths, expected_owner_score
+from .rules import p_win
 
 MONSTERS = board.MONSTER_KINDS
-
-
-@cache
-def p_win(bonus: int, dice: int = 2) -> float:
-    """Chance that ``dice`` d6 plus ``bonus`` reach the fight target."""
-    rolls = list(product(range(1, 7), repeat=dice))
-    return sum(1 for r in rolls if sum(r) + bonus >= TARGET) / len(rolls)
 
 
 def _active(sheet: dict, cell: str) -> str | None:
     k = sheet["grid"].get(cell)
     return k if k in board.BLOCKER_KINDS and cell not in sheet["crossed"] else None
-
-
-# ---- paths --------------------------------------------------------------------------------
-
-
-def expected_owner_score(sheet: dict, lv: dict[str, int], path: list[str], treasures: int) -> float:
-    """What the dungeon's owner may expect to score if the hero walks ``path``
-    (dungeon actions are counted as +2 strength on average)."""
-    hearts = float(HEARTS)
-    survive: dict[str, float] = {}
-    gone: set[str] = set()
-    for cell in path:
-        kind = _active(sheet, cell)
-        if kind is None or cell in gone:
-            continue
-        if kind == "trap":
-            hearts -= lv["trap"]
-            gone.add(cell)
-            continue
-        s = survive.get(cell, 1.0)
-        p = p_win(lv[kind] + 2)
-        hearts -= s * p * SHEET["monsters"][kind]["damage"]
-        survive[cell] = s * p
-    monsters = [c for c, k in sheet["grid"].items() if k in MONSTERS and c not in sheet["crossed"]]
-    share = min(1.0, treasures / len(monsters)) if monsters else 0.0
-    total = 0.0
-    for c in monsters:
-        s = survive.get(c, 1.0)
-        total += s * (SHEET["monsters"][sheet["grid"][c]]["points"] + share * lv["treasure"])
-    total += SHEET["hero_death_points"] if hearts <= 0 else -hearts
-    return total
-
-
-def _tour(sheet: dict, targets: list[str], cost: dict[str, float]) -> list[str] | None:
-    path = [board.ENTRANCE]
-    left = list(targets)
-    while left:
-        dist = board.distances(sheet, path[-1])
-        left.sort(key=lambda c: (dist.get(c, 999), board.INDEX[c]))
-        target = left.pop(0)
-        if target in path:
-            continue
-        leg = board.cost_path(sheet, path[-1], target, cost)
-        finish = board.cost_path(sheet, target, board.EXIT, cost)
-        if leg is None or finish is None:
-            continue
-        trial = path + leg[1:]
-        if board.path_problem(sheet, trial + finish[1:]) is None:
-            path = trial
-    finish = board.cost_path(sheet, path[-1], board.EXIT, cost)
-    if finish is None:
-        return None
-    full = path + finish[1:]
-    return full if board.path_problem(sheet, full) is None else None
-
-
-def candidate_paths(sheet: dict, lv: dict[str, int]) -> list[list[str]]:
-    """A few valid paths: the shortest, a cautious one, and tours of the weak and of all monsters.
-    The shortest path always exists (walls never cut the exit off) and is always valid."""
-    danger: dict[str, float] = {}
-    for c in board.ALL_CELLS:
-        k = _active(sheet, c)
-        if k == "trap":
-            danger[c] = 3.0 * lv["trap"]
-        elif k in MONSTERS:
-            danger[c] = 20.0 * p_win(lv[k] + 2) * SHEET["monsters"][k]["damage"]
-    weak = [c for c, d in danger.items() if _active(sheet, c) in MONSTERS and d < 2.0]
-    strong = [c for c in danger if _active(sheet, c) in MONSTERS]
-    found: list[list[str]] = []
-    for cand in (
-        board.cost_path(sheet, board.ENTRANCE, board.EXIT),
-        board.cost_path(sheet, board.ENTRANCE, board.EXIT, danger),
-        _tour(sheet, weak, danger),
-        _tour(sheet, strong, danger),
-    ):
-        if cand and cand not in found and board.path_problem(sheet, cand) is None:
-            found.append(cand)
-    return found
 
 
 # ---- building ------------------------------------------------------------------------------
@@ -188,19 +101,6 @@ def _improve_choice(sheet: dict, rnd: random.Random) -> str:
         if v > best_v:
             best, best_v = t, v
     return best
-
-
-def wall_value(sheet: dict, cells: list[str]) -> float:
-    """Walls against the border and other walls keep the middle open for monsters; never on
-    a treasure (a treasure in a wall is lost)."""
-    grid, treasures = sheet["grid"], set(sheet["treasures"])
-    v = 0.0
-    for c in cells:
-        v -= 5.0 if c in treasures else 0.0
-        nb = board.NEIGHBOURS[c]
-        v += 4 - len(nb)  # border spaces
-        v += sum(1 for n in nb if grid.get(n) == "wall")
-    return v
 
 
 def _install(view: dict, seat: int, el: str, rnd: random.Random) -> dict[str, Any]:
@@ -301,17 +201,17 @@ def _encounter(view: dict, seat: int) -> dict[str, Any]:
     )
     for c in dice_cards:
         a = acts[c]
-        gain = 6 * a["add"] - (sum(sorted(dice)[: a["drop"]]) if a["drop"] else 0)
+        gain = DIE * a["add"] - (sum(sorted(dice)[: a["drop"]]) if a["drop"] else 0)
         if strength + flat_total + gain >= TARGET:
             return {"t": "play", "card": c}
     for c, a in acts.items():
-        if a["type"] == "dungeon" and a["effect"] == "reroll" and sum(dice) < 3.5 * len(dice):
-            if strength - sum(dice) + 6 * len(dice) + flat_total >= TARGET:
+        if a["type"] == "dungeon" and a["effect"] == "reroll" and sum(dice) < (DIE + 1) / 2 * len(dice):
+            if strength - sum(dice) + DIE * len(dice) + flat_total >= TARGET:
                 return {"t": "play", "card": c}
     return {"t": "resolve"}
 
 
-def _actions(game: DungeonDrawers, view: dict, seat: int) -> dict[str, Any]:
+def _actions(view: dict, seat: int) -> dict[str, Any]:
     me = view["players"][seat]
     hand = me["hand"]
     opponents = sorted(
@@ -350,7 +250,9 @@ def _actions(game: DungeonDrawers, view: dict, seat: int) -> dict[str, Any]:
     return {"t": "refill", "under": under}
 
 
-def choose(game: DungeonDrawers, view: dict, seat: int, rnd: random.Random) -> Any:
+def choose(view: dict, legal: list[Any], rnd: random.Random) -> Any:
+    """The AI hook (engine/core.py): the seat's view, its legal moves and the AI's own randomness."""
+    seat = view["viewer"]
     phase = view["phase"]
     me = view["players"][seat]
     if phase == "build":
@@ -370,4 +272,4 @@ def choose(game: DungeonDrawers, view: dict, seat: int, rnd: random.Random) -> A
         return {"t": "path", "cells": best}
     if view["step"] == "encounter":
         return _encounter(view, seat)
-    return _actions(game, view, seat)
+    return _actions(view, seat)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import State
-
 from . import board
 from .data import LOC_IDS, MONSTERS, PETS, ROOMS, TRAPS
 
@@ -86,10 +84,10 @@ def _plan_value(text: str, view: dict[str, Any]) -> float:
     return v
 
 
-def choose(game: Any, state: State, seat: int) -> Any:
-    view = game.view(state, seat)
-    acts = game.legal_actions(state, seat)
-    rnd = game.ai_random(state, seat)
+def choose(view: dict[str, Any], legal: list[Any], rnd: Any) -> Any:
+    # Thin adapter to the core hook choose(view, legal, rnd); the lordsui helper rewrites this AI.
+    seat = view["viewer"]
+    acts = legal
     me = view["players"][seat]
     ph = view["phase"]
     if ph == "inacc":

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Event, State
+from engine.core import Event, Rng, State, seat_ref
 
-from .data import LOC_IDS, MONSTERS, ROOMS, RULES
+from .data import LOC, LOC_IDS, MONSTERS, ROOMS, RULES, TRAPS
 
 COLS = RULES["grid"]["cols"]
 ROWS = RULES["grid"]["rows"]
@@ -15,6 +15,40 @@ ENTRANCE = RULES["grid"]["entrance"]
 EVIL = RULES["evilometer"]
 
 Player = dict[str, Any]
+DUMMY = -1  # the non-player's seat number (2 and 3 players)
+
+
+def who(seat: int) -> str:
+    """How engine texts name a seat: seat_ref, or the non-player."""
+    return "the non-player" if seat == DUMMY else seat_ref(seat)
+
+
+def log(state: State, ev: list[Event], text: str) -> None:
+    """A public event that also stays in the board's short log."""
+    ev.append(Event(text))
+    state["log"] = (state["log"] + [text])[-12:]
+
+
+def fail(state: State, seat: int, loc: str, ev: list[Event], why: str) -> None:
+    """The order on ``loc`` is not carried out: its card comes back to hand at Retrieval."""
+    for o in state["played"][str(seat)]:
+        if o["loc"] == loc:
+            o["ok"] = False
+    log(state, ev, f"{who(seat)} does not use {LOC[loc]['name']}: {why}.")
+
+
+def draw_traps(state: State, k: int) -> list[str]:
+    """Draw ``k`` Trap Cards; an empty deck is refilled from the shuffled discards."""
+    out = []
+    for _ in range(k):
+        if not state["trap_deck"]:
+            if not state["trap_discard"]:
+                break
+            state["trap_deck"] = state["trap_discard"]
+            state["trap_discard"] = []
+            Rng(state).shuffle(state["trap_deck"])
+        out.append(state["trap_deck"].pop(0))
+    return out
 
 
 # ---- cells -------------------------------------------------------------------------
@@ -183,10 +217,24 @@ def can_pay(p: Player, cost: dict[str, int]) -> bool:
     return True
 
 
+UNITS = {"gold": ("gold", "gold"), "food": ("food", "food"), "imps": ("imp", "imps"),
+         "traps": ("Trap Card", "Trap Cards"), "monster": ("monster", "monsters")}  # fmt: skip
+
+
 def cost_text(cost: dict[str, int]) -> str:
-    if not cost:
-        return "free"
-    return ", ".join(f"{v} {k}" for k, v in cost.items())
+    """A cost in words: '2 food and 1 Evil', '1 gold and 1 Trap Card', 'nothing'."""
+    parts = []
+    for k, v in cost.items():
+        if not v:
+            continue
+        if k == "evil":
+            parts.append(f"{v} Evil")
+        else:
+            one, many = UNITS.get(k, (k, k))
+            parts.append(f"{v} {one if v == 1 else many}")
+    if not parts:
+        return "nothing"
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
 
 
 def pay(state: State, seat: int, cost: dict[str, int], ev: list[Event]) -> None:
@@ -197,6 +245,13 @@ def pay(state: State, seat: int, cost: dict[str, int], ev: list[Event]) -> None:
             move_evil(state, seat, v, ev)
         elif k == "imps":
             p["imps"] -= v
+        elif k == "traps":
+            # Trap Cards as a price (the Golem): your weakest cards go, face down, to the discard
+            # pile (house decision: the choice is automatic and nobody sees them).
+            for _ in range(v):
+                weakest = min(p["traps"], key=lambda t: (TRAPS[t]["dmg"][state["year"] - 1], t))
+                p["traps"].remove(weakest)
+                state["trap_discard"].append(weakest)
         elif k == "monster":
             # Monster Catapult: the cheapest monster is loaded (discarded).
             for _ in range(v):
@@ -226,7 +281,7 @@ def feed_demon(state: State, seat: int, ev: list[Event]) -> None:
     food = min(edible(p), key=lambda m: MONSTERS[m["id"]]["rank"])
     p["monsters"].remove(food)
     state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(food["id"])
-    ev.append(Event(f"P{seat + 1}'s new Demon eats a {MONSTERS[food['id']]['name']}."))
+    ev.append(Event(f"{who(seat)}'s new Demon eats a {MONSTERS[food['id']]['name']}."))
 
 
 def counted(p: Player) -> dict[str, Any]:
@@ -303,12 +358,10 @@ def check_paladin(state: State, ev: list[Event]) -> None:
     for pal, seat in zip(sorted(active, key=lambda p: -strength[id(p)]), ranked, strict=False):
         if pal["at"] == seat:
             continue
-        who = "the non-player" if seat < 0 else f"P{seat + 1}"
         if pal["at"] is None:
-            ev.append(Event(f"The {pal['name']} sets out for the dungeon of {who}."))
+            ev.append(Event(f"The {pal['name']} sets out for the dungeon of {who(seat)}."))
         else:
-            was = "the non-player" if pal["at"] < 0 else f"P{pal['at'] + 1}"
-            ev.append(Event(f"The {pal['name']} moves from {was}'s dungeon to {who}'s."))
+            ev.append(Event(f"The {pal['name']} moves from {who(pal['at'])}'s dungeon to {who(seat)}'s."))
         pal["at"] = seat
     for pal in active:
         if pal["at"] == -1:

@@ -11,6 +11,7 @@ from typing import Any
 from engine.core import Event, State
 
 from . import board
+from .board import who
 from .data import MONSTERS, OPPS, ROOMS, RULES, TRAPS
 
 Adv = dict[str, Any]
@@ -71,7 +72,9 @@ class Battle:
         self.tile = plan["tile"]
         tile = self.tile_data()
         self.room = tile["room"] if tile["k"] == "r" else None
-        self.illusion: Adv | None = None
+        # An Illusion cast in an earlier round stays in front until it is hit (FAQ, Create Food:
+        # "if an Illusion adventurer from an earlier round is first"): it lives on the player.
+        self.illusion: Adv | None = self.p.get("illusion")
         self.invisible = False
         self.shield = 0
         self.no_spell = bool(self.room and ROOMS[self.room].get("combat", {}).get("no_spells"))
@@ -111,6 +114,17 @@ class Battle:
         self.ev.append(Event(text))
         self.state["combat"]["log"].append(text)
 
+    def rule(self, fn: Any, *args: Any) -> None:
+        """Run a board rule (pay, move Evil, place the paladins) during the battle: what it
+        announces publicly (a paladin arriving) goes into the combat log at this point too."""
+        sink: list[Event] = []
+        fn(self.state, *args, sink)
+        for e in sink:
+            if e.seat is None:
+                self.say(e.text)
+            else:
+                self.ev.append(e)
+
     def hurt(self, a: Adv, n: int, source: str, monster: bool = False) -> int:
         """Deal ``n`` damage; returns what was dealt. Eliminated adventurers go to prison."""
         if n <= 0:
@@ -142,6 +156,7 @@ class Battle:
     def fall(self, a: Adv) -> None:
         if a["cls"] == "illusion":
             self.illusion = None
+            self.p.pop("illusion", None)
             self.say("The illusion vanishes.")
             return
         a.pop("courage", None)
@@ -151,25 +166,25 @@ class Battle:
             a["status"] = "captured"
             a["at"] = None
             self.p["prison"].append({k: v for k, v in a.items() if k not in ("status", "at")})
-            self.say(f"{label(a).capitalize()} is knocked out and thrown into P{self.seat + 1}'s prison.")
+            self.say(f"{label(a).capitalize()} is knocked out and thrown into {who(self.seat)}'s prison.")
             year = self.state["year"]
             others = [q for q in self.state["paladins"] if q.get("year", year) == year and q is not a]
             if others:
                 # Festival Season: the other paladins of this Year ignore this dungeon for the
                 # rest of Combat (even paladins can be intimidated).
                 self.state.setdefault("pal_ignore", {}).setdefault(str(year), []).append(self.seat)
-                board.check_paladin(self.state, self.ev)
+                self.rule(board.check_paladin)
             return
         self.p["party"].remove(a)
         self.p["prison"].append(a)
         self.p["mourn"] = self.p.get("mourn", 0) + 1
-        self.say(f"{label(a).capitalize()} is knocked out and thrown into P{self.seat + 1}'s prison.")
+        self.say(f"{label(a).capitalize()} is knocked out and thrown into {who(self.seat)}'s prison.")
 
     # ---- steps -------------------------------------------------------------------------
     def run(self) -> None:
         card = self.card
         self.say(
-            f"-- P{self.seat + 1}: battle on {self.tile}; Combat Card: {card['name']} (fatigue {card['fatigue']})."
+            f"-- {who(self.seat)}: battle on {self.tile}; Combat Card: {card['name']} (fatigue {card['fatigue']})."
         )
         self.bard_step()
         self.pet_start()
@@ -192,7 +207,8 @@ class Battle:
         for target, n in self.poison:
             if target in self.line():
                 self.hurt(target, n, "The poison")
-        self.illusion = None
+        if not self.real():
+            self.p.pop("illusion", None)  # nobody left for it to stand in front of
 
     def bard_step(self) -> None:
         """Festival Season: each bard gives one Courage Token per lute (fewer by one for each
@@ -226,7 +242,7 @@ class Battle:
                 self.say(f"The trap installed on {self.tile} springs.")
             else:
                 self.p["traps"].remove(tid)
-                board.pay(self.state, self.seat, t["cost"][self.year - 1], self.ev)
+                self.rule(board.pay, self.seat, t["cost"][self.year - 1])
                 if self.room and not ROOMS[self.room].get("combat", {}).get("no_surcharge"):
                     self.p["gold"] -= RULES["room_trap_surcharge"]
             self.state["trap_discard"].append(tid)
@@ -258,7 +274,7 @@ class Battle:
                 first_card = i == min((k for k, (_, inst) in enumerate(springs) if not inst), default=-1)
                 target_idx = self.choose_trap_target(line, 0 if first_card else 1)
                 dmg[target_idx] = t["dmg"][y]
-            self.say(f"P{self.seat + 1} springs {t['name']}.")
+            self.say(f"{who(self.seat)} springs {t['name']}.")
             # Thieves: remove one point per trap icon, starting with the damage aimed at the front.
             for k in range(len(dmg)):
                 cut = min(icons, dmg[k])
@@ -298,7 +314,7 @@ class Battle:
 
     def withdraw(self, s: dict[str, Any], why: str) -> None:
         s["state"] = "withdrawn"
-        self.say(f"{why}: P{self.seat + 1}'s {MONSTERS[s['id']]['name']} withdraws.")
+        self.say(f"{why}: {who(self.seat)}'s {MONSTERS[s['id']]['name']} withdraws.")
 
     def fast_spell(self) -> None:
         eff = self.card["effect"]
@@ -315,15 +331,15 @@ class Battle:
                 for s in solid:
                     self.withdraw(s, "Word of Peace")
             else:
-                board.move_evil(self.state, self.seat, 2, self.ev)
-                self.say(f"P{self.seat + 1} keeps the monsters and gains 2 Evil.")
+                self.rule(board.move_evil, self.seat, 2)
+                self.say(f"{who(self.seat)} keeps the monsters and gains 2 Evil.")
         elif eff == "suggestion":
             for s in solid:
                 cost = board.monster_cost(s["id"])
                 if answer.get("suggestion") != "withdraw" and board.can_pay(self.p, cost):
-                    board.pay(self.state, self.seat, cost, self.ev)
+                    self.rule(board.pay, self.seat, cost)
                     self.say(
-                        f"P{self.seat + 1} pays {board.cost_text(cost)} to keep the {MONSTERS[s['id']]['name']}."
+                        f"{who(self.seat)} pays {board.cost_text(cost)} to keep the {MONSTERS[s['id']]['name']}."
                     )
                 else:
                     self.withdraw(s, "Suggestion")
@@ -338,12 +354,14 @@ class Battle:
             solid[0]["state"] = "sheep"
             self.knock_out(solid[0]["id"])
             self.say(
-                f"Metamorphosis turns P{self.seat + 1}'s {MONSTERS[solid[0]['id']]['name']} into a sheep."
+                f"Metamorphosis turns {who(self.seat)}'s {MONSTERS[solid[0]['id']]['name']} into a sheep."
             )
         elif eff == "rage":
             self.rage = True
         elif eff == "illusion":
+            # A new Illusion replaces one still standing from an earlier round (house decision).
             self.illusion = {"cls": "illusion", "hp": 1, "dmg": 0, "level": 0, "icons": 0}
+            self.p["illusion"] = self.illusion
         elif eff == "key":
             self.key = True
 
@@ -352,9 +370,9 @@ class Battle:
         self.say(f"The party casts {self.card['name']}.")
         p = self.p
         if eff == "evil2":
-            board.move_evil(self.state, self.seat, 2, self.ev)
+            self.rule(board.move_evil, self.seat, 2)
         elif eff == "graffiti":
-            board.move_evil(self.state, self.seat, 1, self.ev)
+            self.rule(board.move_evil, self.seat, 1)
         elif eff == "lose_imp" and p["imps"] > 0:
             p["imps"] -= 1
             p["used"] = min(p["used"], p["imps"])
@@ -367,7 +385,8 @@ class Battle:
             elif p["traps"]:
                 self.state["trap_discard"].append(p["traps"].pop(0))
         elif eff == "create_food":
-            first = self.real()[0]
+            # The first in line, even an Illusion from an earlier round ("it becomes a 2-HP illusion").
+            first = self.line()[0]
             first["bonus"] = first.get("bonus", 0) + 1
         elif eff == "regenerate":
             self.heal(2)
@@ -394,7 +413,7 @@ class Battle:
                 break
             if opt.get("pay"):
                 if board.can_pay(self.p, opt["pay"]):
-                    board.pay(self.state, self.seat, opt["pay"], self.ev)
+                    self.rule(board.pay, self.seat, opt["pay"])
                 else:
                     opt = m["options"][0]
             bonus = 0
@@ -419,7 +438,7 @@ class Battle:
                     self.no_heal = True
             if opt.get("noconquer") or opt["kind"] == "noconquer":
                 self.no_conquer = True
-                self.say(f"P{self.seat + 1}'s {m['name']} stops the party from conquering.")
+                self.say(f"{who(self.seat)}'s {m['name']} stops the party from conquering.")
             returns = m.get("returns") or opt.get("returns")
             if not returns:
                 self.knock_out(s["id"])
@@ -527,9 +546,9 @@ class Battle:
         tile["c"] = True
         if tile.get("room") == "training" and self.p.get("trained"):
             self.p["trained"] = 0  # a conquered Training Room sends its imps back to the Imp Den
-            self.say(f"The trained imps of P{self.seat + 1} flee back to the Imp Den.")
-        self.say(f"The party conquers {self.tile}; P{self.seat + 1} loses 1 Evil.")
-        board.move_evil(self.state, self.seat, -1, self.ev)
+            self.say(f"The trained imps of {who(self.seat)} flee back to the Imp Den.")
+        self.say(f"The party conquers {self.tile}; {who(self.seat)} loses 1 Evil.")
+        self.rule(board.move_evil, self.seat, -1)
         fatigue = self.fatigue(dark)
         # House rule: fatigue is dealt front to back, like a standard attack that keeps going.
         # An adventurer it cannot hurt (a wizard under Invisibility) is passed over; when
@@ -568,7 +587,7 @@ class Battle:
             # Training Room: one trained imp returns to the Imp Den for 1 extra fatigue.
             self.p["trained"] -= 1
             total += 1
-            self.say(f"A trained imp of P{self.seat + 1} harries the party: +1 fatigue.")
+            self.say(f"A trained imp of {who(self.seat)} harries the party: +1 fatigue.")
         return total
 
 

@@ -5,11 +5,14 @@ files; docs/rules/dungeon-lords.md says which are house decisions."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-DIR = Path(__file__).resolve().parents[2] / "data" / "dungeon-lords"
+from engine.core import DATA_ROOT, DataError, load_data
+
+KEY = "dungeon-lords"
+DIR = DATA_ROOT / KEY
+T = TypeVar("T")
 
 RESOURCES = {"gold", "food", "imps", "evil", "traps", "monster"}
 LOC_IDS = ("food", "rep", "dig", "mine", "imps", "traps", "monster", "room")
@@ -39,16 +42,15 @@ SPECIALS = {
 MEASURES = {"evil", "rooms", "tunnels", "monsters", "imps", "gold_food", "battle"}
 
 
-class DataError(ValueError):
-    """A data/dungeon-lords file is missing a field or holds an impossible value."""
+__all__ = ["DataError"]  # re-exported: the one DataError lives in engine.core
 
 
-def _load(name: str) -> Any:
-    path = DIR / name
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DataError(f"{path}: cannot read ({exc})") from exc
+def _load(name: str, validate: Callable[[Any], T]) -> T:
+    """``data/dungeon-lords/<name>`` read and validated through core.load_data (a missing
+    field or a wrong type there becomes one DataError sentence naming the file)."""
+    out: list[T] = []
+    load_data(KEY, name, lambda doc: out.append(validate(doc)))
+    return out[0]
 
 
 def _check(cond: bool, name: str, msg: str) -> None:
@@ -251,19 +253,19 @@ def validate_pets(doc: Any) -> dict[str, Any]:
     return dict(doc)
 
 
-RULES = validate_rules(_load("rules.json"))
-LOCATIONS = validate_locations(_load("locations.json"))
+RULES = _load("rules.json", validate_rules)
+LOCATIONS = _load("locations.json", validate_locations)
 LOC = {loc["id"]: loc for loc in LOCATIONS}
-MONSTERS = validate_monsters(_load("monsters.json"))
-ROOMS = validate_rooms(_load("rooms.json"))
-TRAP_COPIES, TRAPS = validate_traps(_load("traps.json"))
-ADVENTURERS = validate_adventurers(_load("adventurers.json"))
-COMBAT = validate_combat(_load("combat.json"))
+MONSTERS = _load("monsters.json", validate_monsters)
+ROOMS = _load("rooms.json", validate_rooms)
+TRAP_COPIES, TRAPS = _load("traps.json", validate_traps)
+ADVENTURERS = _load("adventurers.json", validate_adventurers)
+COMBAT = _load("combat.json", validate_combat)
 CARDS = {c["id"]: c for y in ("1", "2") for c in COMBAT["cards"][y]}
-EVENTS = validate_events(_load("events.json"))
+EVENTS = _load("events.json", validate_events)
 SPECIAL = {s["id"]: s for s in EVENTS["specials"]}
-OPPS = validate_opportunities(_load("opportunities.json"))
+OPPS = _load("opportunities.json", validate_opportunities)
 BOARDS = {b["id"]: b for b in OPPS["boards"]}
 IMPROVED = {t["id"]: t for t in OPPS["improved_tunnels"]}
-PETS_DOC = validate_pets(_load("pets.json"))
+PETS_DOC = _load("pets.json", validate_pets)
 PETS = {p["id"]: p for p in PETS_DOC["pets"]}

@@ -68,6 +68,14 @@ def paladin_cards(state: State) -> list[dict[str, Any]]:
     return [elf, dwarf]
 
 
+def new_paladins(state: State, cards: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Paladin pieces for this Year (default: the Year's paladins), in their tent."""
+    return [
+        {**p, "cls": "paladin", "dmg": 0, "status": "tent", "at": None, "uid": p["id"], "year": state["year"]}
+        for p in (paladin_cards(state) if cards is None else cards)
+    ]
+
+
 def muster_cards(state: State) -> list[dict[str, Any]]:
     """The paladins Paladins' Muster brings into this Year (house decision 36): the elf and
     the dwarf when this Year has neither (the single-paladin variant: "you might get a special

@@ -5,11 +5,13 @@ takes the game (for its log helpers) and mutates the state it is given."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.core import Event, IllegalAction, State
 
 from . import board
+from .board import fail, log, who
 from .data import BOARDS, CARDS, IMPROVED, LOC, MONSTERS, OPPS, PETS, PETS_DOC, ROOMS, TRAPS
 from .expansion import x
 
@@ -23,10 +25,6 @@ PRIZE = {
     "monster": "pay 1 food to hire a monster from the discard pile",
     "room": "pay 1 gold to build a room from the discard pile",
 }
-
-
-def pname(seat: int) -> str:
-    return f"P{seat + 1}"
 
 
 # ---- the opportunity of the season -------------------------------------------------------------
@@ -55,15 +53,15 @@ def new_round(g: Any, state: State, ev: list[Event]) -> None:
         o["now"] = o[y].pop(0)
         o["used"].append(o["now"])
         b = BOARDS[o["now"]]
-        g._log(
+        log(
             state,
             ev,
             f"Unique opportunity this season: {b['name']} (instead of {LOC[b['replaces']]['name']}).",
         )
         if b.get("deal"):
-            o["traps"] = g._draw_traps(state, b["deal"])
+            o["traps"] = board.draw_traps(state, b["deal"])
             names = ", ".join(TRAPS[t]["name"] for t in o["traps"])
-            g._log(state, ev, f"At the Trap Expo: {names}.")
+            log(state, ev, f"At the Trap Expo: {names}.")
     o["next"] = o[y][0] if r < state["seasons"] and o[y] else None
 
 
@@ -78,90 +76,75 @@ def end_round(state: State) -> None:
 
 # ---- resolving a minion on the opportunity -------------------------------------------------
 def resolve(g: Any, state: State, seat: int, i: int, ev: list[Event]) -> None:
+    """A minion on this season's unique opportunity: pay, then act or set a task."""
     b = now_board(state)
     assert b is not None
     loc = b["replaces"]
     sp = b["spaces"][i]
     p = state["players"][seat]
     bid = b["id"]
-    roman = "I" * (i + 1)
     if not board.can_pay(p, sp.get("pay", {})):
-        g._fail(state, seat, loc, ev, f"cannot pay {board.cost_text(sp.get('pay', {}))}")
+        fail(state, seat, loc, ev, f"cannot pay {board.cost_text(sp.get('pay', {}))}")
         return
+    if bid in INSTANT:
+        INSTANT[bid](state, seat, i, sp, ev)
+        return
+    task = {"type": bid, "seat": seat, "loc": loc, "space": i}
     if bid == "harvest":
         free = board.free_imps(p)
         if free < sp["foreimps"] + (0 if sp.get("evil") else 1):
-            g._fail(state, seat, loc, ev, "not enough imps")
+            fail(state, seat, loc, ev, "not enough imps")
             return
-        cap = min(sp["max_food"], free - sp["foreimps"])
-        state["task"] = {"type": "harvest", "seat": seat, "loc": loc, "space": i, "cap": cap}
-        return
-    if bid == "masquerade":
-        board.pay(state, seat, sp.get("pay", {}), ev)
-        if sp.get("gold"):
-            p["gold"] += sp["gold"]
-        deltas = {s: sp["others_evil"] for s in range(state["seats"]) if s != seat}
-        deltas[seat] = sp.get("evil", 0)
-        evil_all(state, deltas, ev)
-        g._log(
-            state, ev, f"{pname(seat)} at the Masquerade ({roman}): every other dungeon lord gains 1 Evil."
-        )
-        if sp.get("snoop") or sp.get("peek"):
-            state["task"] = {
-                "type": "look",
-                "seat": seat,
-                "loc": loc,
-                "space": i,
-                "move": bool(sp.get("snoop")),
-            }
-        return
-    if bid == "improve":
+        task["cap"] = min(sp["max_food"], free - sp["foreimps"])
+    elif bid == "improve":
+        task.update(left=sp["actions"], kind=None)
+    state["task"] = task
+    possible: Callable[[], bool] | None = {
+        "harvest": None,
+        "improve": lambda: bool(improve_options(state, seat)),
+        "install": lambda: bool(install_options(state, seat, i)),
+        "expert": lambda: any(can_hire_expert(state, seat, m, i) for m in state["offer"]["monsters"]),
+        "rent": lambda: bool(rent_options(state, seat, i)),
+    }[bid]
+    if possible is not None and not possible():
+        state["task"] = None
+        why = {"improve": "nothing to improve", "install": "no trap can be installed",
+               "expert": "no expert monster is affordable", "rent": "no room to rent"}[bid]  # fmt: skip
+        fail(state, seat, loc, ev, why)
+
+
+def _masquerade(state: State, seat: int, i: int, sp: dict[str, Any], ev: list[Event]) -> None:
+    p = state["players"][seat]
+    board.pay(state, seat, sp.get("pay", {}), ev)
+    if sp.get("gold"):
+        p["gold"] += sp["gold"]
+    deltas = {s: sp["others_evil"] for s in range(state["seats"]) if s != seat}
+    deltas[seat] = sp.get("evil", 0)
+    evil_all(state, deltas, ev)
+    log(state, ev, f"{who(seat)} at the Masquerade ({'I' * (i + 1)}): every other dungeon lord gains 1 Evil.")
+    if sp.get("snoop") or sp.get("peek"):
         state["task"] = {
-            "type": "improve",
+            "type": "look",
             "seat": seat,
-            "loc": loc,
+            "loc": "rep",
             "space": i,
-            "left": sp["actions"],
-            "kind": None,
+            "move": bool(sp.get("snoop")),
         }
-        if not improve_options(state, seat):
-            state["task"] = None
-            g._fail(state, seat, loc, ev, "nothing to improve")
-        return
-    if bid == "invest":
-        board.pay(state, seat, sp["pay"], ev)
-        p["invest"] = p.get("invest", 0) + sp["later_gold"]
-        g._log(
-            state,
-            ev,
-            f"{pname(seat)} invests {sp['pay']['gold']} gold for {sp['later_gold']} after the Orders.",
-        )
-        return
-    if bid == "petshop":
-        board.pay(state, seat, sp["pay"], ev)
-        p["imps"] += sp["imps"]
-        got = draw_pets(state, seat, sp["pets"], ev)
-        g._log(state, ev, f"{pname(seat)} at the pet shop ({roman}): {sp['imps']} imp(s), {got} Pet Card(s).")
-        return
-    if bid == "install":
-        if not install_options(state, seat, i):
-            g._fail(state, seat, loc, ev, "no trap can be installed")
-            return
-        state["task"] = {"type": "install", "seat": seat, "loc": loc, "space": i}
-        return
-    if bid == "expert":
-        if not any(can_hire_expert(state, seat, m, i) for m in state["offer"]["monsters"]):
-            g._fail(state, seat, loc, ev, "no expert monster is affordable")
-            return
-        state["task"] = {"type": "expert", "seat": seat, "loc": loc, "space": i}
-        return
-    if bid == "rent":
-        if not rent_options(state, seat, i):
-            g._fail(state, seat, loc, ev, "no room to rent")
-            return
-        state["task"] = {"type": "rent", "seat": seat, "loc": loc, "space": i}
-        return
-    raise AssertionError(bid)
+
+
+def _invest(state: State, seat: int, i: int, sp: dict[str, Any], ev: list[Event]) -> None:
+    p = state["players"][seat]
+    board.pay(state, seat, sp["pay"], ev)
+    p["invest"] = p.get("invest", 0) + sp["later_gold"]
+    log(state, ev, f"{who(seat)} invests {sp['pay']['gold']} gold for {sp['later_gold']} after the Orders.")
+
+
+def _petshop(state: State, seat: int, i: int, sp: dict[str, Any], ev: list[Event]) -> None:
+    p = state["players"][seat]
+    board.pay(state, seat, sp["pay"], ev)
+    p["imps"] += sp["imps"]
+    got = draw_pets(state, seat, sp["pets"], ev)
+    log(state, ev, f"{who(seat)} at the pet shop ({'I' * (i + 1)}): {sp['imps']} imp(s), {got} Pet Card(s).")
 
 
 def evil_all(state: State, deltas: dict[int, int], ev: list[Event]) -> None:
@@ -198,7 +181,7 @@ def do_improve(g: Any, state: State, seat: int, words: list[str], ev: list[Event
     p = state["players"][seat]
     if words == ["done"]:
         if t.get("kind") is None:
-            g._fail(state, seat, t["loc"], ev, "declined")
+            fail(state, seat, t["loc"], ev, "declined")
         state["task"] = None
         return
     text = " ".join(words)
@@ -214,13 +197,13 @@ def do_improve(g: Any, state: State, seat: int, words: list[str], ev: list[Event
         drop_installed(p, c)
         p["used"] += cost["improve"]
         t["kind"] = "improve"
-        g._log(state, ev, f"{pname(seat)} turns {c} into a {IMPROVED[words[2]]['name']}.")
+        log(state, ev, f"{who(seat)} turns {c} into a {IMPROVED[words[2]]['name']}.")
     else:
         kind = "room" if p["grid"][c]["k"] == "r" else "tunnel"
         p["grid"][c]["c"] = False
         p["used"] += cost[kind]
         t["kind"] = kind
-        g._log(state, ev, f"{pname(seat)} deconquers {c}.")
+        log(state, ev, f"{who(seat)} deconquers {c}.")
     t["left"] -= 1
     if t["kind"] == "room" or t["left"] <= 0 or not improve_options(state, seat):
         state["task"] = None
@@ -259,7 +242,7 @@ def install_options(state: State, seat: int, space: int) -> list[str]:
 def do_install(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) -> None:
     t = state["task"]
     if words == ["install", "none"]:
-        g._fail(state, seat, t["loc"], ev, "declined")
+        fail(state, seat, t["loc"], ev, "declined")
         state["task"] = None
         return
     if " ".join(words) not in install_options(state, seat, t["space"]):
@@ -270,7 +253,7 @@ def do_install(g: Any, state: State, seat: int, words: list[str], ev: list[Event
     board.pay(state, seat, install_cost(state, seat, tid, c, t["space"]), ev)
     state["opps"]["traps"].remove(tid)
     state["players"][seat]["installed"].append({"trap": tid, "cell": c})
-    g._log(state, ev, f"{pname(seat)} installs a {TRAPS[tid]['name']} on {c}.")
+    log(state, ev, f"{who(seat)} installs a {TRAPS[tid]['name']} on {c}.")
     state["task"] = None
 
 
@@ -293,7 +276,7 @@ def do_expert(g: Any, state: State, seat: int, words: list[str], ev: list[Event]
     t = state["task"]
     p = state["players"][seat]
     if words == ["hire", "none"]:
-        g._fail(state, seat, t["loc"], ev, "declined")
+        fail(state, seat, t["loc"], ev, "declined")
         state["task"] = None
         return
     mid = words[1] if len(words) == 2 else ""
@@ -311,9 +294,7 @@ def do_expert(g: Any, state: State, seat: int, words: list[str], ev: list[Event]
     state["offer"]["monsters"].remove(mid)
     kind = BOARDS["expert"]["spaces"][t["space"]]["expertise"]
     p["monsters"].append({"id": mid, "up": True, "expert": kind})
-    g._log(
-        state, ev, f"{pname(seat)} hires an extra {kind} {MONSTERS[mid]['name']} for {board.cost_text(cost)}."
-    )
+    log(state, ev, f"{who(seat)} hires an extra {kind} {MONSTERS[mid]['name']} for {board.cost_text(cost)}.")
     state["task"] = None
 
 
@@ -338,7 +319,7 @@ def do_rent(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) 
     t = state["task"]
     p = state["players"][seat]
     if words == ["rent", "none"]:
-        g._fail(state, seat, t["loc"], ev, "declined")
+        fail(state, seat, t["loc"], ev, "declined")
         state["task"] = None
         return
     if " ".join(words) not in rent_options(state, seat, t["space"]):
@@ -348,7 +329,7 @@ def do_rent(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) 
     if words[1] == "gold":
         p["gold"] += state["opps"]["rent_gold"]
         state["opps"]["rent_gold"] = 0
-        g._log(state, ev, f"{pname(seat)} takes the gold paid for a rented room.")
+        log(state, ev, f"{who(seat)} takes the gold paid for a rented room.")
     else:
         rid = words[1]
         pay = rent_pay(state, t["space"])
@@ -358,7 +339,7 @@ def do_rent(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) 
         state["offer"]["rooms"].remove(rid)
         cell = f"R{len(p['rented']) + 1}"
         p["rented"].append({"k": "r", "room": rid, "c": False, "cell": cell})
-        g._log(state, ev, f"{pname(seat)} rents a {ROOMS[rid]['name']} in town ({cell}).")
+        log(state, ev, f"{who(seat)} rents a {ROOMS[rid]['name']} in town ({cell}).")
     state["task"] = None
 
 
@@ -370,15 +351,13 @@ def do_harvest(g: Any, state: State, seat: int, words: list[str], ev: list[Event
         raise IllegalAction(f"Harvest with 0 to {t['cap']} imps, e.g. 'harvest {t['cap']}'.")
     k = int(words[1])
     if k == 0 and not sp.get("evil"):
-        g._fail(state, seat, t["loc"], ev, "no imps sent")
+        fail(state, seat, t["loc"], ev, "no imps sent")
     else:
         p["used"] += k + sp["foreimps"]
         p["food"] += k
         if sp.get("evil"):
             board.move_evil(state, seat, sp["evil"], ev)
-        g._log(
-            state, ev, f"{pname(seat)} harvests {k} food" + (" and loses 1 Evil." if sp.get("evil") else ".")
-        )
+        log(state, ev, f"{who(seat)} harvests {k} food" + (" and loses 1 Evil." if sp.get("evil") else "."))
     state["task"] = None
 
 
@@ -404,7 +383,7 @@ def do_look(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) 
         ev.append(Event(f"Combat Card {k + 1} of this Year is {CARDS[cards[k]]['name']}.", seat))
         if k not in p["seen"]:
             p["seen"].append(k)
-        g._log(state, ev, f"{pname(seat)} looks at Combat Card {k + 1}.")
+        log(state, ev, f"{who(seat)} looks at Combat Card {k + 1}.")
         if t["move"]:
             state["task"] = {"type": "put", "seat": seat, "loc": t["loc"], "card": k}
         else:
@@ -433,7 +412,7 @@ def do_look(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) 
     for s, q in enumerate(state["players"]):
         if s != seat:
             q["seen"] = [idx for idx in q["seen"] if not (min(k, j) <= idx <= max(k, j))]
-    g._log(state, ev, f"{pname(seat)} looked at Combat Card {k + 1} and put it in position {j + 1}.")
+    log(state, ev, f"{who(seat)} looked at Combat Card {k + 1} and put it in position {j + 1}.")
     state["task"] = None
 
 
@@ -442,14 +421,14 @@ def after_orders(g: Any, state: State, ev: list[Event]) -> None:
     for s, p in enumerate(state["players"]):
         if p.get("invest"):
             p["gold"] += p["invest"]
-            g._log(state, ev, f"{pname(s)}'s investment pays {p['invest']} gold.")
+            log(state, ev, f"{who(s)}'s investment pays {p['invest']} gold.")
             p["invest"] = 0
     o = state.get("opps")
     if x(state)["festival"] and state["round"] == state["seasons"] and o and o.get("used"):
         limit = OPPS["festival"]["prizes_by_players"][str(state["seats"])]
         state["fest"] = {"bids": {}, "boards": list(o["used"][:limit]), "order": []}
         state["phase"] = "festival"
-        g._log(
+        log(
             state, ev, "Festival! Every dungeon lord secretly sends imps; the most imps choose a prize first."
         )
         return
@@ -464,7 +443,7 @@ def do_bid(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) -
         raise IllegalAction(f"Send 0 to {free} of your available imps to the festival, e.g. 'bid {free}'.")
     fest = state["fest"]
     fest["bids"][str(seat)] = int(words[1])
-    ev.append(Event(f"{pname(seat)} has sent imps to the festival (secretly)."))
+    ev.append(Event(f"{who(seat)} has sent imps to the festival (secretly)."))
     ev.append(Event(f"You send {words[1]} imp(s) to the festival.", seat))
     if len(fest["bids"]) < state["seats"]:
         return
@@ -477,8 +456,8 @@ def do_bid(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) -
         if bids[s]
     ]
     fest["order"] = order
-    text = ", ".join(f"{pname(s)} {bids[s]}" for s in sorted(bids))
-    g._log(state, ev, f"Festival bids revealed: {text}.")
+    text = ", ".join(f"{who(s)} {bids[s]}" for s in sorted(bids))
+    log(state, ev, f"Festival bids revealed: {text}.")
     state["phase"] = "prize"
     next_prize(g, state, ev)
 
@@ -532,7 +511,7 @@ def do_prize(g: Any, state: State, seat: int, words: list[str], ev: list[Event])
     p = state["players"][seat]
     text = " ".join(words)
     if text == "prize none":
-        g._log(state, ev, f"{pname(seat)} takes no festival prize.")
+        log(state, ev, f"{who(seat)} takes no festival prize.")
         next_prize(g, state, ev)
         return
     if text not in prize_options(state, seat):
@@ -551,7 +530,7 @@ def do_prize(g: Any, state: State, seat: int, words: list[str], ev: list[Event])
     elif loc == "imps":
         p["imps"] += 1
     elif loc == "traps":
-        drawn = g._draw_traps(state, 1)
+        drawn = board.draw_traps(state, 1)
         p["traps"].extend(drawn)
         ev.append(
             Event(f"Your festival imps bring back a {', '.join(TRAPS[t]['name'] for t in drawn)}.", seat)
@@ -572,10 +551,10 @@ def do_prize(g: Any, state: State, seat: int, words: list[str], ev: list[Event])
         if BOARDS[b]["replaces"] == loc:
             state["fest"]["boards"].remove(b)
             break
-    g._log(
+    log(
         state,
         ev,
-        f"{pname(seat)} takes the festival prize: {PRIZE[loc]}"
+        f"{who(seat)} takes the festival prize: {PRIZE[loc]}"
         + (f" ({' '.join(words[2:])})." if len(words) > 2 else "."),
     )
     next_prize(g, state, ev)
@@ -602,7 +581,7 @@ def start_pet_draft(g: Any, state: State, ev: list[Event]) -> None:
         draw_pets(state, s, PETS_DOC["draft_deal"], ev)
     state["pet_pass"] = {}
     state["phase"] = "pet_pass"
-    g._log(state, ev, "Pet Phase: everyone draws 2 Pet Cards, passes 1 to the left, then discards 1.")
+    log(state, ev, "Pet Phase: everyone draws 2 Pet Cards, passes 1 to the left, then discards 1.")
 
 
 def do_pet_pass(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) -> None:
@@ -610,7 +589,7 @@ def do_pet_pass(g: Any, state: State, seat: int, words: list[str], ev: list[Even
     if words[0] != "pass" or len(words) != 2 or words[1] not in p["pets"]:
         raise IllegalAction(f"Pass one of your face-down pets to the left, e.g. 'pass {p['pets'][0]}'.")
     state["pet_pass"][str(seat)] = words[1]
-    ev.append(Event(f"{pname(seat)} has chosen a pet to pass."))
+    ev.append(Event(f"{who(seat)} has chosen a pet to pass."))
     if len(state["pet_pass"]) < state["seats"]:
         return
     n = state["seats"]
@@ -631,7 +610,7 @@ def do_pet_discard(g: Any, state: State, seat: int, words: list[str], ev: list[E
         raise IllegalAction(f"Discard one of your face-down pets, e.g. 'discard {p['pets'][0]}'.")
     state.setdefault("pet_discards", {})[str(seat)] = words[1]
     state["pet_discard_done"].append(seat)
-    ev.append(Event(f"{pname(seat)} has discarded a pet."))
+    ev.append(Event(f"{who(seat)} has discarded a pet."))
     if len(state["pet_discard_done"]) < state["seats"]:
         return
     for s, pet in state["pet_discards"].items():
@@ -662,7 +641,7 @@ def use_build_pet(g: Any, state: State, seat: int, words: list[str], ev: list[Ev
         board.move_evil(state, seat, gain["evil"], ev)
     p["pets"].remove(pid)
     p["used_pets"].append(pid)
-    g._log(state, ev, f"{pname(seat)} reveals a pet: {PETS[pid]['name']} - {PETS[pid]['text']}")
+    log(state, ev, f"{who(seat)} reveals a pet: {PETS[pid]['name']} - {PETS[pid]['text']}")
 
 
 def build_pet_actions(state: State, seat: int) -> list[str]:
@@ -689,7 +668,7 @@ def use_combat_pet(g: Any, state: State, seat: int, plan: dict[str, Any], ev: li
     p["pets"].remove(pid)
     p["used_pets"].append(pid)
     pet = PETS[pid]
-    g._log(state, ev, f"{pname(seat)} reveals a pet: {pet['name']} - {pet['text']}")
+    log(state, ev, f"{who(seat)} reveals a pet: {pet['name']} - {pet['text']}")
     if pid == "babygolem":
         # Baby Golem fights like a monster until this Year's Combat ends (he is sent now).
         p["monsters"].append({"id": "babygolem", "up": True, "pet": True})
@@ -700,3 +679,7 @@ def use_combat_pet(g: Any, state: State, seat: int, plan: dict[str, Any], ev: li
         plan["fatigue_add"] = pet["fatigue_add"]
     elif pet.get("dmg"):
         plan["pet_dmg"] = (pet["name"], pet["dmg"])
+
+
+# Opportunities whose action happens at once (the others set a task for the player).
+INSTANT = {"masquerade": _masquerade, "invest": _invest, "petshop": _petshop}

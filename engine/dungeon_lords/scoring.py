@@ -75,7 +75,9 @@ def breakdown(state: State, seat: int) -> dict[str, int]:
     b["tax penalties"] = -RULES["taxes"]["penalty_points"] * p["penalty"]
     bonus = 0
     # Rented scoring rooms score too (Festival Season), though rented rooms are not rooms.
-    for rid in board.room_ids(p) + [r["room"] for r in p.get("rented", [])]:
+    # A conquered scoring room has lost its effect (its dark side shows none; house decision 39).
+    working = [t for t in p["grid"].values() if t["k"] == "r" and not t["c"]] + p.get("rented", [])
+    for rid in [t["room"] for t in working if not t["c"]]:
         rule = ROOMS[rid].get("scoring")
         if not rule:
             continue

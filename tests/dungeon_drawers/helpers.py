@@ -7,7 +7,7 @@ from typing import Any
 from engine import core
 from engine.core import State
 from engine.dungeon_drawers import board
-from engine.dungeon_drawers.data import CARDS
+from engine.dungeon_drawers.data import CARDS, DIE
 
 GAME = core.get("dungeon-drawers")
 KINDS = {"#": "wall", "g": "goblin", "o": "orc", "d": "dragon", "t": "trap"}
@@ -41,6 +41,7 @@ def cards_with(action: str) -> list[int]:
 
 
 def build_state(players: int = 2, seed: int = 1, **setup: Any) -> State:
+    stack_dice(setup.get("dice", []))
     return GAME.new(players, {"setup": setup} if setup else None, seed)
 
 
@@ -54,7 +55,9 @@ def defend_state(
     started: bool | list[bool] = True,
     seed: int = 1,
 ) -> State:
-    """A Phase C position at the start of ``turn``'s turn (the hero moves at once if ``started``)."""
+    """A Phase C position at the start of ``turn``'s turn (the hero moves at once if ``started``).
+    ``dice`` are the next dice rolled; each must be a face of the game's dice."""
+    stack_dice(dice or [])
     n = len(sheets)
     state = GAME.new(n, None, seed)
     state.update(phase="defend", round=14, display=[], queue=[], stack=list(dice or []))
@@ -69,6 +72,14 @@ def defend_state(
     events: list = []
     GAME._begin_turn(state, events)
     return state
+
+
+def stack_dice(dice: list[int]) -> list[int]:
+    """Dice a test stacks: every value must be one the game's dice can show (1..DIE), so no
+    test can reach a rulebook example with a die the components do not have."""
+    bad = [d for d in dice if not (isinstance(d, int) and 1 <= d <= DIE)]
+    assert not bad, f"stacked dice {bad} are not faces of a {DIE}-sided die"
+    return list(dice)
 
 
 def act(state: State, seat: int, text: str) -> tuple[State, list]:

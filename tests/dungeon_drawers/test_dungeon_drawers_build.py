@@ -8,7 +8,7 @@ import pytest
 
 from engine.core import IllegalAction
 from engine.dungeon_drawers import board
-from engine.dungeon_drawers.data import CARDS, HEARTS, level
+from engine.dungeon_drawers.data import CARDS, HEARTS, level, track_size
 from tests.dungeon_drawers.helpers import EMPTY, GAME, act, build_state, sheet_from
 
 
@@ -137,6 +137,19 @@ def test_undo_is_allowed_only_while_the_card_is_face_up() -> None:
         s, _ = act(s, 0, move)
     done, _ = act(s, 0, "done")
     assert not GAME.can_undo(s, done, 0, GAME.parse("done"))
+    erased, _ = act(s, 0, "erase")
+    assert GAME.can_undo(s, erased, 0, GAME.parse("erase"))
+
+
+def test_undo_never_takes_back_a_card_pick() -> None:
+    """ "As long as your Card for the current round is still faceup, you can erase and rebuild
+    elements installed using this Card": the installs may be taken back, the pick may not (the
+    card left the display in front of the next player)."""
+    state = build_state(2, 3)
+    card = state["display"][0]
+    after, _ = act(state, 0, f"take {card}")
+    assert state["rng"]["n"] == after["rng"]["n"]  # nothing random happened, and still
+    assert not GAME.can_undo(state, after, 0, GAME.parse(f"take {card}"))
 
 
 @pytest.mark.parametrize(
@@ -216,8 +229,10 @@ def test_treasure_is_hidden_anywhere_but_at_most_one_a_space() -> None:
 
 
 def test_improvement_levels_pinned_by_the_rulebook_examples() -> None:
-    # Anna: 4 dragon boxes unlock +8; a fifth unlocks +10.
-    assert level("dragon", 4) == 8 and level("dragon", 5) == 10
+    # Anna "has checked off 4 boxes for Dragon thereby unlocking Improvement level +8" and
+    # with 2 more "she could use both under Dragon and unlock +10": the +10 group is 2 boxes,
+    # so one box alone unlocks nothing.
+    assert level("dragon", 4) == 8 and level("dragon", 5) == 8 and level("dragon", 6) == 10
     # Orc: nothing checked, then the second box unlocks +4 (the first alone does not).
     assert level("orc", 0) == 2 and level("orc", 1) == 2 and level("orc", 2) == 4
     # Trap: 2 boxes have not unlocked level 2 yet; the third does.
@@ -230,7 +245,7 @@ def test_improvement_levels_pinned_by_the_rulebook_examples() -> None:
 
 def test_improvements_fill_their_category_and_refuse_a_full_one() -> None:
     card = next(c.id for c in CARDS.values() if c.elements[0] == "improvement")
-    state = take_card(card, sheet_from(EMPTY, imp={"dragon": 7, "trap": 2}))
+    state = take_card(card, sheet_from(EMPTY, imp={"dragon": track_size("dragon"), "trap": 2}))
     with pytest.raises(IllegalAction, match="Every dragon box"):
         act(state, 0, "improve dragon")
     state, _ = act(state, 0, "improve trap")
@@ -252,15 +267,15 @@ def test_placement_lists_are_unique_short_and_put_useful_spaces_first() -> None:
         s["players"][0]["pending"] = {"card": cid, "next": pos, "lost": [], "log": [], "before": sheet}
         acts = GAME.legal_actions(s, 0)
         labels = [GAME.describe(s, a) for a in acts]
-        assert len(set(labels)) == len(labels) and max(map(len, labels)) <= 16
+        assert len(set(labels)) == len(labels) and max(map(len, labels)) <= 24
         if el == "goblin":
-            assert labels[0] == "goblin F7"
+            assert labels[0] == "Goblin on F7"
         elif el == "trap":
-            assert labels[-1] == "trap F7" and labels[0] == "trap A1"
+            assert labels[-1] == "Trap on F7" and labels[0] == "Trap on A1"
         else:
-            assert labels[0] == "treasure C2" and "treasure F7" not in labels
+            assert labels[0] == "Hide the treasure on C2" and "Hide the treasure on F7" not in labels
             # then spaces where a monster may still go, before spaces next to the orc
-            assert labels.index("treasure D2") > labels.index("treasure H10")
+            assert labels.index("Hide the treasure on D2") > labels.index("Hide the treasure on H10")
 
 
 def test_walls_may_be_built_next_to_monsters_traps_and_walls() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalAction
-from engine.dungeon_drawers.data import HEARTS
+from engine.dungeon_drawers.data import HEARTS, track_size
 from tests.dungeon_drawers.helpers import EMPTY, GAME, act, cards_with, defend_state, path_state, sheet_from
 
 DOWN = GAME.parse("path A1 A10 H10")["cells"]  # column A, then row 10
@@ -68,6 +68,20 @@ def chris_orc(hand: list[int]) -> dict:
     return defend_state([sheet, quiet()], [DOWN, DOWN], hands=[hand, []], dice=[7, 2])
 
 
+def test_the_dice_are_ten_sided() -> None:
+    """ "He rolls 2 dice: 7 and 2": the game's dice show more than six faces (a store listing of
+    the game names ten-sided dice). Every face 1-10 comes up, nothing else."""
+    from engine.dungeon_drawers.defend import roll
+
+    state = GAME.new(2, None, 5)
+    faces = [d for _ in range(400) for d in roll(state, 2)]
+    assert set(faces) == set(range(1, 11))
+    with pytest.raises(IllegalAction, match="face of the game's dice"):
+        GAME.new(2, {"setup": {"dice": [11]}}, 1)
+    with pytest.raises(AssertionError, match="not faces"):
+        defend_state([quiet(), quiet()], [DOWN, DOWN], dice=[7, 0])
+
+
 def test_chris_orc_loses_with_17() -> None:
     state = chris_orc([])
     assert GAME.view(state, None)["strength"] == 17
@@ -89,7 +103,9 @@ def test_chris_orc_club_wins_with_21_and_the_hero_suffers_2() -> None:
 
 @pytest.mark.parametrize(("kind", "damage"), [("g", 1), ("o", 2), ("d", 3)])
 def test_a_winning_monster_deals_its_type_damage(kind: str, damage: int) -> None:
-    sheet = sheet_from(rows_with(A4=kind), imp={"goblin": 11, "orc": 11, "dragon": 7})  # +12 each
+    sheet = sheet_from(
+        rows_with(A4=kind), imp={t: track_size(t) for t in ("goblin", "orc", "dragon")}
+    )  # +12 each
     state = defend_state([sheet, quiet()], [DOWN, DOWN], dice=[6, 6])
     state, _ = act(state, 0, "resolve")
     assert state["players"][0]["hero"]["hearts"] == HEARTS - damage

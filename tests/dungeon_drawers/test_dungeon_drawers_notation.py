@@ -23,7 +23,7 @@ EXAMPLES = [
     "path A1 A5 C5 C10 H10",
     "play 7",
     "resolve",
-    "hero 12 P2",
+    "hero 12 Player 2",
     "refill",
     "refill 12 7",
 ]
@@ -38,7 +38,9 @@ def test_aliases_and_case() -> None:
     assert GAME.parse("WALL d4 c3 C4") == GAME.parse("wall C3 C4 D4")
     assert GAME.parse("imp orc") == GAME.parse("improve orc")
     assert GAME.parse("fight") == {"t": "resolve"}
-    assert GAME.parse("hero #12 2") == GAME.parse("hero 12 P2")
+    # a seat is written as core.seat_ref writes it; the short forms are read too
+    assert GAME.parse("hero #12 2") == GAME.parse("hero 12 P2") == GAME.parse("hero 12 player2")
+    assert GAME.parse("hero 12 P2") == {"t": "hero", "card": 12, "to": 1}
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.dungeon_drawers import data
-from engine.dungeon_drawers.game import score_player
+from engine.dungeon_drawers.data import track_size
+from engine.dungeon_drawers.rules import score_player
 from tests.dungeon_drawers.helpers import EMPTY, GAME, act, cards_with, defend_state, sheet_from
 
 
@@ -126,7 +127,8 @@ def test_ai_puts_hero_actions_on_an_opponent() -> None:
 
 
 def test_ai_concentrates_improvements_on_the_monster_that_can_win() -> None:
-    """+2 on a goblin (+0, never 20 on two dice) is worth nothing; boxes go where fights turn."""
+    """+2 on a goblin (+0: two d10 reach 20 once in 100) is worth little; boxes go where fights
+    turn (a dragon starts at +4 and its boxes unlock levels faster)."""
     import random
 
     from engine.dungeon_drawers.ai import _improve_choice
@@ -134,5 +136,5 @@ def test_ai_concentrates_improvements_on_the_monster_that_can_win() -> None:
     rnd = random.Random(0)
     sheet = sheet_from(["g.g.g.g.", "........", "d.d....."] + EMPTY[3:], imp={"hand": 4})
     assert _improve_choice(sheet, rnd) == "dragon"
-    sheet["imp"]["dragon"] = 7  # full: +12
+    sheet["imp"]["dragon"] = track_size("dragon")  # full: +12
     assert _improve_choice(sheet, rnd) != "dragon"

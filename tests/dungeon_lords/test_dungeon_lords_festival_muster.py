@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.dungeon_lords import board, combat
+from engine.dungeon_lords import board, combat, events
 from engine.dungeon_lords.data import SPECIAL
 from tests.playout import random_playout
 
@@ -25,7 +25,7 @@ def year_ids(s: dict[str, Any], year: int | None = None) -> list[str]:
 
 def muster(s: dict[str, Any]) -> list[str]:
     ev: list[Any] = []
-    G._special(s, "muster", ev)
+    events.special(s, "muster", ev)
     return [e.text for e in ev]
 
 
@@ -53,7 +53,7 @@ def test_single_paladin_muster_joins_elf_and_dwarf_in_three_paladin_order() -> N
     # the space the second paladin to enter is the elf, and the human stays with the most evil
     assert year_ids(s) == ["elf1", "paladin1", "dwarf1"]
     assert at(s) == {"elf1": ("field", 1), "paladin1": ("field", 0), "dwarf1": ("tent", None)}
-    assert "The Elven Paladin sets out for the dungeon of P2." in text
+    assert "The Elven Paladin sets out for the dungeon of Player 2." in text
     evil(s, 2, 13)  # a third player on the space: the dwarf enters and goes to the most evil
     assert at(s) == {"elf1": ("field", 1), "paladin1": ("field", 0), "dwarf1": ("field", 2)}
     pts = {p["id"]: p["points"] for p in s["paladins"]}

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from engine.core import IllegalAction
-from engine.dungeon_lords import festival, scoring
+from engine.dungeon_lords import festival, production, scoring, tasks
 from engine.dungeon_lords.data import BOARDS
 from render import dungeon_lords as render
 
@@ -67,7 +67,7 @@ def test_the_board_replaces_its_location_and_resolves_in_its_own_order() -> None
     s["queue"] = [t for t in s["queue"] if t["loc"] == "dig"]
     for p in s["players"]:
         p["grid"]["C2"]["c"] = True  # something to deconquer
-    G._resolve_next(s, [])
+    tasks.resolve_next(G, s, [])
     assert s["task"]["type"] == "improve" and s["task"]["seat"] == 1
 
 
@@ -174,7 +174,7 @@ def test_expert_monster_surcharge_evil_and_pay_day() -> None:
     s = act(s, 0, "hire troll")
     p = s["players"][0]
     assert p["food"] == 4 and p["gold"] == 5 and p["evil"] == 6 and p["monsters"][-1]["expert"] == "clever"
-    assert G._payday_cost(p) == {"food": 2, "gold": 1}
+    assert tasks.payday_cost(p) == {"food": 2, "gold": 1}
     s = resolve(s, 1, 0)  # space I: large (+1 food)
     s = act(s, 1, "hire goblin")
     assert s["players"][1]["food"] == 4
@@ -344,7 +344,7 @@ def test_improved_tunnels_tool_shed_secret_passage_foyer() -> None:
     p["grid"]["D2"] = {"k": "t", "c": False, "imp": "secret"}
     p["grid"]["D3"] = {"k": "t", "c": False, "imp": "foyer"}
     p["grid"]["C3"] = {"k": "r", "room": "magic", "c": False}
-    assert G._room_need(s, 0, "mint", "mint", "C2") == 2  # next to the tool shed
+    assert production.room_need(s, 0, "mint", "mint", "C2") == 2  # next to the tool shed
     assert scoring.measures(s, 0)["tunnels"] == 3  # C1, B2, D3: the secret passage does not count
     assert scoring.breakdown(s, 0)["foyer"] == 2  # 1 + the Magic Room next to it
     from engine.dungeon_lords import board
@@ -361,7 +361,7 @@ def test_mithril_vein_mines_beyond_the_limit() -> None:
     s["phase"] = "resolve"
     s["queue"] = [{"loc": "mine", "space": 0, "seat": 0}]
     s["task"] = None
-    G._resolve_next(s, [])
+    tasks.resolve_next(G, s, [])
     assert s["task"]["cap"] == 2 + 2  # 2 on space I over C1, C2 ... + 2 in the vein
     s = act(s, 0, "mine 4")
     assert s["players"][0]["gold"] == 3 + 4

@@ -9,7 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.dungeon_lords import board, scoring
+from engine.dungeon_lords import board, scoring, tasks
+from engine.dungeon_lords.notation import parse_plan
 from tests.playout import ai_playout, random_playout
 
 from .helpers import G, act, adv, ai_until, new_x
@@ -61,20 +62,20 @@ def test_cockatrice_is_paid_with_evil_when_food_runs_out() -> None:
     s = new_x(2, seed=13)
     p = s["players"][0]
     p.update(food=0, evil=5)
-    assert G._hire_cost(s, 0, "cockatrice", 0) == {"evil": 1}
+    assert tasks.hire_cost(s, 0, "cockatrice", 0) == {"evil": 1}
     p["food"] = 1
-    assert G._hire_cost(s, 0, "cockatrice", 0) == {"food": 1}
+    assert tasks.hire_cost(s, 0, "cockatrice", 0) == {"food": 1}
     p["monsters"] = [{"id": "cockatrice", "up": True}, {"id": "goblin", "up": True}]
-    assert G._payday_cost(p) == {"food": 1, "evil": 1}
+    assert tasks.payday_cost(p) == {"food": 1, "evil": 1}
 
 
 def test_elderbeast_needs_a_fresh_imp() -> None:
     s = new_x(2, seed=13)
     p = s["players"][0]
     p.update(food=3, imps=2, used=2)
-    assert G._hire_cost(s, 0, "elderbeast", 0) is None
+    assert tasks.hire_cost(s, 0, "elderbeast", 0) is None
     p["used"] = 1
-    assert G._hire_cost(s, 0, "elderbeast", 0) == {"food": 1, "imps": 1}
+    assert tasks.hire_cost(s, 0, "elderbeast", 0) == {"food": 1, "imps": 1}
 
 
 def test_violet_lounge_scores_violet_monsters() -> None:
@@ -165,7 +166,7 @@ def test_hand_text_shows_only_your_own_pets_and_bid() -> None:
     s["players"][1]["pets"] = ["magpie"]
     assert "Hen" in G.private_text(s, 0) and "Magpie" not in G.private_text(s, 0)
     assert "Hen" not in G.status(s) and "Hen" not in str(G.view(s, None))
-    assert G.describe(s, "pass hen").startswith("Pass to the left: Hen")
+    assert G.describe(s, "pass hen") == "Pass Hen to the left: Gain 2 food."
 
 
 def test_ai_makes_the_obvious_expansion_choices() -> None:
@@ -191,13 +192,13 @@ def test_installed_trap_order_and_conquered_training_room() -> None:
 
     def run(order: str) -> list[str]:
         s = battle([adv("warrior", 20, uid="w"), adv("thief", 20, 1, uid="t")], traps=["stone"])
-        plan = G._parse_plan(f"fight C1 trap stone {order}".strip())
+        plan = parse_plan(f"fight C1 trap stone {order}".strip())
         plan.update(sent=[], installed=["door"])
         Battle(s, 0, plan, CARDS["invisibility"], []).run()
         return [line for line in s["combat"]["log"] if "springs" in line]
 
     assert run("")[0].startswith("The trap installed")
-    assert run("installed:last")[0] == "P1 springs Rolling Stone."
+    assert run("installed:last")[0] == "Player 1 springs Rolling Stone."
     s = battle([adv("warrior", 20, uid="w")])
     p = s["players"][0]
     p["grid"]["C1"] = {"k": "r", "room": "training", "c": False}

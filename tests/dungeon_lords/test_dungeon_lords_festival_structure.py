@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.dungeon_lords import board
+from engine.dungeon_lords import board, events
 from engine.dungeon_lords.combat import Battle
 from engine.dungeon_lords.data import CARDS
 
@@ -68,10 +68,28 @@ def test_year_has_five_seasons_and_five_combat_rounds() -> None:
 
 
 def test_second_year_start_player_by_player_count() -> None:
-    for n, expect in ((4, 2), (3, 1), (2, 1)):
+    # "In a 4-player game, the Starting Player Token should be given to the player opposite the person
+    # who started the First Year"; "In a 3-player game ... to the player to the right of the person who
+    # started the First Year"; "In a 2-player game ... to the player who did not start the First Year."
+    # Seat 0 starts Year 1; passing left is seat + 1, so the right neighbour of seat 0 is seat n - 1.
+    for n, expect in ((4, 2), (3, 2), (2, 1)):
         s = new_x(n, seed=5)
+        assert s["start"] == 0
         s = ai_until(s, lambda st: st["year"] == 2, limit=8000)
         assert s["start"] == expect, n
+
+
+def test_the_token_stays_with_the_festival_season_player_during_year_one_combat() -> None:
+    # "In a 5-season Year, the Starting Player Token ends with the player who has it during festival
+    # season." Seat 0 starts season 1; the token passes left each round, so season 5 is seat 4 % n.
+    for n in (2, 3, 4):
+        s = new_x(n, seed=9)
+        s = ai_until(s, lambda st: st["round"] == 5 and st["phase"] in ("orders", "dummy"), limit=4000)
+        festival_player = s["start"]
+        assert festival_player == 4 % n
+        s = ai_until(s, lambda st: st["phase"] in ("plan", "combat_end") or st["year"] == 2, limit=4000)
+        if s["year"] == 1:
+            assert s["start"] == festival_player, n
 
 
 def test_two_player_non_player_counter_drops_3_before_combat_not_2_in_year_two() -> None:
@@ -340,9 +358,9 @@ def test_new_special_events() -> None:
     s["players"][0]["food"] = 0
     food = [p["food"] for p in s["players"]]
     evil0 = s["players"][0]["evil"]
-    G._special(s, "feast", [])
+    events.special(s, "feast", [])
     assert s["players"][0]["evil"] == evil0 + 1 and s["players"][1]["food"] == food[1] - 1
-    G._special(s, "petfair", [])
+    events.special(s, "petfair", [])
     assert all(len(p["pets"]) == 1 for p in s["players"])
 
 

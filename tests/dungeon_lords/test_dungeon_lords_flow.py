@@ -178,4 +178,7 @@ def test_private_image_shows_own_secrets_only() -> None:
     assert render.render_private(G.view(s, None)) is None
     png = render.render_private(G.view(s, 0))
     assert png is not None and png[:4] == b"\x89PNG"
-    assert G.describe(s, "fight C1 trap stone send troll+") == "Fight on C1; trap Rolling Stone; send troll*"
+    assert (
+        G.describe(s, "fight C1 trap stone send troll+")
+        == "Fight on C1; spring Rolling Stone; send Troll (2nd attack)"
+    )

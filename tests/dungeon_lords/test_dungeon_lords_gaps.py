@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalAction
+from engine.dungeon_lords.notation import parse_plan
 
 from .helpers import G, act, adv, new
 from .test_dungeon_lords_combat import battle_state, dmg, fight
@@ -31,7 +32,7 @@ def test_a_declined_order_places_the_minion_but_skips_the_action() -> None:
     assert p["food"] == 3 and "food" not in p["inacc"]
     assert p["evil"] <= evil  # only the reputation space moved the counter
     assert G.parse("orders food- rep mine") == "orders food- rep mine"
-    assert "(no)" in G.describe(s, "orders food- rep mine")
+    assert "Get Food (declined)" in G.describe(s, "orders food- rep mine")
 
 
 def test_a_declined_order_stays_secret_until_revealed() -> None:
@@ -53,7 +54,7 @@ def test_aimed_attack_hits_the_named_adventurer() -> None:
     assert auto == [1, 0, 2]  # automatic: the wizard (fatigue 1 on the warrior)
     s = battle_state([dict(a, dmg=0) for a in party], ["ghost"])
     s["players"][0]["monsters"][0]["up"] = "busy"
-    plan = G._parse_plan("fight C1 send ghost@2")
+    plan = parse_plan("fight C1 send ghost@2")
     assert plan["aim"] == {0: 2}
     from engine.dungeon_lords.combat import Battle
     from engine.dungeon_lords.data import CARDS
@@ -125,7 +126,7 @@ def test_word_of_peace_and_suggestion_answered_in_the_plan() -> None:
         s = battle_state(party, ["troll"])
         s["players"][0]["evil"] = 5
         s["players"][0]["monsters"][0]["up"] = "busy"
-        plan = G._parse_plan(f"fight C1 send troll {answer}".strip())
+        plan = parse_plan(f"fight C1 send troll {answer}".strip())
         plan["sent"] = [{"id": "troll", "opt": 0, "state": "sent"}]
         Battle(s, 0, plan, CARDS[card], []).run()
         return s

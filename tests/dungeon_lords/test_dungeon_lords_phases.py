@@ -295,8 +295,9 @@ def test_taxes_and_penalties() -> None:
     )
     s["players"][0]["gold"] = 1
     G._advance(s, [])
-    assert s["players"][0]["gold"] == 0 and s["players"][0]["penalty"] == 1  # 5 tiles -> 2 gold due
-    assert s["players"][1]["gold"] == 2  # 3 tiles -> 1 gold
+    # Issue 20's one source for the amount: "1 gold per two rooms or tunnels, rounded up".
+    assert s["players"][0]["gold"] == 0 and s["players"][0]["penalty"] == 2  # 5 tiles -> 3 gold due
+    assert s["players"][1]["gold"] == 1  # 3 tiles -> 2 gold (rounded up, not down)
 
 
 def test_pay_day_pay_or_release_for_one_evil() -> None:
@@ -328,7 +329,8 @@ def test_special_events(sid: str) -> None:
     p = s["players"][0]
     expect = {
         "witchhunt": lambda: p["gold"] == 4 and len(p["monsters"]) == 2,
-        "strike": lambda: p["monsters"] == [],
+        # B-sf (the one source): a monster not paid for "is turned face down" - it stays.
+        "strike": lambda: len(p["monsters"]) == 2 and all(m["up"] is False for m in p["monsters"]),
         "audit": lambda: p["gold"] == 3,
         "harvest": lambda: p["food"] == 2,
         "goldrush": lambda: p["gold"] == 7,
@@ -373,9 +375,14 @@ def test_scoring_categories() -> None:
     p["penalty"] = 1
     b = breakdown(s, 0)
     assert b["rooms"] == 2 and b["conquered tiles"] == -2 and b["prisoners"] == 7
-    assert b["monsters"] == 1 and b["tax penalties"] == -3 and b["scoring rooms"] == 2
+    # The conquered Chapel still counts as a room ("Conquered rented rooms do count as conquered
+    # dungeon tiles (but not as rooms)" - so other conquered rooms do), but its effect is gone:
+    # tiles "lose their effect when conquered" (Festival Season, Secret Passage).
+    assert b["monsters"] == 1 and b["tax penalties"] == -3 and b["scoring rooms"] == 0
     r = G.result({**s, "phase": "over"})
     assert r.scores[0] == sum(b.values())
+    p["grid"]["C2"]["c"] = False
+    assert breakdown(s, 0)["scoring rooms"] == 2
 
 
 def test_evil_costs_cannot_push_past_the_top() -> None:

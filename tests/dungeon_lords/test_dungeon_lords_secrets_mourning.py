@@ -19,7 +19,7 @@ from typing import Any
 
 from .helpers import G
 
-KNOCKED_OUT = re.compile(r"^The (\w+) \([Ll]\d\) is knocked out and thrown into P(\d)'s prison\.$")
+KNOCKED_OUT = re.compile(r"^The (\w+) \([Ll]\d\) is knocked out and thrown into Player (\d)'s prison\.$")
 
 
 def bard_battle(seed: int) -> tuple[dict[str, Any], int]:
@@ -115,4 +115,8 @@ def test_hidden_information_does_not_change_the_battle_lines() -> None:
         after, public = plan_round(copy.deepcopy(s))
         after2, public2 = plan_round(copy.deepcopy(other))
         assert public2 == public
-        assert G.view(after2, None) == G.view(after, None)
+        v, v2 = G.view(after, None), G.view(after2, None)
+        if after["year"] != s["year"]:
+            # The round ended the Year: next Year's first adventurers are drawn face up (a reveal).
+            v.pop("next_advs"), v2.pop("next_advs")
+        assert v2 == v

@@ -1,0 +1,255 @@
+"""Phase B: the hero's path. Ready-made candidate paths (offered as moves and used by
+the AI), the path drawn step by step (the chooser), and drawing a path.
+
+The path laws themselves (one step at a time, never a wall, at most twice a space,
+a monster a second time only after another monster or trap) are
+:func:`board.path_problem`; the step-by-step drawing offers only steps after which
+the path can still be finished under those laws.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Event, IllegalAction, State, seat_ref
+
+from . import board
+from .data import HEARTS, SHEET
+from .rules import MONSTERS, p_win
+
+STEPS = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
+STEP_WORDS = {"U": "Up", "D": "Down", "L": "Left", "R": "Right"}
+
+
+def _active(sheet: dict, cell: str) -> str | None:
+    k = sheet["grid"].get(cell)
+    return k if k in board.BLOCKER_KINDS and cell not in sheet["crossed"] else None
+
+
+# ---- ready-made paths --------------------------------------------------------------------
+
+
+def expected_owner_score(sheet: dict, lv: dict[str, int], path: list[str], treasures: int) -> float:
+    """What the dungeon's owner may expect to score if the hero walks ``path``
+    (dungeon actions are counted as +2 strength on average)."""
+    hearts = float(HEARTS)
+    survive: dict[str, float] = {}
+    gone: set[str] = set()
+    for cell in path:
+        kind = _active(sheet, cell)
+        if kind is None or cell in gone:
+            continue
+        if kind == "trap":
+            hearts -= lv["trap"]
+            gone.add(cell)
+            continue
+        s = survive.get(cell, 1.0)
+        p = p_win(lv[kind] + 2)
+        hearts -= s * p * SHEET["monsters"][kind]["damage"]
+        survive[cell] = s * p
+    monsters = [c for c, k in sheet["grid"].items() if k in MONSTERS and c not in sheet["crossed"]]
+    share = min(1.0, treasures / len(monsters)) if monsters else 0.0
+    total = 0.0
+    for c in monsters:
+        s = survive.get(c, 1.0)
+        total += s * (SHEET["monsters"][sheet["grid"][c]]["points"] + share * lv["treasure"])
+    total += SHEET["hero_death_points"] if hearts <= 0 else -hearts
+    return total
+
+
+def _tour(sheet: dict, targets: list[str], cost: dict[str, float]) -> list[str] | None:
+    path = [board.ENTRANCE]
+    left = list(targets)
+    while left:
+        dist = board.distances(sheet, path[-1])
+        left.sort(key=lambda c: (dist.get(c, 999), board.INDEX[c]))
+        target = left.pop(0)
+        if target in path:
+            continue
+        leg = board.cost_path(sheet, path[-1], target, cost)
+        finish = board.cost_path(sheet, target, board.EXIT, cost)
+        if leg is None or finish is None:
+            continue
+        trial = path + leg[1:]
+        if board.path_problem(sheet, trial + finish[1:]) is None:
+            path = trial
+    finish = board.cost_path(sheet, path[-1], board.EXIT, cost)
+    if finish is None:
+        return None
+    full = path + finish[1:]
+    return full if board.path_problem(sheet, full) is None else None
+
+
+def candidate_paths(sheet: dict, lv: dict[str, int]) -> list[list[str]]:
+    """A few valid paths: the shortest, a cautious one, and tours of the weak and of all monsters.
+    The shortest path always exists (walls never cut the exit off) and is always valid."""
+    danger: dict[str, float] = {}
+    for c in board.ALL_CELLS:
+        k = _active(sheet, c)
+        if k == "trap":
+            danger[c] = 3.0 * lv["trap"]
+        elif k in MONSTERS:
+            danger[c] = 20.0 * p_win(lv[k] + 2) * SHEET["monsters"][k]["damage"]
+    weak = [c for c, d in danger.items() if _active(sheet, c) in MONSTERS and d < 2.0]
+    strong = [c for c in danger if _active(sheet, c) in MONSTERS]
+    found: list[list[str]] = []
+    for cand in (
+        board.cost_path(sheet, board.ENTRANCE, board.EXIT),
+        board.cost_path(sheet, board.ENTRANCE, board.EXIT, danger),
+        _tour(sheet, weak, danger),
+        _tour(sheet, strong, danger),
+    ):
+        if cand and cand not in found and board.path_problem(sheet, cand) is None:
+            found.append(cand)
+    return found
+
+
+# ---- drawing step by step -------------------------------------------------------------------
+
+
+def step_cell(cell: str, token: str) -> str | None:
+    x, y = board.xy(cell)
+    dx, dy = STEPS[token]
+    return board.at(x + dx, y + dy)
+
+
+def cells_of(tokens: list[str]) -> list[str] | None:
+    """The spaces of a path that starts on A1 and takes the steps ``tokens`` (None if one leaves the grid)."""
+    cells = [board.ENTRANCE]
+    for t in tokens:
+        nxt = step_cell(cells[-1], t) if t in STEPS else None
+        if nxt is None:
+            return None
+        cells.append(nxt)
+    return cells
+
+
+def steps_of(cells: list[str]) -> list[str]:
+    """The step tokens of a path (inverse of :func:`cells_of`)."""
+    out = []
+    for a, b in zip(cells, cells[1:], strict=False):
+        (ax, ay), (bx, by) = board.xy(a), board.xy(b)
+        out.append(next(t for t, d in STEPS.items() if d == (bx - ax, by - ay)))
+    return out
+
+
+class _Walk:
+    """A path under construction with what the laws need to judge the next step:
+    visits per space, and for each monster visited once whether another monster or
+    trap has been crossed since (then it may be crossed once more)."""
+
+    def __init__(self, sheet: dict) -> None:
+        self.grid = sheet["grid"]
+        self.count: dict[str, int] = {}
+        self.armed: dict[str, bool] = {}  # monster visited once -> still waiting for another blocker
+
+    def can_enter(self, cell: str) -> bool:
+        if self.grid.get(cell) == "wall":
+            return False
+        k = self.count.get(cell, 0)
+        if k >= 2:
+            return False
+        return not (k == 1 and self.armed.get(cell, False))
+
+    def enter(self, cell: str) -> tuple[Any, ...]:
+        undo = (cell, self.count.get(cell, 0), dict(self.armed))
+        if self.grid.get(cell) in board.BLOCKER_KINDS:
+            for m in self.armed:
+                if m != cell:
+                    self.armed[m] = False
+        self.count[cell] = self.count.get(cell, 0) + 1
+        if self.grid.get(cell) in MONSTERS:
+            self.armed[cell] = self.count[cell] == 1
+        return undo
+
+    def leave(self, undo: tuple[Any, ...]) -> None:
+        cell, k, armed = undo
+        self.count[cell] = k
+        self.armed = armed
+
+    def exit_reachable(self, cell: str) -> bool:
+        """A relaxation (every space passed fewer than twice, the monster law ignored):
+        if even this cannot reach the exit, no finish exists."""
+        free = board.mask(
+            c for c in board.ALL_CELLS if self.grid.get(c) != "wall" and self.count.get(c, 0) < 2
+        )
+        return bool(board.flood(board.bit(cell), free | board.bit(cell)) & board.bit(board.EXIT) & free)
+
+
+def _finishable(walk: _Walk, cell: str, dist: dict[str, int], budget: list[int], seen: set[Any]) -> bool:
+    """Whether the path now standing on ``cell`` can still reach H10 under the laws: a
+    depth-first search towards the exit, pruned by the relaxation and by states already
+    known to fail. ``budget`` bounds the work; when it runs out the answer is yes
+    (the drawn path is still checked in full by Done)."""
+    if cell == board.EXIT:
+        return True
+    budget[0] -= 1
+    if budget[0] < 0:
+        return True
+    key = (cell, tuple(sorted(walk.count.items())), tuple(sorted(walk.armed.items())))
+    if key in seen or not walk.exit_reachable(cell):
+        return False
+    seen.add(key)
+    for nxt in sorted(board.NEIGHBOURS[cell], key=lambda c: dist.get(c, 999)):
+        if walk.can_enter(nxt):
+            undo = walk.enter(nxt)
+            ok = _finishable(walk, nxt, dist, budget, seen)
+            walk.leave(undo)
+            if ok:
+                return True
+    return False
+
+
+SEARCH_BUDGET = 4000
+
+
+def next_steps(sheet: dict, cells: list[str]) -> list[tuple[str, str]] | None:
+    """The steps (token, space) that keep the path ``cells`` finishable, or None if
+    ``cells`` itself already breaks a law (a stale or forged prefix)."""
+    walk = _Walk(sheet)
+    for i, c in enumerate(cells):
+        if (i and c not in board.NEIGHBOURS[cells[i - 1]]) or not walk.can_enter(c):
+            return None
+        walk.enter(c)
+    dist = board.distances(sheet, board.EXIT)
+    out = []
+    for token in STEPS:
+        nxt = step_cell(cells[-1], token)
+        if nxt is None or not walk.can_enter(nxt):
+            continue
+        undo = walk.enter(nxt)
+        if _finishable(walk, nxt, dist, [SEARCH_BUDGET], set()):
+            out.append((token, nxt))
+        walk.leave(undo)
+    return out
+
+
+# ---- drawing the path -----------------------------------------------------------------------
+
+
+def begin(state: State, events: list[Event]) -> None:
+    state["phase"] = "path"
+    counts = ", ".join(
+        f"{seat_ref(s)} {len(p['sheet']['treasures'])}" for s, p in enumerate(state["players"])
+    )
+    events.append(Event(f"Phase A is over. Treasures hidden: {counts}."))
+    events.append(
+        Event("Phase B: every player draws the hero's path through the dungeon of the player on their right.")
+    )
+
+
+def draw(state: State, seat: int, action: dict, events: list[Event]) -> bool:
+    """Draw ``seat``'s path; returns True when it was the last one."""
+    n = state["seats"]
+    owner = (seat - 1) % n
+    cells = list(action.get("cells") or [])
+    if any(not isinstance(c, str) or board.parse_cell(c) != c for c in cells):
+        raise IllegalAction("A path is a list of spaces like A1 A5 C5 C10 H10.")
+    problem = board.path_problem(state["players"][owner]["sheet"], cells)
+    if problem:
+        raise IllegalAction(problem)
+    state["players"][owner]["path"] = cells
+    corners = " ".join(board.compress(cells))
+    events.append(Event(f"{seat_ref(seat)} has drawn the hero's path (shown when every path is drawn)."))
+    events.append(Event(f"Your path through {seat_ref(owner)}'s dungeon: path {corners}.", seat))
+    return all(p["path"] is not None for p in state["players"])

@@ -1,0 +1,168 @@
+"""What each seat may see: the view (for images and the AI), the status line, the private text.
+
+Public: every sheet as it stands except the card being installed, treasure counts,
+the display and discard, taken cards, hand and deck sizes, hero actions on
+dungeons, heroes, and every path once all are drawn. Private: the seat's treasure
+spaces (public at the end), hand, the installs of its face-up card, and the path it
+drew before every path is drawn.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from engine.core import State, seat_ref
+
+from . import board
+from .build import current_element
+from .data import ACTIONS, CARDS, DIE, HEARTS, ROUNDS, SHEET, TARGET, TRACKS, card_text, element_label
+from .rules import fight_strength, levels
+
+
+def card_info(cid: int) -> dict[str, Any]:
+    a = ACTIONS[CARDS[cid].action]
+    return {
+        "name": a["name"],
+        "type": a["type"],
+        "short": a["short"],
+        "effect": a["text"],
+        "elements": [element_label(e) for e in CARDS[cid].elements],
+        "text": card_text(cid),
+    }
+
+
+def _player(state: State, s: int, seat: int | None) -> dict[str, Any]:
+    p = state["players"][s]
+    n = state["seats"]
+    own = seat == s
+    over = state["phase"] == "over"
+    pend = p["pending"]
+    sheet = p["sheet"] if (own or pend is None) else pend["before"]
+    shown = {k: copy.deepcopy(v) for k, v in sheet.items() if k != "treasures"}
+    shown["treasures"] = list(sheet["treasures"]) if (own or over) else []
+    path = p["path"]
+    if state["phase"] == "path" and path is not None and seat != (s + 1) % n:
+        path = None
+    pending = None
+    if pend:
+        pending = {k: pend[k] for k in ("card", "next", "lost", "log")} if own else {"card": pend["card"]}
+    return {
+        "seat": s,
+        "name": seat_ref(s),
+        "sheet": shown,
+        "treasure_count": len(sheet["treasures"]),
+        "levels": levels(sheet),
+        "taken": list(p["taken"]),
+        "pending": pending,
+        "path": list(path) if path else None,
+        "path_drawn": p["path"] is not None,
+        "hero": dict(p["hero"]),
+        "hand": list(p["hand"]) if own else None,
+        "hand_count": len(p["hand"]),
+        "deck_count": len(p["deck"]),
+        "on": [dict(h) for h in p["on"]],
+        "started": p["started"],
+    }
+
+
+def _cards_in_view(state: State, seat: int | None) -> list[int]:
+    ids = set(state["display"])
+    for s, p in enumerate(state["players"]):
+        ids.update(p["taken"])
+        ids.update(h["card"] for h in p["on"])
+        if p["pending"]:
+            ids.add(p["pending"]["card"])
+        if s == seat:
+            ids.update(p["hand"])
+    return sorted(ids)
+
+
+def view(state: State, seat: int | None, to_act: list[int], result: dict[str, Any] | None) -> dict[str, Any]:
+    enc = state["encounter"]
+    return {
+        "game": "dungeon-drawers",
+        "viewer": seat,
+        "seats": state["seats"],
+        "phase": state["phase"],
+        "round": state["round"],
+        "rounds": ROUNDS,
+        "start": state["start"],
+        "display": list(state["display"]),
+        "queue": list(state["queue"]),
+        "deck_count": len(state["deck"]),
+        "discard": list(state["discard"]),
+        "turn": state["turn"],
+        "step": state["step"],
+        "encounter": copy.deepcopy(enc),
+        "strength": fight_strength(state, state["turn"]) if enc and enc["kind"] != "trap" else None,
+        "target": TARGET,
+        "die": DIE,
+        "hearts": HEARTS,
+        "tracks": {
+            t: {"base": SHEET["tracks"][t]["base"], "groups": SHEET["tracks"][t]["groups"]} for t in TRACKS
+        },
+        "to_act": to_act,
+        "status": status(state),
+        "news": list(state["news"]),
+        "players": [_player(state, s, seat) for s in range(state["seats"])],
+        "cards": {str(c): card_info(c) for c in _cards_in_view(state, seat)},
+        "result": result,
+    }
+
+
+def status(state: State) -> str:
+    phase = state["phase"]
+    if phase == "build":
+        installing = [seat_ref(s) for s, p in enumerate(state["players"]) if p["pending"]]
+        parts = [f"Phase A, round {state['round']} of {ROUNDS}."]
+        if state["queue"]:
+            parts.append(f"{seat_ref(state['queue'][0])} picks a card.")
+        if installing:
+            parts.append(f"Installing: {', '.join(installing)}.")
+        return " ".join(parts)
+    if phase == "path":
+        n = state["seats"]
+        left = [
+            f"{seat_ref(s)} (in {seat_ref((s - 1) % n)}'s dungeon)"
+            for s in range(n)
+            if state["players"][(s - 1) % n]["path"] is None
+        ]
+        return "Phase B: drawing hero paths: " + ", ".join(left) + "."
+    if phase == "defend":
+        s = state["turn"]
+        enc = state["encounter"]
+        head = f"Phase C, {seat_ref(s)}'s turn:"
+        if enc is None:
+            return f"{head} hero actions, then refill."
+        if enc["kind"] == "trap":
+            return f"{head} the hero stands on the trap on {enc['cell']}."
+        return (
+            f"{head} the hero fights the {enc['kind']} on {enc['cell']} "
+            f"(strength {fight_strength(state, s)}, needs {TARGET})."
+        )
+    return "The game is over."
+
+
+def private_text(state: State, seat: int) -> str:
+    p = state["players"][seat]
+    sheet = p["sheet"]
+    lines = [f"Your treasures: {', '.join(sheet['treasures']) or 'none yet'}."]
+    if p["pending"]:
+        el = current_element(state, seat)
+        nxt = element_label(el) if el else "done"
+        lines.append(f"Installing {card_text(p['pending']['card'])}; next: {nxt}.")
+    if p["hand"]:
+        lines.append("Your hand:")
+        lines += [f"- {card_text(c)}" for c in p["hand"]]
+    if state["phase"] == "defend":
+        lines.append(f"Cards left in your action deck: {len(p['deck'])}.")
+    elif p["taken"]:
+        lines.append("Your action cards:")
+        lines += [f"- {card_text(c)}" for c in p["taken"]]
+    n = state["seats"]
+    drawn = state["players"][(seat - 1) % n]["path"]
+    if state["phase"] == "path" and drawn:
+        corners = " ".join(board.compress(drawn))
+        lines.append(f"Your path in {seat_ref((seat - 1) % n)}'s dungeon: path {corners}.")
+    return "\n".join(lines)

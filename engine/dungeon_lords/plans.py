@@ -1,0 +1,90 @@
+"""Battle plans in Combat: checking a plan ('fight C1 trap stone send troll') and the
+finite list of representative plans offered as moves (apply accepts any legal plan)."""
+
+from __future__ import annotations
+
+from engine.core import IllegalAction, State
+
+from . import board
+from .data import MONSTERS, PETS, ROOMS, RULES, TRAPS
+from .notation import parse_plan
+
+
+def check(state: State, seat: int, text: str) -> None:
+    p = state["players"][seat]
+    plan = parse_plan(text)
+    tiles = board.battle_tiles(p)
+    if plan["tile"] not in tiles:
+        raise IllegalAction(f"The party must fight on the nearest unconquered tile: {', '.join(tiles)}.")
+    tile = board.tile(p, plan["tile"])
+    room = tile["room"] if tile["k"] == "r" else None
+    combat = ROOMS[room].get("combat", {}) if room else {}
+    if plan["pet"] is not None and plan["pet"] not in p.get("pets", []):
+        raise IllegalAction("You have no such combat pet face down.")
+    if len(plan["traps"]) > combat.get("traps", 1):
+        raise IllegalAction("Only one trap per battle (two in a Labyrinth).")
+    need: dict[str, int] = {}
+    hand_traps = list(p["traps"])
+    for tid in plan["traps"]:
+        if tid not in hand_traps:
+            raise IllegalAction("You do not hold that Trap Card.")
+        hand_traps.remove(tid)
+        for k, v in TRAPS[tid]["cost"][state["year"] - 1].items():
+            need[k] = need.get(k, 0) + v
+        if room and not combat.get("no_surcharge"):
+            need["gold"] = need.get("gold", 0) + RULES["room_trap_surcharge"]
+    if not board.can_pay(p, need):
+        raise IllegalAction(f"You cannot pay {board.cost_text(need)} for those traps.")
+    limit = RULES["monster_limit"]["room" if room else "tunnel"]
+    sent_ids = [m for m, _ in plan["send"]]
+    if "babygolem" in sent_ids and "golem" in sent_ids:
+        limit += 1  # Baby Golem does not count when he comes along with a big golem
+    if len(plan["send"]) > limit:
+        raise IllegalAction(f"At most {limit} monsters may fight in a {'room' if room else 'tunnel'}.")
+    up = [m["id"] for m in p["monsters"] if m["up"] is True]
+    for mid, opt in plan["send"]:
+        if mid not in up:
+            raise IllegalAction(f"You have no ready {MONSTERS.get(mid, {}).get('name', mid)}.")
+        up.remove(mid)
+        if opt >= len(MONSTERS[mid]["options"]):
+            raise IllegalAction(f"The {MONSTERS[mid]['name']} has only one way to attack.")
+
+
+def options(state: State, seat: int) -> list[str]:
+    """A representative, finite set of legal plans (apply accepts any legal plan)."""
+    p = state["players"][seat]
+    tiles = board.battle_tiles(p)
+    up = [m["id"] for m in p["monsters"] if m["up"] is True]
+    up.sort(key=lambda m: -MONSTERS[m]["rank"])
+    out: list[str] = []
+    for tile in tiles:
+        t = board.tile(p, tile)
+        room = t["room"] if t["k"] == "r" else None
+        limit = RULES["monster_limit"]["room" if room else "tunnel"]
+        sends: list[list[str]] = [[]]
+        if up:
+            sends.append(up[:limit])
+            for mid in dict.fromkeys(up):
+                sends.append([mid])
+                if len(MONSTERS[mid]["options"]) > 1:
+                    sends.append([mid + "+"])
+        traps: list[list[str]] = [[]] + [[tid] for tid in dict.fromkeys(p["traps"])]
+        pets = [f" pet {x}" for x in dict.fromkeys(p.get("pets", [])) if PETS[x]["when"] == "combat"]
+        # A combat pet goes with the full send (and no trap) to keep the list short.
+        combos = [(tr, sd, "") for tr in traps for sd in sends] + [
+            ([], sends[1] if len(sends) > 1 else [], pt) for pt in pets
+        ]
+        for tr, sd, pet in combos:
+            text = (
+                f"fight {tile}"
+                + (" trap " + " ".join(tr) if tr else "")
+                + (" send " + " ".join(sd) if sd else "")
+                + pet
+            )
+            try:
+                check(state, seat, text)
+            except IllegalAction:
+                continue
+            if text not in out:
+                out.append(text)
+    return out

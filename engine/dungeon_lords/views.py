@@ -1,0 +1,163 @@
+"""Dungeon Lords views: what a seat (or the public) may see, the public status
+sentence and the private text of /hand. Everything the bot shows is built from these."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import core
+from engine.core import State
+
+from . import board
+from .data import CARDS, LOC, MONSTERS, PETS, TRAPS
+
+
+def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may see (None: the public). ``viewer`` names the seat; the other keys
+    are read by the renderer and the AI."""
+    y = str(state["year"])
+    c = state["combat"]
+    cards = state["decks"][y]["cards"]
+    revealed = c["round"] - (0 if c.get("card") or state["phase"] != "plan" else 1) if c["round"] else 0
+    v: dict[str, Any] = {
+        "game": g.key, "viewer": seat, "seat": seat, "seats": state["seats"], "year": state["year"],
+        "round": state["round"], "seasons": state["seasons"], "phase": state["phase"], "start": state["start"],
+        "status": status(g, state), "to_act": sorted(g.to_act(state)),
+        "players": [_player(state, s) for s in range(state["seats"])], "offer": state["offer"],
+        "board": state["board"], "event": state["event"], "next_event": state["next_event"],
+        "next_advs": state["next_advs"],
+        "dummy": {"cards": state["dummy"]["cards"], "evil": state["dummy"]["evil"], "party": state["dummy"]["party"]},
+        "paladins": [{**{k: pal[k] for k in ("name", "hp", "dmg", "status", "at", "trap", "heal", "spell")},
+                      "year": pal.get("year", state["year"]), "points": pal.get("points")} for pal in state["paladins"]],
+        "evilometer": board.EVIL, "log": state["log"][-8:], "combat_log": c["log"][-14:], "combat_log_full": list(c["log"]),
+        "combat_round": c["round"], "combat_rounds": state["combat_rounds"],
+        "combat_cards": [cards[i] if i < revealed else None for i in range(len(cards))],
+        "planned": sorted(int(s) for s, x in c.get("plans", {}).items() if x is not None),
+        "task": state["task"], "specials_seen": state["specials_seen"], "x": state.get("x"),
+        "discard": state.get("discard"), "improved": state.get("improved", []),
+    }  # fmt: skip
+    _expansion_view(state, v)
+    if seat is not None and 0 <= seat < state["seats"]:
+        v["private"] = _private(state, seat, cards)
+    return v
+
+
+def _player(state: State, s: int) -> dict[str, Any]:
+    p = state["players"][s]
+    return {
+        "seat": s, "gold": p["gold"], "food": p["food"], "imps": p["imps"], "used": p["used"],
+        "evil": p["evil"], "grid": p["grid"], "monsters": p["monsters"], "traps": len(p["traps"]),
+        "prison": p["prison"], "party": p["party"], "penalty": p["penalty"],
+        "inaccessible": p["inacc"] if state["phase"] != "inacc" else [],
+        "ordered": str(s) in state["orders"],
+        "played": [o["loc"] for o in state["played"].get(str(s), [])],
+        "tokens": sum(1 for m in p["monsters"] if MONSTERS[m["id"]].get("token")) - p["tok"],
+        "pets": len(p.get("pets", [])), "used_pets": p.get("used_pets", []), "trained": p.get("trained", 0),
+        "rented": p.get("rented", []), "installed": p.get("installed", []), "invest": p.get("invest", 0),
+        # Adventurers (not paladins) captured this Combat: each bard sings that much less. Public
+        # ("you can tell how many ... by counting the empty spaces"), and the bard's public line
+        # depends on it, so the view carries it (house decision 37).
+        "mourn": p.get("mourn", 0),
+        # An Illusion still standing in front of the party from an earlier round (public).
+        "illusion": p.get("illusion"),
+    }  # fmt: skip
+
+
+def _expansion_view(state: State, v: dict[str, Any]) -> None:
+    o = state.get("opps")
+    if o:
+        v["opps"] = {"now": o.get("now"), "next": o.get("next"), "used": o.get("used", []),
+                     "traps": o.get("traps", [])}  # fmt: skip
+    fest = state.get("fest")
+    if fest:
+        revealed = len(fest["bids"]) == state["seats"]
+        v["festival"] = {
+            "boards": fest["boards"], "order": fest["order"],
+            "bid": sorted(int(s) for s in fest["bids"]),  # who has bid - never how many, until all are in
+            "bids": fest["bids"] if revealed else None,
+        }  # fmt: skip
+    if state["phase"] == "pet_pass":
+        v["pet_chosen"] = sorted(int(s) for s in state["pet_pass"])
+    if state["phase"] == "pet_discard":
+        v["pet_chosen"] = sorted(state["pet_discard_done"])
+
+
+def _private(state: State, seat: int, cards: list[str]) -> dict[str, Any]:
+    p = state["players"][seat]
+    fest = state.get("fest")
+    return {
+        "traps": list(p["traps"]),
+        "orders": state["orders"].get(str(seat)),
+        "inacc_draw": state["inacc_draw"].get(str(seat)) if state["phase"] == "inacc" else None,
+        "seen_cards": {str(i + 1): cards[i] for i in p["seen"] if i < len(cards)},
+        "pets": list(p.get("pets", [])),
+        "pet_pass": (state.get("pet_pass") or {}).get(str(seat)),
+        "bid": (fest["bids"].get(str(seat)) if fest else None),
+    }
+
+
+def status(g: Any, state: State) -> str:
+    ph = state["phase"]
+    who = ", ".join(core.seat_ref(s) for s in sorted(g.to_act(state)))
+    where = f"Year {state['year']}, season {state['round']}"
+    if ph == "over":
+        return "The game is over."
+    if ph == "inacc":
+        return (
+            f"{where}: waiting for {who} to choose which order to keep (the other two become inaccessible)."
+        )
+    if ph == "dummy":
+        return f"{where}: {who} chooses the non-player's third order."
+    if ph == "orders":
+        return f"{where}: waiting for orders from {who}."
+    if ph == "production":
+        return f"{where}, production: {who} may use rooms (or 'done')."
+    if ph == "plan":
+        return f"Year {state['year']} combat, round {state['combat']['round']}: {who} plan the battle."
+    if ph == "festival":
+        return f"{where}, festival: waiting for {who} to send imps (secretly)."
+    if ph == "pet_pass":
+        return f"{where}, Pet Phase: waiting for {who} to pass a pet to the left."
+    if ph == "pet_discard":
+        return f"{where}, Pet Phase: waiting for {who} to discard a pet."
+    t = state["task"]
+    if t:
+        what = {"dig": "digs tunnels", "mine": "mines gold", "hire": "hires a monster", "build": "builds a room",
+                "return": "returns a Trap Card", "payday": "pays the monsters (Pay Day)",
+                "harvest": "harvests food", "look": "picks a Combat Card to look at",
+                "put": "puts the Combat Card back", "improve": "improves tunnels",
+                "install": "installs a trap", "expert": "hires an expert monster", "rent": "rents a room",
+                "prize": "chooses a festival prize"}[t["type"]]  # fmt: skip
+        return f"{where}: {who} {what}."
+    return where
+
+
+def private_text(g: Any, state: State, seat: int) -> str:
+    p = state["players"][seat]
+    lines = []
+    if state["phase"] == "inacc":
+        lines.append(
+            "Drawn orders (keep one): " + ", ".join(LOC[c]["name"] for c in state["inacc_draw"][str(seat)])
+        )
+    if str(seat) in state["orders"]:
+        orders = state["orders"][str(seat)]
+        lines.append(
+            "Your orders: "
+            + ", ".join(
+                LOC[o.rstrip("-")]["name"] + (" (declined)" if o.endswith("-") else "") for o in orders
+            )
+        )
+    lines.append("Trap Cards: " + (", ".join(f"{TRAPS[t]['name']} ({t})" for t in p["traps"]) or "none"))
+    if p.get("pets"):
+        lines.append(
+            "Pets (face down): " + ", ".join(f"{PETS[x]['name']} ({x}): {PETS[x]['text']}" for x in p["pets"])
+        )
+    fest = state.get("fest")
+    if fest and str(seat) in fest["bids"]:
+        lines.append(f"Imps you sent to the festival: {fest['bids'][str(seat)]}")
+    cards = state["decks"][str(state["year"])]["cards"]
+    if p["seen"]:
+        lines.append(
+            "Combat Cards seen: " + ", ".join(f"#{i + 1} {CARDS[cards[i]]['name']}" for i in p["seen"])
+        )
+    return "\n".join(lines)

@@ -1,0 +1,168 @@
+"""The move chooser: the hero's path drawn one step at a time, every other move in steps of
+at most 25 options, and the small image of the path so far."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engine.core import IllegalAction
+from engine.dungeon_drawers import board, paths
+from render import default_names
+from render.dungeon_drawers import RENDERER
+from tests.dungeon_drawers.helpers import EMPTY, GAME, path_state, sheet_from
+
+# The rulebook's invalid-path example sheet: a goblin on C3, a trap on B4, a wall on G2.
+SHEET = sheet_from(
+    ["........", "......#.", "..g.....", ".t......"] + ["........"] * 6,
+)
+# "The path may only cross over a Monster a second time if it crosses over at least 1 other
+# Monster or Trap in between" (C3 twice, the trap B4 between), "The Hero is allowed to leave a
+# space in the same direction from which they entered" (H10 -> H9 -> H10 at the end).
+LEGAL = board.expand(["A1", "C1", "C4", "B4", "B3", "C3", "D3", "D10", "H10", "H9", "H10"])
+
+
+def choose(state: dict, prefix: list[str]):  # noqa: ANN201
+    return GAME.chooser(state, 1, prefix)
+
+
+def test_a_rulebook_legal_path_is_built_only_through_chooser_steps_and_done() -> None:
+    assert board.path_problem(SHEET, LEGAL) is None
+    state = path_state([SHEET, sheet_from(EMPTY)])
+    tokens = paths.steps_of(LEGAL)
+    prefix: list[str] = []
+    for i, token in enumerate(tokens):
+        choice = choose(state, prefix)
+        offered = [t for t, _ in choice.options]
+        assert token in offered and len(offered) <= 4
+        assert set(offered) <= {"U", "D", "L", "R"}
+        assert all(len(label) <= 80 for _, label in choice.options)
+        assert choice.preview["cells"] == LEGAL[: i + 1] and choice.preview["owner"] == 0
+        # Done only where the path is complete: on H10 (the first arrival may go on)
+        assert (choice.action is not None) == (LEGAL[i] == "H10")
+        prefix.append(token)
+    final = choose(state, prefix)
+    assert final.action == {"t": "path", "cells": LEGAL}
+    after, _ = GAME.apply(state, 1, final.action)
+    assert after["players"][0]["path"] == LEGAL
+    # nothing was saved on the way: the state changes only when the finished move is applied
+    assert state["players"][0]["path"] is None
+
+
+def test_back_is_the_prefix_without_its_last_step_and_gives_the_same_choice() -> None:
+    state = path_state([SHEET, sheet_from(EMPTY)])
+    tokens = paths.steps_of(LEGAL)[:6]
+    seen = [choose(state, tokens[:i]) for i in range(len(tokens) + 1)]
+    for i in range(len(tokens), 0, -1):
+        assert choose(state, tokens[: i - 1]) == seen[i - 1]
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        ["X"],  # not a step
+        ["U"],  # off the grid above A1
+        ["L"],  # off the grid left of A1
+        ["R"] * 6 + ["D"],  # G1 -> G2 is a wall
+        ["R", "R", "D", "D", "U", "D"],  # C3 (a monster) again with no monster or trap in between
+        ["D", "U", "D", "U"],  # A1 a third time
+    ],
+)
+def test_an_illegal_or_stale_step_is_refused_with_one_sentence(prefix: list[str]) -> None:
+    state = path_state([SHEET, sheet_from(EMPTY)])
+    with pytest.raises(IllegalAction, match="no longer open"):
+        choose(state, prefix)
+
+
+def test_the_monster_law_and_dead_ends_remove_steps_before_they_are_taken() -> None:
+    state = path_state([SHEET, sheet_from(EMPTY)])
+    # back on C2 after the goblin on C3: down to C3 again is not offered (nothing in between)
+    labels = dict(choose(state, ["R", "R", "D", "D", "U"]).options)
+    assert "D" not in labels and {"L", "R", "U"} <= set(labels)
+    assert labels["U"] == "Up to C1, 2nd time"
+    # B1 is a pocket (walls on C1 and B2): after A1 A2 A1 the path could never leave it again
+    pocket = sheet_from(["..#.....", ".#......"] + ["........"] * 8)
+    state = path_state([pocket, sheet_from(EMPTY)])
+    assert "R" in dict(choose(state, []).options)  # into the pocket once is fine: back out via A1
+    assert [t for t, _ in choose(state, ["R"]).options] == ["L"]
+    # on A1 a second time, the pocket would need a third pass of A1 to get out: only down
+    assert [t for t, _ in choose(state, ["D", "U"]).options] == ["D"]
+
+
+def test_every_offered_step_can_be_finished_on_random_dungeons() -> None:
+    """Walk random offered steps on AI-built dungeons: Done always comes, and every path the
+    chooser completes is accepted by apply."""
+    rnd = random.Random(3)
+    for seed in range(3):
+        state = GAME.new(2, None, seed)
+        while state["phase"] == "build":
+            seat = min(GAME.to_act(state))
+            state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+        prefix: list[str] = []
+        for _ in range(200):
+            choice = GAME.chooser(state, 1, prefix)
+            if choice.action is not None and (not choice.options or rnd.random() < 0.5):
+                GAME.apply(state, 1, choice.action)
+                break
+            assert choice.options, prefix
+            prefix.append(rnd.choice(choice.options)[0])
+        else:
+            pytest.fail("no path finished in 200 steps")
+
+
+def test_typing_a_path_stays_possible_and_its_segments_are_the_steps() -> None:
+    state = path_state([SHEET, sheet_from(EMPTY)])
+    action = GAME.parse("path A1 C1 C4 B4 B3 C3 D3 D10 H10 H9 H10")
+    assert [t for t, _ in GAME.segments(state, 1, action)] == paths.steps_of(LEGAL)
+    after, _ = GAME.apply(state, 1, action)
+    assert after["players"][0]["path"] == LEGAL
+
+
+def test_the_path_preview_draws_fast_enough_for_discord() -> None:
+    """Discord wants an answer within 3 seconds: the chooser step plus its image stay far below."""
+    state = path_state([SHEET, sheet_from(EMPTY)])
+    prefix = paths.steps_of(LEGAL)[:20]
+    t = time.perf_counter()
+    choice = choose(state, prefix)
+    png = RENDERER.preview(GAME.view(state, 1), choice.preview, default_names(2))
+    elapsed = time.perf_counter() - t
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < 100_000
+    assert elapsed < 0.5
+
+
+def _walk(state: dict, seat: int, prefix: list[str], out: list) -> None:
+    choice = GAME.chooser(state, seat, prefix)
+    assert len(choice.options) <= 25, (prefix, len(choice.options))
+    assert all(" " not in t and len(lab) <= 80 for t, lab in choice.options)
+    if choice.action is not None:
+        out.append(choice.action)
+    for token, _ in choice.options:
+        _walk(state, seat, [*prefix, token], out)
+
+
+def test_every_other_move_is_offered_in_steps_of_at_most_25_options() -> None:
+    """Along an AI game, for each seat to act outside Phase B: the chooser's tree reaches every
+    legal move (every wall placement too) and nothing else, in steps of at most 25 options."""
+    state = GAME.new(3, None, 8)
+    checked = set()
+    steps = 0
+    while not GAME.is_over(state) and steps < 400:
+        for seat in sorted(GAME.to_act(state)):
+            if state["phase"] == "path" or steps % 9:
+                continue
+            reached: list = []
+            _walk(state, seat, [], reached)
+            expected = GAME.legal_actions(state, seat)
+            if expected and expected[0]["t"] == "wall":
+                cur = GAME.current_element(state, seat)
+                sheet = state["players"][seat]["sheet"]
+                expected = [{"t": "wall", "cells": c} for c in board.wall_placements(sheet, cur[5:])]
+            key = lambda a: GAME.format(a)  # noqa: E731
+            assert sorted(map(key, reached)) == sorted(map(key, expected))
+            checked.add(expected[0]["t"] if expected else None)
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+        steps += 1
+    assert {"take", "wall", "place", "treasure", "improve", "done"} <= checked
