@@ -333,3 +333,29 @@ async def test_a_draft_outlives_another_seats_move_while_it_still_fits(tables: T
     assert step.depth == 2 and step.done == "Take 11"
     await tables.choose_done(gid, 44, step.version, 2)
     assert [note for _s, _seat, note in await tables.store.log(gid)] == ["3", "25", "12", "11"]
+
+
+async def test_dungeon_lords_orders_draft_survives_the_other_lords_move(tables: Tables) -> None:
+    """The case the chooser's drafts were fixed for: Dungeon Lords lords choose at
+    once; one lord's move keeps the other's half-made choice, which Done then plays once."""
+    if "dungeon-lords" not in core.available():
+        pytest.skip("dungeon-lords is not installed")
+    game = core.get("dungeon-lords")
+    lobby = await tables.create(ALICE, "alice", "dungeon-lords", seed=5)
+    await tables.join(lobby.game_id, BOB, "bob")
+    await tables.start(lobby.game_id, ALICE)
+    gid = lobby.game_id
+    row = await tables.store.get(gid)
+    assert row is not None and row.state is not None
+    assert game.to_act(row.state) == {0, 1}, "both lords choose at once"
+    first = await tables.choose(gid, ALICE, row.version, 0, "pick", 0)
+    await tables.act(gid, BOB, game.format(game.legal_actions(row.state, 1)[0]))
+    panel = await tables.panel(gid, ALICE, row.version + 1)
+    assert panel.step is not None and panel.step.path == first.path and panel.step.depth == 1
+    assert panel.step.note is not None and "still stand" in panel.step.note
+    step, ver = panel.step, panel.version
+    while step.done is None:
+        step = await tables.choose(gid, ALICE, ver, step.depth, "pick", 0)
+    await tables.choose_done(gid, ALICE, ver, step.depth)
+    seats = [seat for _q, seat, _n in await tables.store.log(gid)]
+    assert seats == [1, 0], seats
