@@ -2,6 +2,7 @@
 
 python bot.py                      run the bot (DISCORD_TOKEN from the environment or .env)
 python bot.py selfplay GAME ...    play AI-only games through the real pipeline, no token needed
+python bot.py migrate --to URL     copy the SQLite database (LAIRKEEPER_DB) into an empty PostgreSQL one
 """
 
 from __future__ import annotations
@@ -21,7 +22,11 @@ log = logging.getLogger("lairkeeper")
 
 SETTINGS = {
     "DISCORD_TOKEN": "the bot token from the Discord developer portal (required to run the bot)",
-    "LAIRKEEPER_DB": "path of the SQLite database file (default lairkeeper.db)",
+    "LAIRKEEPER_DB": "path of the SQLite database file (default lairkeeper.db), or a postgresql:// URL "
+    "(several bot processes share one PostgreSQL database)",
+    "LAIRKEEPER_SHARD_COUNT": "total number of Discord shards of the bot (unset: one connection, no sharding)",
+    "LAIRKEEPER_SHARDS": "the shards this process runs, e.g. 0-3 or 0,2 (default: all of LAIRKEEPER_SHARD_COUNT)",
+    "LAIRKEEPER_TIMER_LEASE": "seconds a process holds a due timer it claimed before another may fire it (default 120)",
     "LAIRKEEPER_LOG_LEVEL": "logging level: DEBUG, INFO, WARNING (default INFO)",
     "LAIRKEEPER_DEV_GUILD": "a server id: sync slash commands to that server only, instantly (for development)",
     "LAIRKEEPER_DISCORD_BASE": "TEST-ONLY: base URL of a local Discord stand-in, e.g. http://127.0.0.1:8080",
@@ -144,7 +149,39 @@ async def start_bot(bot, token: str, limit: float = FIRST_LOGIN) -> int:  # type
     return 0
 
 
-def make_bot(db_path: str):  # type: ignore[no-untyped-def]
+class ConfigError(Exception):
+    """A setting is wrong: one sentence for the operator."""
+
+
+def parse_shards(spec: str | None, count_text: str | None) -> tuple[list[int], int] | None:
+    """LAIRKEEPER_SHARDS / LAIRKEEPER_SHARD_COUNT -> (this process's shard ids, shard count),
+    or None for the default: one connection, no sharding."""
+    spec = (spec or "").strip()
+    count_text = (count_text or "").strip()
+    if not count_text:
+        if spec:
+            raise ConfigError(
+                "LAIRKEEPER_SHARDS needs LAIRKEEPER_SHARD_COUNT (the bot's total number of shards)."
+            )
+        return None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(f"LAIRKEEPER_SHARD_COUNT must be a whole number of at least 1, not {count_text!r}.")
+    count = int(count_text)
+    if not spec:
+        return list(range(count)), count
+    ids: set[int] = set()
+    for part in spec.split(","):
+        lo, sep, hi = part.strip().partition("-")
+        if not lo.isdigit() or (sep and not hi.isdigit()):
+            raise ConfigError(f"LAIRKEEPER_SHARDS must look like 0-3 or 0,2,5, not {spec!r}.")
+        first, last = int(lo), int(hi) if sep else int(lo)
+        if first > last or last >= count:
+            raise ConfigError(f"LAIRKEEPER_SHARDS {spec!r} must name shards from 0 to {count - 1}.")
+        ids.update(range(first, last + 1))
+    return sorted(ids), count
+
+
+def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type: ignore[no-untyped-def]
     import discord
     from discord.ext import commands
 
@@ -152,22 +189,60 @@ def make_bot(db_path: str):  # type: ignore[no-untyped-def]
     from store import Store
     from tables import Tables
 
-    class Lairkeeper(commands.Bot):
+    # One process, all guilds on one connection (the default), or the shards named.
+    base = commands.Bot if shards is None else commands.AutoShardedBot
+
+    class Lairkeeper(base):  # type: ignore[valid-type,misc]
         def __init__(self) -> None:
             # Slash commands and components need no privileged intent.
             intents = discord.Intents.none()
             intents.guilds = True
-            super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
-            self.store = Store(db_path)
+            extra: dict[str, object] = {}
+            if shards is not None:
+                extra = {"shard_ids": shards[0], "shard_count": shards[1]}
+            super().__init__(
+                command_prefix=commands.when_mentioned, intents=intents, help_command=None, **extra
+            )
+            # Timers and restart work of this process's guilds only; shard 0 also
+            # takes the guild-less games, as Discord sends DMs to shard 0.
+            self.store = Store(db_path, shards=shards)
+            lease = os.environ.get("LAIRKEEPER_TIMER_LEASE")
+            if lease:
+                self.store.TIMER_LEASE = float(lease)
             self.tables: Tables | None = None
+            self._max_concurrency: int | None = None
+
+        async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+            """Logins of every process are spaced through the database: one IDENTIFY a
+            max_concurrency bucket every 5 s (Discord's session start limit)."""
+            if shards is None:
+                return await super().before_identify_hook(shard_id, initial=initial)
+            if self._max_concurrency is None:
+                try:
+                    _n, _url, limit = await self.http.get_bot_gateway()
+                    self._max_concurrency = int(limit.get("max_concurrency", 1))
+                except discord.HTTPException:
+                    self._max_concurrency = 1
+            bucket = (shard_id or 0) % self._max_concurrency
+            wait = await self.store.identify_slot(bucket)
+            if wait > 0:
+                log.info("shard %s waits %.1f s for its login slot (bucket %s)", shard_id, wait, bucket)
+                await asyncio.sleep(wait)
 
         async def setup_hook(self) -> None:
             await self.store.open()
+            await self.store.listen()
             self.tables = Tables(self.store)
             for ext in ("cogs.games", "cogs.slowplay"):
                 await self.load_extension(ext)
+            # The timer loop wakes when a timer is armed (here, or in another process
+            # on PostgreSQL) instead of polling.
+            slow = self.get_cog("SlowPlay")
+            if slow is not None:
+                slow.wake = self.store.wake  # type: ignore[attr-defined]
             self.add_dynamic_items(*DYNAMIC_ITEMS)
-            await sync_commands(self, self.store)
+            if shards is None or 0 in shards[0]:  # the commands are the same for every process
+                await sync_commands(self, self.store)
             # AI seats that owe a move take it once connected (cogs/slowplay.py), so the
             # boards of those moves can be posted.
             log.info("ready: %d games stored", await self.store.count())
@@ -183,17 +258,38 @@ def make_bot(db_path: str):  # type: ignore[no-untyped-def]
     return Lairkeeper()
 
 
+async def preflight(db_path: str) -> None:
+    from store import Store
+
+    store = await Store(db_path).open()  # migrates an older schema, refuses a foreign one
+    await store.close()
+
+
 def run_bot() -> int:
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     from store import StoreError
-    from store.db import check_file
+    from store.db import check_file, is_postgres
 
     db_path = os.environ.get("LAIRKEEPER_DB", "lairkeeper.db")
     try:
-        check_file(db_path)
+        shards = parse_shards(os.environ.get("LAIRKEEPER_SHARDS"), os.environ.get("LAIRKEEPER_SHARD_COUNT"))
+        float(os.environ.get("LAIRKEEPER_TIMER_LEASE") or 0)
+    except ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except ValueError:
+        print("LAIRKEEPER_TIMER_LEASE must be a number of seconds.", file=sys.stderr)
+        return 2
+    if shards is not None and not is_postgres(db_path) and len(shards[0]) < shards[1]:
+        log.warning("only some shards on an SQLite file: the other processes must share this file's machine")
+    try:
+        if not is_postgres(db_path):
+            check_file(db_path)
+        else:  # reachable, ours, not newer: refused before logging in to Discord
+            asyncio.run(preflight(db_path))
     except StoreError as exc:
         print(str(exc), file=sys.stderr)
         return 3
@@ -203,7 +299,7 @@ def run_bot() -> int:
     import discord
 
     quiet_voice()
-    bot = make_bot(db_path)
+    bot = make_bot(db_path, shards)
     try:
         return asyncio.run(start_bot(bot, token))
     except KeyboardInterrupt:
@@ -362,6 +458,57 @@ def selfplay_parser() -> argparse.ArgumentParser:
     return p
 
 
+# ---- migrate ------------------------------------------------------------------------
+
+
+async def migrate(args: argparse.Namespace) -> int:
+    """Copy the SQLite database into an empty PostgreSQL one and verify the copy."""
+    from store import Store, StoreError
+    from store.db import check_file, is_postgres
+    from store.migrate import copy
+    from tables import replayed
+
+    src_path = args.source or os.environ.get("LAIRKEEPER_DB", "lairkeeper.db")
+    if is_postgres(src_path) or not is_postgres(args.to):
+        print(
+            "migrate copies an SQLite file (--from or LAIRKEEPER_DB) to a postgresql:// URL (--to).",
+            file=sys.stderr,
+        )
+        return 2
+    if not os.path.exists(src_path):
+        print(f"There is no database file {src_path} to copy.", file=sys.stderr)
+        return 2
+
+    async def check(row, log):  # type: ignore[no-untyped-def]
+        try:
+            state = await asyncio.to_thread(replayed, row, [(seat, note) for _q, seat, note in log])
+        except Exception as exc:  # an engine error on an old log is a finding, not a crash
+            return f"its log does not replay ({exc})"
+        return None if state == row.state else "seed + log replay to a different snapshot"
+
+    try:
+        check_file(src_path)
+        src = await Store(src_path).open()
+        try:
+            dst = await Store(args.to).open()
+            try:
+                print(f"copying {src_path} into {dst.backend.where.removeprefix('The PostgreSQL database ')}")
+                counts = await copy(src, dst, check)
+            finally:
+                await dst.close()
+        finally:
+            await src.close()
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return 3
+    print(
+        f"done: {counts['games']} games, {counts['actions']} logged moves, {counts['timers']} timers copied; "
+        f"counts match and {counts['games_replayed']} games replay to their snapshots. "
+        f"Set LAIRKEEPER_DB to the PostgreSQL URL to run on it."
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     load_dotenv(ROOT / ".env")
@@ -369,9 +516,20 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "selfplay":
         args = selfplay_parser().parse_args(argv[1:])
         return asyncio.run(selfplay(args))
+    if argv and argv[0] == "migrate":
+        p = argparse.ArgumentParser(
+            prog="bot.py migrate", description="copy the SQLite database into an empty PostgreSQL database"
+        )
+        p.add_argument("--to", required=True, help="postgresql://user:password@host/database (empty)")
+        p.add_argument(
+            "--from", dest="source", help="the SQLite file (default: LAIRKEEPER_DB or lairkeeper.db)"
+        )
+        args = p.parse_args(argv[1:])
+        return asyncio.run(migrate(args))
     if argv:
         print(
-            "Usage: python bot.py  |  python bot.py selfplay GAME [--players N] [--games K] [--seed S] (see selfplay --help)",
+            "Usage: python bot.py  |  python bot.py selfplay GAME [--players N] [--games K] [--seed S] "
+            "(see selfplay --help)  |  python bot.py migrate --to postgresql://...",
             file=sys.stderr,
         )
         return 2

@@ -195,14 +195,16 @@ def build(path: Path, keys: list[str], log: Any = print) -> dict[str, Any]:
     return info
 
 
-def cached_db(keys: list[str] | None = None, log: Any = print) -> tuple[Path, dict[str, Any]]:
-    """The path of the cached 10,000-game database (built if missing or stale)."""
+def cached_db(
+    keys: list[str] | None = None, log: Any = print, name: str = "bench"
+) -> tuple[Path, dict[str, Any]]:
+    """The path of the cached database of N_GAMES games (built if missing or stale)."""
     keys = keys or game_keys()
-    path = cache_dir() / f"bench-{fingerprint(keys)}.db"
+    path = cache_dir() / f"{name}-{fingerprint(keys)}.db"
     meta = path.with_suffix(".json")
     if path.exists() and meta.exists():
         return path, json.loads(meta.read_text())
-    for old in cache_dir().glob("bench-*"):
+    for old in cache_dir().glob(f"{name}-*"):
         old.unlink()
     log(f"building the benchmark database {path} (once; cached until an engine or the schema changes)")
     tmp = path.with_name(path.name + ".part")

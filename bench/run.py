@@ -1,13 +1,15 @@
 """Lairkeeper benchmarks: engine playouts, render, storage, the move pipeline,
 start-up; and the long reliability figures.
 
-    python -m bench [--quick] [--only engine,render,storage,pipeline,startup,reliability]
+    python -m bench [--quick] [--only engine,render,storage,pipeline,startup,backends,reliability]
                     [--games monster-inn,...] [--out bench/results]
     python bench/run.py ...          (the same)
 
 Writes ``<out>/latest.json`` and ``<out>/latest.md``. Not part of the test run.
 ``reliability`` (the full kill -9 / race / fuzz / secrets figures, several
-minutes) runs only when named in ``--only``.
+minutes) and ``backends`` (SQLite and PostgreSQL side by side: saves, Tables.act
+with 100,000 games, throughput through the stand-in; it builds a 100,000-game
+database once) run only when named in ``--only``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from bench import sections  # noqa: E402
 from bench.common import ROOT, game_keys, machine  # noqa: E402
 
 DEFAULT = ("engine", "render", "storage", "pipeline", "startup")
-ALL = (*DEFAULT, "reliability")
+ALL = (*DEFAULT, "backends", "reliability")
 
 
 def log(msg: str) -> None:
@@ -49,7 +51,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
     log(f"Lairkeeper benchmarks ({out['mode']}) for {', '.join(keys)}")
     pools = None
-    if {"render", "storage"} & set(only):
+    if {"render", "storage", "backends"} & set(only):
         from bench.dbbuild import pool
 
         log("real playouts for render and storage:")
@@ -76,6 +78,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if "startup" in only:
                 log("start-up with 10,000 games stored")
                 out["startup"] = sections.startup(working_copy(db, Path(d)), 1 if q else 3, log)
+    if "backends" in only:
+        from bench import backends
+
+        log("backends: commit_move on PostgreSQL vs a bare asyncpg commit")
+        out["storage_pg"] = backends.storage_pg(keys, pools, 100 if q else 1000, log)  # type: ignore[arg-type]
+        log("backends: Tables.act with 100,000 games stored, SQLite and PostgreSQL")
+        out["act100k"] = backends.pipeline_both(keys, 20 if q else 200, log)
+        log("backends: throughput through the stand-in")
+        out["throughput"] = backends.throughput(8 if q else 16, 10 if q else 25, log)
     if "reliability" in only:
         log("reliability: pytest tests/reliability --long")
         out["reliability"] = sections.reliability(log)
@@ -167,6 +178,7 @@ def markdown(r: dict[str, Any]) -> str:
             if name in s:
                 lines.append(f"- {name}: {s[name]}")
         lines += [f"- parts (10,000 games, subprocess): {s['parts']}", ""]
+    lines += backends_markdown(r)
     if "reliability" in r:
         rel = r["reliability"]
         lines += ["## Reliability (long mode)", "", f"{rel['pytest']} in {rel['seconds']} s.", ""]
@@ -174,6 +186,70 @@ def markdown(r: dict[str, Any]) -> str:
             lines.append(f"- {json.dumps(f)}")
         lines.append("")
     return "\n".join(lines)
+
+
+def backends_markdown(r: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    if "storage_pg" in r:
+        lines += [
+            "## Storage on both backends: one move saved (target ratio <= 1.5)",
+            "",
+            "SQLite: commit_move against a bare commit of the same bytes in one hop on the store's own",
+            "aiosqlite thread (as above). PostgreSQL: commit_move (row lock, version guard, log row, snapshot)",
+            "against a bare asyncpg transaction (INSERT the log row, UPDATE the snapshot) on the same pooled",
+            "connection.",
+            "",
+            "| game | snapshot bytes | SQLite commit_move ms | SQLite bare ms | SQLite ratio | "
+            "PostgreSQL commit_move ms | PostgreSQL bare ms | PostgreSQL ratio | PostgreSQL p99 ms | with timers ms |",
+            "|---|---|---|---|---|---|---|---|---|---|",
+        ]
+        for k, v in r["storage_pg"].items():
+            s = r.get("storage", {}).get(k, {})
+            lines.append(
+                f"| {k} | {v['snapshot_bytes']} | {s.get('commit_move_ms_median', '-')} | "
+                f"{s.get('bare_one_hop_ms_median', '-')} | {s.get('ratio', '-')} | {v['commit_move_ms_median']} | "
+                f"{v['bare_commit_ms_median']} | {v['ratio']} | {v['commit_move_ms_p99']} | "
+                f"{v['commit_move_with_timers_ms_median']} |"
+            )
+        lines.append("")
+    if "act100k" in r:
+        a = r["act100k"]
+        d = a["database"]
+        lines += [
+            "## Tables.act with 100,000 games stored (target p99 <= 100 ms)",
+            "",
+            f"Database: {d['games']} games ({d['by_status']}), {d['actions']} logged actions, {d['file_mb']} MB "
+            "as SQLite; the same rows copied into PostgreSQL (bot.py migrate's copy).",
+            "",
+            "| game | SQLite p50 ms | SQLite p99 ms | PostgreSQL p50 ms | PostgreSQL p99 ms | "
+            "SQLite load+apply+save p50 | PostgreSQL load+apply+save p50 |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for k, v in a["sqlite"].items():
+            w = a["postgresql"][k]
+            lines.append(
+                f"| {k} | {v['p50_ms']} | {v['p99_ms']} | {w['p50_ms']} | {w['p99_ms']} | "
+                f"{v['load_apply_save_p50_ms']} | {w['load_apply_save_p50_ms']} |"
+            )
+        lines.append("")
+    if "throughput" in r:
+        lines += [
+            "## Sustained throughput through the stand-in",
+            "",
+            "Monster Inn games played at once by three users each; a move is two clicks ('Your move', then",
+            "a move button) until the new board is in the thread. SQLite: one bot process. PostgreSQL: two",
+            "bot processes, shards 0 and 1 of 2, the games split over a guild of each shard.",
+            "",
+            "| backend | processes | games at once | moves | moves/s | p50 ms | p99 ms | refusals |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for k, v in r["throughput"].items():
+            lines.append(
+                f"| {k} | {v['processes']} | {v['tables']} | {v['moves']} | {v['moves_per_s']} | "
+                f"{v['p50_ms']} | {v['p99_ms']} | {v['errors']} |"
+            )
+        lines.append("")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -194,16 +194,17 @@ async def _storage_one(states: list[dict[str, Any]], n: int, tmp: Path) -> dict[
     hop = _bare_db(tmp / "bare_hop.db", check_same_thread=False)
     # The transaction itself, timed on the worker thread (no hop), beside the bare one.
     inner: list[float] = []
-    sync = store._commit_move_sync
+    backend: Any = store.backend
+    sync = backend._run_sync  # the whole transaction, on the worker thread
 
-    def timed_sync(*args: Any) -> None:
+    def timed_sync(*args: Any) -> Any:
         t = time.perf_counter()
         try:
-            sync(*args)
+            return sync(*args)
         finally:
             inner.append(time.perf_counter() - t)
 
-    store._commit_move_sync = timed_sync  # type: ignore[method-assign]
+    backend._run_sync = timed_sync
     hop_inner: list[float] = []
 
     def timed_bare(i: int, note: str, blob: str) -> None:
@@ -304,8 +305,8 @@ async def _pipeline(db: Path, keys: list[str], per_key: int, log: Log) -> dict[s
     try:
         for key in keys:
             game = core.get(key)
-            rows = await store.db.execute_fetchall(
-                "SELECT id FROM games WHERE game_key=? AND status='active' ORDER BY id", (key,)
+            rows = await store._fetch(
+                "SELECT id FROM games WHERE game_key=? AND status='active' ORDER BY id", key
             )
             ids = [r[0] for r in rows]
             rnd.shuffle(ids)

@@ -1,296 +1,689 @@
-"""Dungeon Lair board: the shared map on a lettered grid, monsters, hands and scores.
+"""Dungeon Lair board: the shared map, monsters, players, hands and scores, drawn for a phone.
 
-Drawn only from a view (engine.dungeon_lair view). Rooms a player controls are
-tinted in that player's colour; monsters are discs in the seat colour carrying
-their size letter (S small, M big, L huge) so colour is never the only cue.
+Drawn only from a view (engine.dungeon_lair views.py). The map has no edge: the
+image shows the occupied cells plus one cell of margin, labelled with the cells'
+own coordinates (column,row), and wraps a long, thin dungeon into bands so cells
+stay big enough to read at a third of the size. Tiles are drawn as the components
+show them: walls, doorways, wooden doors, barred portcullises, chasms and bridges,
+and an icon for each special room; a legend names every mark the map shows.
+Rooms a player controls are tinted in that player's colour; monsters are discs in
+the seat colour carrying their power (1 small, 2 big, 3 huge).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render import Renderer
-from render.base import PALETTE, box, column_label, grid, header, seat_colour, text, text_width, to_png
+from engine.core import name_seats
+from render import Renderer, default_names
+from render.base import PALETTE, box, seat_colour, text, text_width, to_palette, to_png
 
 WIDTH = 1200
-MAX_CELL = 110
-MAX_MAP_HEIGHT = 1050
-LABEL = 34  # room for the coordinate labels
-MARKS = {
-    "trap": "T",
-    "pit": "P",
-    "darkness": "K",
-    "web": "W",
-    "rubble": "R",
-    "rotating": "O",
-    "catacomb-entrance": "C",
-}
-LEGEND = (
-    "Marks: T trap, P pit, K darkness, W web, R rubble, O rotating, C catacomb entrance (no special rules)."
-)
+AREA_WIDTH = 600
+MARGIN = 20
+LABEL_W = 72  # room for row labels left of a band
+LABEL_H = 40  # room for column labels above a band
+MIN_CELL = 76  # 25 px at a third: a monster's power and a room's picture still read
+FIT_CELL = 64  # a map that fits in one piece at this size or more is not cut into bands
+MAX_CELL = 130
+MAX_MAP_H = 1500
+BAND_GAP = 24
 WALL = (20, 20, 24)
-FLOOR = (95, 95, 110)
-CORRIDOR = (120, 112, 96)
+FLOOR = (100, 100, 116)
+CORRIDOR = (128, 118, 98)
 DOOR = (150, 95, 45)
+DOOR_EDGE = (230, 180, 120)
+BARS = (215, 215, 215)
 CHASM = (0, 0, 0)
+DARK = (38, 30, 58)
+Rect = tuple[float, float, float, float]
+POWER = {"S": 1, "M": 2, "L": 3}
+SIZE_WORD = {"S": "small", "M": "big", "L": "huge"}
+ROOM_WORDS = {
+    "trap": "trap room",
+    "pit": "pit room",
+    "darkness": "chamber of darkness",
+    "web": "spider web",
+    "rubble": "rubble",
+    "rotating": "rotating room",
+    "catacomb-entrance": "catacomb entrance",
+    "crypt": "crypt",
+    "catacomb": "catacomb stair (2 rooms)",
+}
 
 
-def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    # A palette image: the board has few colours, and encoding one byte a pixel keeps a
-    # 1200 x 1400 board well under the render budget (an RGB encode alone took ~150 ms).
-    img = Image.new("P", (width, height), 0)
-    d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, width, height), fill=PALETTE["bg"])
-    return img, d
+def _canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    img = Image.new("RGB", (width, height), PALETTE["bg"])
+    return img, ImageDraw.Draw(img)
 
 
 def _tint(
-    c: tuple[int, int, int], base: tuple[int, int, int] = FLOOR, k: float = 0.55
+    c: tuple[int, int, int], base: tuple[int, int, int] = FLOOR, k: float = 0.6
 ) -> tuple[int, int, int]:
     r, g, b = (int(base[i] * (1 - k) + c[i] * k) for i in range(3))
     return (r, g, b)
 
 
-def _half(rect: tuple[float, float, float, float], side: int) -> tuple[float, float, float, float]:
+def _half(rect: Rect, side: int) -> Rect:
     x0, y0, x1, y1 = rect
     mx, my = (x0 + x1) / 2, (y0 + y1) / 2
     return ((x0, y0, x1, my), (mx, y0, x1, y1), (x0, my, x1, y1), (x0, y0, mx, y1))[side]
 
 
-def area_rects(tile: dict[str, Any], rect: tuple[float, float, float, float]) -> list[tuple[float, ...]]:
-    """Where each area of a tile lies (a whole cell, or one half of a bridge or chasm)."""
+def area_rects(tile: dict[str, Any], rect: Rect) -> list[Rect]:
+    """Where each area of a tile lies (a whole cell, or one half of a two-room tile)."""
     if len(tile["areas"]) == 1:
         return [rect]
     return [_half(rect, a["sides"][0]) for a in tile["areas"]]
 
 
-def draw_tile(d: ImageDraw.ImageDraw, tile: dict[str, Any], rect: tuple[float, float, float, float]) -> None:
+def _gap(rect: Rect, side: int, depth: float, width: float) -> Rect:
+    """The doorway strip of ``side``: ``width`` long, ``depth`` deep into the tile."""
+    x0, y0, x1, y1 = rect
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    h = width / 2
+    return (
+        (mx - h, y0, mx + h, y0 + depth),
+        (x1 - depth, my - h, x1, my + h),
+        (mx - h, y1 - depth, mx + h, y1),
+        (x0, my - h, x0 + depth, my + h),
+    )[side]
+
+
+# ---- tiles ---------------------------------------------------------------------------------------
+
+
+def _corridor(d: ImageDraw.ImageDraw, tile: dict[str, Any], rect: Rect) -> None:
+    x0, y0, x1, y1 = rect
+    cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 6
+    d.rectangle((cx - half, cy - half, cx + half, cy + half), fill=CORRIDOR)
+    for side in tile["areas"][0]["sides"]:
+        d.rectangle(
+            (
+                (cx - half, y0, cx + half, cy),
+                (cx, cy - half, x1, cy + half),
+                (cx - half, cy, cx + half, y1),
+                (x0, cy - half, cx, cy + half),
+            )[side],
+            fill=CORRIDOR,
+        )
+
+
+def _rooms(d: ImageDraw.ImageDraw, tile: dict[str, Any], rect: Rect, w: float) -> None:
+    cs = rect[2] - rect[0]
+    for area, r in zip(tile["areas"], area_rects(tile, rect), strict=True):
+        fill = DARK if tile["kind"] == "darkness" else FLOOR
+        if area.get("owner") is not None:
+            fill = _tint(seat_colour(area["owner"]), fill)
+        d.rectangle((r[0] + w, r[1] + w, r[2] - w, r[3] - w), fill=fill)
+        for side in area["sides"]:  # open the room to its doorways
+            d.rectangle(_gap(rect, side, w, cs / 3), fill=fill)
+        if area.get("contested"):
+            _hatch(d, (r[0] + w, r[1] + w, r[2] - w, r[3] - w))
+    if tile.get("link") in ("bridge", "chasm", "catacomb"):
+        _divide(d, tile, rect)
+
+
+def _hatch(d: ImageDraw.ImageDraw, r: Rect) -> None:
+    """White diagonal stripes: a tied zone, nobody scores these rooms."""
+    x0, y0, x1, y1 = r
+    step = 16
+    k = -(y1 - y0)
+    while k < x1 - x0:
+        a = (x0 + max(k, 0), y0 + max(-k, 0))
+        b_len = min(x1 - a[0], y1 - a[1])
+        d.line((a[0], a[1], a[0] + b_len, a[1] + b_len), fill=(235, 235, 235), width=2)
+        k += step
+
+
+def _divide(d: ImageDraw.ImageDraw, tile: dict[str, Any], rect: Rect) -> None:
+    """The chasm between the two rooms, the bridge over it, or the stairs down to the catacombs."""
     x0, y0, x1, y1 = rect
     cs = x1 - x0
-    w = max(3, int(cs * 0.07))
-    gap = cs / 3
-    d.rectangle(rect, fill=WALL)
-    areas = tile["areas"]
-    if tile["kind"] == "corridor":
-        cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, cs / 6
-        d.rectangle((cx - half, cy - half, cx + half, cy + half), fill=CORRIDOR)
-        for side in areas[0]["sides"]:
+    t = cs / 10
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    across = tile["areas"][0]["sides"][0] in (0, 2)  # rooms north and south: the band runs east-west
+    band = (x0, my - t, x1, my + t) if across else (mx - t, y0, mx + t, y1)
+    if tile["link"] == "catacomb":
+        d.rectangle(band, fill=WALL)
+        for i in range(3):  # steps down on both sides
+            k = t * (1 - i / 3)
+            step = (mx - 2.2 * t + i * 0.5 * t, my - k, mx + 2.2 * t - i * 0.5 * t, my + k)
             d.rectangle(
-                (
-                    (cx - half, y0, cx + half, cy)
-                    if side == 0
-                    else (cx, cy - half, x1, cy + half)
-                    if side == 1
-                    else (cx - half, cy, cx + half, y1)
-                    if side == 2
-                    else (x0, cy - half, cx, cy + half)
-                ),
-                fill=CORRIDOR,
+                step
+                if across
+                else (step[1] - my + mx, step[0] - mx + my, step[3] - my + mx, step[2] - mx + my),
+                fill=(170, 160, 140),
+                outline=WALL,
             )
-    else:
-        for area, r in zip(areas, area_rects(tile, rect), strict=True):
-            fill = FLOOR
-            if area.get("owner") is not None:
-                fill = _tint(seat_colour(area["owner"]))
-            d.rectangle((r[0] + w, r[1] + w, r[2] - w, r[3] - w), fill=fill)
-            # open the room to its doorways
-            for side in area["sides"]:
-                mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-                dr = (
-                    (mx - gap / 2, y0, mx + gap / 2, y0 + w)
-                    if side == 0
-                    else (x1 - w, my - gap / 2, x1, my + gap / 2)
-                    if side == 1
-                    else (mx - gap / 2, y1 - w, mx + gap / 2, y1)
-                    if side == 2
-                    else (x0, my - gap / 2, x0 + w, my + gap / 2)
-                )
-                d.rectangle(dr, fill=fill)
-        if tile.get("link") in ("bridge", "chasm"):
-            vertical = areas[0]["sides"][0] in (0, 2)  # halves north/south: the chasm runs east-west
-            t = cs / 10
-            mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-            band = (x0, my - t, x1, my + t) if vertical else (mx - t, y0, mx + t, y1)
-            d.rectangle(band, fill=CHASM)
-            if tile["link"] == "bridge":
-                plank = (
-                    (mx - t, my - t - 2, mx + t, my + t + 2)
-                    if vertical
-                    else (mx - t - 2, my - t, mx + t + 2, my + t)
-                )
-                d.rectangle(plank, fill=DOOR)
-    # doors and portcullises sit in the doorway gap on the tile's own edge
+        return
+    d.rectangle(band, fill=CHASM)
+    if tile["link"] == "bridge":
+        plank = (
+            (mx - t, my - 2.2 * t, mx + t, my + 2.2 * t)
+            if across
+            else (mx - 2.2 * t, my - t, mx + 2.2 * t, my + t)
+        )
+        d.rectangle(plank, fill=DOOR, outline=DOOR_EDGE)
+
+
+def _doors(d: ImageDraw.ImageDraw, tile: dict[str, Any], rect: Rect, w: float) -> None:
+    """Doors (wood) and portcullises (a grid of iron bars) in the doorway on the tile's edge."""
+    cs = rect[2] - rect[0]
     for side, edge in enumerate(tile["edges"]):
         if edge not in ("door", "portcullis"):
             continue
-        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-        dw = max(5, w + 2)
-        r = (
-            (mx - gap / 2, y0, mx + gap / 2, y0 + dw)
-            if side == 0
-            else (x1 - dw, my - gap / 2, x1, my + gap / 2)
-            if side == 1
-            else (mx - gap / 2, y1 - dw, mx + gap / 2, y1)
-            if side == 2
-            else (x0, my - gap / 2, x0 + dw, my + gap / 2)
-        )
+        r = _gap(rect, side, max(10.0, cs * 0.13), cs * 0.4)
         if edge == "door":
-            d.rectangle(r, fill=DOOR, outline=(230, 180, 120))
+            d.rectangle(r, fill=DOOR, outline=DOOR_EDGE, width=3)
+            continue
+        d.rectangle(r, fill=WALL)
+        x0, y0, x1, y1 = r
+        for i in range(5):  # iron bars, crossed
+            xx, yy = x0 + (x1 - x0) * i / 4, y0 + (y1 - y0) * i / 4
+            d.line((xx, y0, xx, y1), fill=BARS, width=3)
+            d.line((x0, yy, x1, yy), fill=BARS, width=3)
+
+
+def icon(d: ImageDraw.ImageDraw, kind: str, c: tuple[float, float], s: float) -> None:
+    """The picture a special room shows, centred on ``c``, about ``s`` across."""
+    x, y, h = c[0], c[1], s / 2
+    light, grey = (235, 235, 235), (160, 160, 165)
+    if kind == "trap":  # spikes
+        for i in range(3):
+            bx = x - h + i * s / 3
+            d.polygon([(bx, y + h * 0.6), (bx + s / 6, y - h * 0.6), (bx + s / 3, y + h * 0.6)], fill=light)
+    elif kind == "pit":
+        d.ellipse((x - h, y - h * 0.7, x + h, y + h * 0.7), fill=CHASM, outline=grey, width=3)
+    elif kind == "darkness":  # a moon in the dark
+        d.ellipse((x - h * 0.7, y - h * 0.7, x + h * 0.7, y + h * 0.7), fill=(220, 220, 160))
+        d.ellipse((x - h * 0.3, y - h * 0.9, x + h * 0.9, y + h * 0.5), fill=DARK)
+    elif kind == "web":
+        for k in range(4):
+            a = k * math.pi / 4
+            d.line(
+                (x - h * math.cos(a), y - h * math.sin(a), x + h * math.cos(a), y + h * math.sin(a)),
+                fill=light,
+                width=2,
+            )
+        for rr in (h * 0.45, h * 0.9):
+            d.ellipse((x - rr, y - rr, x + rr, y + rr), outline=light, width=2)
+    elif kind == "rubble":
+        for dx, dy, rr in ((-0.5, 0.3, 0.35), (0.3, 0.35, 0.4), (0.0, -0.3, 0.3), (0.6, -0.3, 0.25)):
+            d.ellipse(
+                (x + dx * h - rr * h, y + dy * h - rr * h, x + dx * h + rr * h, y + dy * h + rr * h),
+                fill=grey,
+                outline=WALL,
+            )
+    elif kind == "rotating":  # a turning arrow
+        d.arc((x - h, y - h, x + h, y + h), 30, 330, fill=light, width=4)
+        d.polygon(
+            [(x + h * 0.87, y - h * 0.1), (x + h * 1.25, y - h * 0.75), (x + h * 0.45, y - h * 0.7)],
+            fill=light,
+        )
+    elif kind in ("catacomb-entrance", "stairs"):  # stairs going down
+        for i in range(3):
+            d.rectangle(
+                (x - h + i * h / 3, y - h + i * s / 3, x + h - i * h / 3, y - h + (i + 1) * s / 3),
+                fill=(170, 160, 140),
+                outline=WALL,
+            )
+    elif kind == "crypt":  # a coffin
+        d.polygon(
+            [
+                (x - h * 0.3, y - h),
+                (x + h * 0.3, y - h),
+                (x + h * 0.5, y - h * 0.4),
+                (x + h * 0.3, y + h),
+                (x - h * 0.3, y + h),
+                (x - h * 0.5, y - h * 0.4),
+            ],
+            fill=(120, 80, 50),
+            outline=light,
+        )
+        d.line((x, y - h * 0.6, x, y + h * 0.2), fill=light, width=2)
+        d.line((x - h * 0.25, y - h * 0.3, x + h * 0.25, y - h * 0.3), fill=light, width=2)
+
+
+def draw_tile(d: ImageDraw.ImageDraw, tile: dict[str, Any], rect: Rect, crowded: bool = False) -> None:
+    cs = rect[2] - rect[0]
+    w = max(4, int(cs * 0.07))
+    d.rectangle(rect, fill=WALL)
+    if tile["kind"] == "corridor":
+        _corridor(d, tile, rect)
+    else:
+        _rooms(d, tile, rect, w)
+    _doors(d, tile, rect, w)
+    if tile["kind"] in ROOM_WORDS and tile["kind"] != "catacomb":
+        x0, y0 = rect[0], rect[1]
+        if crowded:  # in the corner, where the monsters (drawn in the middle) leave it visible
+            icon(d, tile["kind"], (x0 + w + cs * 0.17, y0 + w + cs * 0.17), cs * 0.28)
         else:
-            d.rectangle(r, fill=(60, 60, 60))
-            bars = 4
-            for i in range(1, bars):
-                if side in (0, 2):
-                    xx = r[0] + (r[2] - r[0]) * i / bars
-                    d.line((xx, r[1], xx, r[3]), fill=(210, 210, 210), width=2)
-                else:
-                    yy = r[1] + (r[3] - r[1]) * i / bars
-                    d.line((r[0], yy, r[2], yy), fill=(210, 210, 210), width=2)
-    mark = MARKS.get(tile["kind"])
-    if mark:
-        text(d, (x0 + w + 2, y0 + w), mark, 16, "white")
-    for area, r in zip(areas, area_rects(tile, rect), strict=True):
-        if area.get("contested"):
-            text(d, (r[2] - w - 2, r[1] + w), "=", 16, "white", "ra")
+            icon(d, tile["kind"], ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2), cs * 0.5)
 
 
-def _monsters(d: ImageDraw.ImageDraw, ms: list[dict[str, Any]], r: tuple[float, ...], cs: float) -> None:
-    radius = {"S": max(10, cs * 0.12), "M": max(11, cs * 0.14), "L": max(12, cs * 0.16)}
+# ---- monsters --------------------------------------------------------------------------------------
+
+
+def monster(d: ImageDraw.ImageDraw, seat: int, size: str, c: tuple[float, float], r: float) -> None:
+    """A disc in the seat colour with its power; a huge one has a double ring."""
+    x, y = c
+    d.ellipse((x - r, y - r, x + r, y + r), fill=seat_colour(seat), outline=(0, 0, 0), width=3)
+    if size == "L":
+        d.ellipse((x - r + 5, y - r + 5, x + r - 5, y + r - 5), outline=(0, 0, 0), width=2)
+    text(d, (x, y), str(POWER[size]), max(16, int(r * 1.35)), "black", "mm")
+
+
+def _monsters(d: ImageDraw.ImageDraw, ms: list[dict[str, Any]], r: Rect, cs: float) -> None:
+    """Monsters in one room, as big as the room lets them be (one alone fills a good third)."""
     x0, y0, x1, y1 = r
-    step = max(radius.values()) * 2 + 2
-    per_row = max(1, int((x1 - x0 - 6) // step))
-    rows = max(1, int((y1 - y0 - 6) // step))
+    w, h = x1 - x0 - 4, y1 - y0 - 4
     ms = sorted(ms, key=lambda m: (m["seat"], "LMS".index(m["size"])))
-    shown = ms if len(ms) <= per_row * rows else ms[: per_row * rows - 1]
-    total_rows = (len(shown) + (len(shown) < len(ms)) + per_row - 1) // per_row
+    radius, per_row, rows = cs * 0.1, 1, 1
+    for per_row in range(1, len(ms) + 1):
+        rows = -(-len(ms) // per_row)
+        radius = min(w / per_row, h / rows) / 2 - 2
+        if per_row * 2 * (radius + 2) <= w and radius >= cs * 0.13:
+            break
+    radius = min(radius, cs * 0.22)
+    cap = per_row * max(1, int(h // (2 * radius + 3)))
+    shown = ms if len(ms) <= cap else ms[: cap - 1]
+    slots = len(shown) + (len(shown) < len(ms))
+    step = 2 * radius + 3
+    total_rows = -(-slots // per_row)
     oy = (y0 + y1) / 2 - total_rows * step / 2 + step / 2
-    for i, m in enumerate(shown):
+    for i in range(slots):
         row, col = divmod(i, per_row)
-        in_row = min(per_row, len(shown) + (len(shown) < len(ms)) - row * per_row)
+        in_row = min(per_row, slots - row * per_row)
         cx = (x0 + x1) / 2 - in_row * step / 2 + step / 2 + col * step
         cy = oy + row * step
-        rr = radius[m["size"]]
-        d.ellipse(
-            (cx - rr, cy - rr, cx + rr, cy + rr), fill=seat_colour(m["seat"]), outline=(0, 0, 0), width=2
-        )
-        text(d, (cx, cy), m["size"], 16, "black", "mm")
-    if len(shown) < len(ms):
-        i = len(shown)
-        row, col = divmod(i, per_row)
-        in_row = min(per_row, len(shown) + 1 - row * per_row)
-        cx = (x0 + x1) / 2 - in_row * step / 2 + step / 2 + col * step
-        text(d, (cx, oy + row * step), f"+{len(ms) - len(shown)}", 16, "white", "mm")
+        if i < len(shown):
+            monster(d, shown[i]["seat"], shown[i]["size"], (cx, cy), radius)
+        else:
+            d.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=(0, 0, 0))
+            text(d, (cx, cy), f"+{len(ms) - len(shown)}", max(16, int(radius * 1.1)), "white", "mm")
 
 
-def _bounds(view: dict[str, Any]) -> tuple[int, int, int, int]:
-    cells = [t["cell"] for t in view["tiles"]] or [view["start"]]
-    pos = [(ord(c[0]) - 65, int(c[1:]) - 1) for c in cells]
-    c0 = max(0, min(p[0] for p in pos) - 1)
-    c1 = min(view["columns"] - 1, max(p[0] for p in pos) + 1)
-    r0 = max(0, min(p[1] for p in pos) - 1)
-    r1 = min(view["rows"] - 1, max(p[1] for p in pos) + 1)
-    return c0, c1, r0, r1
+# ---- the map layout ---------------------------------------------------------------------------------
 
 
-def render(view: dict[str, Any]) -> bytes:
-    c0, c1, r0, r1 = _bounds(view)
-    cols, rows = c1 - c0 + 1, r1 - r0 + 1
-    cs = int(min(MAX_CELL, (WIDTH - 2 * LABEL) / cols, MAX_MAP_HEIGHT / rows))
-    map_w, map_h = cols * cs, rows * cs
-    players = view["players"]
-    panel_h = 20 + 34 * len(players) + 60
-    height = 76 + LABEL + map_h + 16 + panel_h
-    img, d = canvas(WIDTH, height)
-    status = view["status"]
-    if not view["over"]:
-        status += f"  Stack: {view['deck']} tiles."
-    header(d, WIDTH, "Dungeon Lair" + (" (beginner)" if view.get("beginner") else ""), status)
-    ox = (WIDTH - map_w) // 2
-    oy = 76 + LABEL
-    d.rectangle((ox, oy, ox + map_w, oy + map_h), fill=PALETTE["bg"])
-    grid(
-        d,
-        (ox, oy),
-        cols,
-        rows,
-        cs,
-        [column_label(c) for c in range(c0, c1 + 1)],
-        [str(r + 1) for r in range(r0, r1 + 1)],
-        size=16 if cs < 60 else 18,
-    )
+def cell_xy(cell: str) -> tuple[int, int]:
+    x, y = cell.split(",")
+    return int(x), int(y)
+
+
+def layout(view: dict[str, Any], width: int = WIDTH) -> tuple[int, list[tuple[range, range]]]:
+    """The cell size and the bands: (columns, rows) pieces of the occupied area plus one
+    cell of margin. A dungeon wider than the image wraps into bands stacked top to bottom;
+    a tall, narrow one into bands side by side."""
+    cells = [cell_xy(t["cell"]) for t in view["tiles"]] or [(0, 0)]
+    xs = range(min(c[0] for c in cells) - 1, max(c[0] for c in cells) + 2)
+    ys = range(min(c[1] for c in cells) - 1, max(c[1] for c in cells) + 2)
+    usable = width - 2 * MARGIN - LABEL_W
+    fit = int(min(MAX_CELL, usable / len(xs), MAX_MAP_H / len(ys)))
+    if fit >= FIT_CELL:  # the whole map in one piece (a map cut in bands is harder to follow)
+        return fit, [(xs, ys)]
+    cs = int(max(MIN_CELL, min(MAX_CELL, usable / len(xs), MAX_MAP_H / len(ys))))
+    per_band = max(1, usable // cs)
+    if len(xs) > per_band:  # wrap into bands of even width
+        per_band = -(-len(xs) // -(-len(xs) // per_band))
+        return cs, [(xs[i : i + per_band], ys) for i in range(0, len(xs), per_band)]
+    band_w = len(xs) * cs + LABEL_W + BAND_GAP
+    side = max(1, (width - 2 * MARGIN + BAND_GAP) // band_w)
+    if len(ys) * cs <= MAX_MAP_H or side == 1:
+        return cs, [(xs, ys)]
+    per = max(1, -(-len(ys) // side))
+    return cs, [(xs, ys[i : i + per]) for i in range(0, len(ys), per)]
+
+
+def _band_boxes(cs: int, bands: list[tuple[range, range]], top: int, width: int) -> list[tuple[int, int]]:
+    """The top-left corner of each band's grid."""
+    out = []
+    if len(bands) > 1 and bands[0][1] != bands[1][1]:  # side by side
+        x = MARGIN + LABEL_W
+        for cols, _rows in bands:
+            out.append((x, top + LABEL_H))
+            x += len(cols) * cs + LABEL_W + BAND_GAP
+        return out
+    y = top
+    for cols, rows in bands:
+        x = max(MARGIN + LABEL_W, (width - len(cols) * cs + LABEL_W) // 2)
+        out.append((x, y + LABEL_H))
+        y += LABEL_H + len(rows) * cs + BAND_GAP
+    return out
+
+
+def map_height(cs: int, bands: list[tuple[range, range]]) -> int:
+    if len(bands) > 1 and bands[0][1] != bands[1][1]:
+        return LABEL_H + max(len(r) for _c, r in bands) * cs
+    return sum(LABEL_H + len(r) * cs + BAND_GAP for _c, r in bands) - BAND_GAP
+
+
+def draw_map(
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    cs: int,
+    bands: list[tuple[range, range]],
+    top: int,
+    width: int,
+) -> None:
     by_area: dict[str, list[dict[str, Any]]] = {}
     for m in view["monsters"]:
         by_area.setdefault(m["at"], []).append(m)
+    tiles = {t["cell"]: t for t in view["tiles"]}
+    exits = set(view.get("free_exits") or [])
+    for (cols, rows), (gx, gy) in zip(bands, _band_boxes(cs, bands, top, width), strict=True):
+        for i, x in enumerate(cols):
+            _coord(d, (gx + i * cs + cs / 2, gy - 4), x, "md")
+        for j, y in enumerate(rows):
+            _coord(d, (gx - 10, gy + j * cs + cs / 2), y, "rm")
+        for i, x in enumerate(cols):
+            for j, y in enumerate(rows):
+                rect = (gx + i * cs + 1, gy + j * cs + 1, gx + (i + 1) * cs - 1, gy + (j + 1) * cs - 1)
+                _cell(d, view, tiles.get(f"{x},{y}"), f"{x},{y}", rect, exits, by_area)
 
-    def rect_of(cell: str) -> tuple[float, float, float, float]:
-        col, row = ord(cell[0]) - 65 - c0, int(cell[1:]) - 1 - r0
-        return (ox + col * cs + 1, oy + row * cs + 1, ox + (col + 1) * cs - 1, oy + (row + 1) * cs - 1)
 
-    if not view["tiles"]:
-        r = rect_of(view["start"])
-        box(d, r, "panel", "accent", 3, 4)
-        text(d, ((r[0] + r[2]) / 2, (r[1] + r[3]) / 2), "start", 16, "accent", "mm")
-    for tile in view["tiles"]:
-        r = rect_of(tile["cell"])
-        draw_tile(d, tile, r)
-        if tile["new"]:
-            d.rectangle(r, outline=PALETTE["accent"], width=3)
-    for cell in view.get("free_exits") or []:
-        r = rect_of(cell)
-        d.rectangle(r, outline=PALETTE["accent"], width=2)
-        text(d, ((r[0] + r[2]) / 2, (r[1] + r[3]) / 2), "exit", 16, "accent", "mm")
-    for tile in view["tiles"]:
-        for area, r in zip(tile["areas"], area_rects(tile, rect_of(tile["cell"])), strict=True):
-            if area["label"] in by_area:
-                _monsters(d, by_area[area["label"]], r, cs)
-    # players: colour, score as zones stand now, what each holds in hand
-    y = oy + map_h + 16
-    for p in players:
+def _coord(d: ImageDraw.ImageDraw, xy: tuple[float, float], n: int, anchor: str) -> None:
+    """A column or row number, drawn bold: a plain minus sign is 2 px thick and vanishes when a
+    phone shows the board at a third of its size, turning -1 into 1. Bold is the cached label
+    drawn at four offsets (never FreeType at draw time: boards are drawn on worker threads)."""
+    for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        text(d, (xy[0] + dx, xy[1] + dy), str(n), 28, "text", anchor)
+
+
+def _cell(
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    tile: dict[str, Any] | None,
+    cell: str,
+    rect: Rect,
+    exits: set[str],
+    by_area: dict[str, list[dict[str, Any]]],
+) -> None:
+    cs = rect[2] - rect[0]
+    if tile is None:
+        d.rectangle(rect, outline=PALETTE["panel2"], width=1)
+        if cell in exits:
+            d.rectangle(rect, outline=PALETTE["accent"], width=4)
+            text(d, ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2), "exit", 24, "accent", "mm")
+        elif not view["tiles"] and cell == "0,0":
+            box(d, rect, "panel", "accent", 4, 6)
+            text(d, ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2), "start", 24, "accent", "mm")
+        return
+    draw_tile(d, tile, rect, any(a["label"] in by_area for a in tile["areas"]))
+    if tile["new"]:
+        d.rectangle(rect, outline=PALETTE["accent"], width=5)
+    for area, r in zip(tile["areas"], area_rects(tile, rect), strict=True):
+        if area["label"] in by_area:
+            _monsters(d, by_area[area["label"]], r, cs)
+
+
+# ---- text blocks -------------------------------------------------------------------------------------
+
+
+def wrap(s: str, size: int, width: float) -> list[str]:
+    """``s`` in lines no wider than ``width``, broken between words."""
+    lines: list[str] = []
+    for word in s.split(" "):
+        if lines and text_width(lines[-1] + " " + word, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _title(view: dict[str, Any]) -> str:
+    extra = [w for w, on in (("beginner", view.get("beginner")), ("Catacombs", view.get("catacombs"))) if on]
+    return "Dungeon Lair" + (f" ({', '.join(extra)})" if extra else "")
+
+
+def header_lines(view: dict[str, Any], names: list[str], width: int) -> list[str]:
+    status = name_seats(view["status"], names)
+    if not view["over"]:
+        status += f" Stack: {view['deck']} tiles."
+    return wrap(status, 26, width - 2 * MARGIN)
+
+
+def draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], width: int) -> int:
+    lines = header_lines(view, names, width)
+    h = 60 + 34 * len(lines)
+    d.rectangle((0, 0, width, h), fill=PALETTE["panel"])
+    text(d, (MARGIN, 10), _title(view), 32, "accent")
+    for i, line in enumerate(lines):
+        text(d, (MARGIN, 54 + 34 * i), line, 26, "text")
+    return h + 12
+
+
+PLAYER_H = 92
+
+
+def players_height(view: dict[str, Any]) -> int:
+    return ((len(view["players"]) + 1) // 2) * (PLAYER_H + 8)
+
+
+def draw_players(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], top: int, width: int
+) -> None:
+    """Two columns of players: name, rooms held now (final rooms at the end), tiles and
+    monsters in hand; the player to act is framed and flagged, the winners crowned."""
+    col_w = (width - 2 * MARGIN - 12) // 2
+    winners = set(view.get("winners") or [])
+    for i, p in enumerate(view["players"]):
         s = p["seat"]
+        x = MARGIN + (i % 2) * (col_w + 12)
+        y = top + (i // 2) * (PLAYER_H + 8)
         turn = s == view["current"] and not view["over"]
-        box(d, (16, y, WIDTH - 16, y + 30), "panel2" if turn else "panel", "accent" if turn else "line", 2, 6)
-        d.ellipse((26, y + 4, 48, y + 26), fill=seat_colour(s), outline=(0, 0, 0))
-        text(d, (37, y + 15), str(s + 1), 16, "black", "mm")
-        hand = p["monsters_in_hand"]
-        line = (
-            f"{'> ' if turn else ''}{p['name']}   rooms now: {p['score']}   tiles in hand: {p['tiles_in_hand']}"
-            f"   monsters in hand: S{hand['S']} M{hand['M']} L{hand['L']}"
+        won = s in winners
+        box(
+            d,
+            (x, y, x + col_w, y + PLAYER_H),
+            "panel2" if turn or won else "panel",
+            "accent" if turn or won else "line",
+            4 if turn or won else 2,
+            8,
         )
-        text(d, (58, y + 15), line, 18, "text", "lm")
-        y += 34
+        d.ellipse((x + 10, y + 10, x + 40, y + 40), fill=seat_colour(s), outline=(0, 0, 0), width=2)
+        rooms = f"{p['score']} rooms" if p["score"] != 1 else "1 room"
+        right = ("WINNER  " if won else "") + (rooms if view["over"] else f"{rooms} now")
+        rw = text_width(right, 28)
+        name = names[s] if s < len(names) else p["name"]
+        while len(name) > 3 and text_width(name, 28) > col_w - rw - 80:
+            name = name[:-2] + "…"
+        text(d, (x + 50, y + 8), name, 28, "accent" if turn else "text")
+        text(d, (x + col_w - 12, y + 8), right, 28, "accent" if won else "text", "ra")
+        hand = p["monsters_in_hand"]
+        tiles = "to play · " if turn else ""
+        tiles += f"{p['tiles_in_hand']} tile{'s' if p['tiles_in_hand'] != 1 else ''} in hand"
+        text(d, (x + 14, y + 52), tiles, 24, "accent" if turn else "muted")
+        mx = x + 24 + text_width(tiles, 24)
+        for size in ("L", "M", "S"):
+            for _ in range(hand[size]):
+                if mx + 34 < x + col_w:
+                    monster(d, s, size, (mx + 17, y + 66), 16)
+                mx += 36
+
+
+def legend_items(view: dict[str, Any]) -> list[tuple[str, str]]:
+    """(sample, words) for every mark the map shows, in a fixed order."""
+    kinds = {t["kind"] for t in view["tiles"]}
+    edges = {e for t in view["tiles"] for e in t["edges"]}
+    areas = [a for t in view["tiles"] for a in t["areas"]]
+    out = [("monsters", "monster: its power, 1 small, 2 big, 3 huge (double ring)")]
+    if any(a.get("owner") is not None for a in areas):
+        out.append(("held", "room tinted: that player holds it now"))
+    if any(a.get("contested") for a in areas):
+        out.append(("tied", "striped: a tie, nobody scores it"))
+    out += [(e, e) for e in ("door", "portcullis") if e in edges]
+    out += [(k, k) for k in ("bridge", "chasm") if k in kinds]
+    out += [(k, ROOM_WORDS[k]) for k in ROOM_WORDS if k in kinds]
+    if any(t["new"] for t in view["tiles"]):
+        out.append(("new", "yellow frame: placed this turn"))
+    return out
+
+
+def _sample(d: ImageDraw.ImageDraw, kind: str, r: Rect) -> None:
+    x0, y0, x1, y1 = r
+    c = ((x0 + x1) / 2, (y0 + y1) / 2)
+    if kind == "monsters":
+        for i, size in enumerate("SML"):
+            monster(d, 0, size, (x0 + 14 + i * 30, c[1]), 14)
+        return
+    d.rectangle(r, fill=WALL)
+    inner = (x0 + 4, y0 + 4, x1 - 4, y1 - 4)
+    if kind in ("held", "tied", "new"):
+        d.rectangle(inner, fill=_tint(seat_colour(1)) if kind == "held" else FLOOR)
+        if kind == "tied":
+            _hatch(d, inner)
+        if kind == "new":
+            d.rectangle(r, outline=PALETTE["accent"], width=4)
+    elif kind in ("door", "portcullis"):
+        d.rectangle(inner, fill=FLOOR)
+        fake = {"edges": ["wall", "wall", "wall", kind], "kind": "room"}
+        _doors(d, fake, (x0, y0, x0 + (y1 - y0) * 1.6, y1), 4)
+    elif kind in ("bridge", "chasm", "catacomb"):
+        d.rectangle(inner, fill=FLOOR)
+        _divide(d, {"link": kind, "areas": [{"sides": [0]}]}, (x0 + 10, y0, x0 + 10 + (y1 - y0), y1))
+    else:
+        d.rectangle(inner, fill=DARK if kind == "darkness" else FLOOR)
+        icon(d, kind, (x0 + (y1 - y0) / 2 + 10, c[1]), (y1 - y0) * 0.7)
+
+
+def legend_rows(view: dict[str, Any], width: int) -> list[list[tuple[str, str, float]]]:
+    rows: list[list[tuple[str, str, float]]] = [[]]
+    used = 0.0
+    for kind, words in legend_items(view):
+        w = (104 if kind == "monsters" else 64) + text_width(words, 24) + 28
+        if rows[-1] and used + w > width - 2 * MARGIN:
+            rows.append([])
+            used = 0.0
+        rows[-1].append((kind, words, w))
+        used += w
+    return rows
+
+
+def draw_legend(d: ImageDraw.ImageDraw, view: dict[str, Any], top: int, width: int) -> int:
+    y = top
+    for row in legend_rows(view, width):
+        x = float(MARGIN)
+        for kind, words, w in row:
+            sw = 96 if kind == "monsters" else 56
+            _sample(d, kind, (x, y, x + sw, y + 40))
+            text(d, (x + sw + 8, y + 20), words, 24, "muted", "lm")
+            x += w
+        y += 50
+    return y
+
+
+def footer(view: dict[str, Any], names: list[str]) -> str:
+    if view["over"]:
+        ranked = sorted(view["players"], key=lambda p: -p["score"])
+        return "Final score: " + ", ".join(f"{names[p['seat']]} {p['score']}" for p in ranked) + "."
     removed = len(view["removed"])
-    foot = f"Tiles removed: {removed}.  Rooms tinted in a player's colour are theirs now; '=' a tie."
-    text(d, (16, y + 6), foot, 16, "muted")
-    text(d, (16, y + 30), LEGEND, 16, "muted")
-    assert text_width(LEGEND, 16) < WIDTH
-    return to_png(img)
+    return f"Tiles left: {view['deck']} in the stack. Removed from the game: {removed}."
 
 
-def render_private(view: dict[str, Any]) -> bytes | None:
-    """The tiles in this player's hand, as printed (turn 0), with their numbers."""
-    tiles = view.get("my_tiles") or []
-    if not tiles:
+# ---- the images ------------------------------------------------------------------------------------------
+
+
+def board(view: dict[str, Any], names: list[str]) -> bytes:
+    cs, bands = layout(view)
+    head = 60 + 34 * len(header_lines(view, names, WIDTH)) + 12
+    final = wrap(footer(view, names), 32, WIDTH - 2 * MARGIN) if view["over"] else []
+    head += 44 * len(final)
+    players_h = players_height(view)
+    map_top = head + players_h + 16
+    mh = map_height(cs, bands)
+    foot = [] if view["over"] else wrap(footer(view, names), 24, WIDTH - 2 * MARGIN)
+    legend_h = 50 * len(legend_rows(view, WIDTH))
+    height = map_top + mh + 20 + legend_h + 40 * len(foot) + 20
+    img, d = _canvas(WIDTH, height)
+    y = draw_header(d, view, names, WIDTH)
+    for i, line in enumerate(final):  # the final scores, big, right under the title
+        text(d, (MARGIN, y + 44 * i), line, 32, "accent")
+    draw_players(d, view, names, head, WIDTH)
+    draw_map(d, view, cs, bands, map_top, WIDTH)
+    y = draw_legend(d, view, map_top + mh + 20, WIDTH)
+    for i, line in enumerate(foot):
+        text(
+            d,
+            (MARGIN, y + 4 + 40 * i),
+            line,
+            28 if view["over"] else 24,
+            "accent" if view["over"] else "muted",
+        )
+    return to_png(to_palette(img))
+
+
+def area(view: dict[str, Any], names: list[str]) -> bytes | None:
+    """'My area', about 600 px wide at twice the board's scale: each tile in hand in
+    every distinct turn (with the turn you type), and the monsters in hand."""
+    mine = (view.get("mine") or {}).get("tiles") or []
+    seat = view.get("viewer")
+    if seat is None:
         return None
-    cs = 150
-    width = 40 + len(tiles) * (cs + 260)
-    img, d = canvas(min(WIDTH, width), cs + 80)
-    text(d, (16, 10), "Your tiles (turn 90: a quarter turn right)", 18, "accent")
-    x = 20
-    for t in tiles:
-        tile = {**t, "areas": [{**a, "owner": None} for a in t["areas"]]}
-        draw_tile(d, tile, (x, 50, x + cs, 50 + cs))
-        text(d, (x + cs + 12, 60), f"Tile {t.get('letter', '')}: T{t['id']}", 24, "accent")
-        text(d, (x + cs + 12, 92), t["name"], 18)
-        edges = "  ".join(f"{s}:{e}" for s, e in zip("NESW", t["edges"], strict=True))
-        text(d, (x + cs + 12, 120), edges[:40], 16, "muted")
-        x += cs + 260
-    return to_png(img)
+    me = view["players"][seat]
+    rows = 60 + (len(mine) * 250 if mine else 50) + 160
+    img, d = _canvas(AREA_WIDTH, rows)
+    name = names[seat] if seat < len(names) else me["name"]
+    text(d, (MARGIN, 12), f"{name}: your hand", 32, "accent")
+    y = 60
+    if not mine:
+        text(d, (MARGIN, y), "You hold no tile now.", 28)
+        y += 50
+    for t in mine:
+        text(d, (MARGIN, y), f"Tile {t['letter']}: {t['name']} (T{t['id']})", 28)
+        y += 40
+        for k, rot in enumerate(_turns(t)):
+            x = MARGIN + k * 142
+            draw_tile(d, _turned(t, rot), (x, y, x + 130, y + 130))
+            text(d, (x + 65, y + 140), f"turn {rot}", 24, "muted", "ma")
+        y += 210
+    text(d, (MARGIN, y), "Monsters in hand:", 28)
+    x = MARGIN + 10
+    for size in ("L", "M", "S"):
+        for _ in range(me["monsters_in_hand"][size]):
+            monster(d, seat, size, (x + 24, y + 72), 24)
+            x += 56
+    if x == MARGIN + 10:
+        text(d, (MARGIN, y + 50), "none: all are in the dungeon.", 26, "muted")
+    text(d, (MARGIN, y + 110), "1 small, 2 big, 3 huge (power)", 24, "muted")
+    return to_png(to_palette(img))
 
 
-# The one protocol (render/__init__.py). Names are not drawn yet: see issue 21.
-RENDERER = Renderer(
-    board=lambda view, names: render(view),
-    area=lambda view, names: render_private(view),
-)
+def _turns(tile: dict[str, Any]) -> list[int]:
+    """The turns that look different (a crossroads has one)."""
+    seen, out = set(), []
+    for rot in (0, 90, 180, 270):
+        t = _turned(tile, rot)
+        key = (tuple(t["edges"]), tuple(tuple(a["sides"]) for a in t["areas"]))
+        if key not in seen:
+            seen.add(key)
+            out.append(rot)
+    return out
+
+
+def _turned(tile: dict[str, Any], rot: int) -> dict[str, Any]:
+    k = rot // 90
+    edges = ["wall"] * 4
+    for i, e in enumerate(tile["edges"]):
+        edges[(i + k) % 4] = e
+    areas = [
+        {"sides": sorted((s + k) % 4 for s in a["sides"]), "room": a["room"], "owner": None}
+        for a in tile["areas"]
+    ]
+    return {**tile, "edges": edges, "areas": sorted(areas, key=lambda a: a["sides"]), "new": False}
+
+
+def render(view: dict[str, Any], names: list[str] | None = None) -> bytes:
+    """The public board (the older entry point of tables/; names default to Player N)."""
+    return board(view, names or default_names(view["seats"]))
+
+
+def render_private(view: dict[str, Any], names: list[str] | None = None) -> bytes | None:
+    return area(view, names or default_names(view["seats"]))
+
+
+RENDERER = Renderer(board=board, area=area)

@@ -1,280 +1,475 @@
-"""Dungeon Lords board: the central board with minions, the offer, the
-Evilometer, every dungeon (grid with coordinates, rooms, conquered tiles,
-monsters, imps, party, prison) and the game/combat log. Views only."""
+"""Dungeon Lords boards, drawn from views only.
+
+``board``: the central board (order spaces with the minions on them, what is on offer,
+events and adventurers to come, the Evilometer) and every player's dungeon (a 5 x 4 grid
+with coordinates, rooms by name, monsters, party, prison); on the last board the final
+scores and the winner instead of the central board. ``area``: one seat's own dungeon and
+hand (Trap Cards, orders, Combat Cards seen, pets) from that seat's view, at about twice
+the scale, for its private reply. ``steps``: the combat images (render/dungeon_lords_combat.py).
+
+Players are named with ``names`` (display names by seat); the component names come from
+``view["components"]``, the printed names the table can read.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from render import Renderer
-from render.base import PALETTE, box, canvas, grid, header, seat_colour, text, to_palette, to_png
+from render import Renderer, default_names
+from render.base import PALETTE, box, canvas, grid, seat_colour, text, text_width, to_palette, to_png
+from render.dungeon_lords_combat import adventurer, named, steps, wrap
 
 W = 1200
-LOC_NAMES = {
-    "food": "Get Food", "rep": "Reputation", "dig": "Dig Tunnels", "mine": "Mine Gold",
-    "imps": "Recruit Imps", "traps": "Buy Traps", "monster": "Hire Monster", "room": "Build Room",
+CLS_WORDS = {"warrior": "Warrior", "thief": "Thief", "priest": "Priest", "wizard": "Wizard", "bard": "Bard"}
+EVENT_WORDS = {"taxes": "Taxes", "payday": "Pay Day", "special": "a Special Event"}
+# The opportunity board that replaces each location for a season (Festival Season).
+REPLACES = {
+    "harvest": "food", "masquerade": "rep", "improve": "dig", "invest": "mine", "petshop": "imps",
+    "install": "traps", "expert": "monster", "rent": "room",
 }  # fmt: skip
-ROOM_SHORT = {
-    "hatchery": "Hatch", "mushrooms": "Mush", "magic": "Magic", "press": "Press", "mint": "Mint",
-    "shop": "Shop", "workshop": "Wksh", "toolroom": "Works", "labyrinth": "Laby", "antimagic": "AntiM",
-    "barracks": "Barr", "darkroom": "Dark", "cafeteria": "Cafe", "chapel": "Chapl", "pandemonium": "Pand",
-    "halloffame": "Fame", "bakery": "Bake", "training": "Train", "lounge": "Viol", "chaos": "Chaos",
-}  # fmt: skip
-CLS = {"warrior": "Wa", "thief": "Th", "priest": "Pr", "wizard": "Wz", "paladin": "PAL", "bard": "Bd"}
-IMPROVED_SHORT = {"shed": "Shed", "foyer": "Foyer", "dark": "Dark", "secret": "Secr", "mithril": "Mithr"}
 BOARD_NAMES = {
     "harvest": "Harvest Food", "masquerade": "Masquerade", "improve": "Improve Tunnels", "invest": "Invest Gold",
     "petshop": "Acquire Pet", "install": "Install Traps", "expert": "Expert Monster", "rent": "Rent Rooms",
 }  # fmt: skip
-BOX_H = 362
+TILE = {"t": PALETTE["brown"], "r": PALETTE["blue"], "c": (70, 70, 78), "imp": PALETTE["purple"]}
+BODY = 24
+SMALL = 22
 
 
-def _replaced(board_id: str | None) -> str | None:
-    where = {
-        "harvest": "food", "masquerade": "rep", "improve": "dig", "invest": "mine", "petshop": "imps",
-        "install": "traps", "expert": "monster", "rent": "room",
-    }  # fmt: skip
-    return where.get(board_id or "")
+def _chip(draw: Any, x: float, y: float, seat: int | None, size: int = 22) -> None:
+    """A minion token: the seat's colour and number (grey X: the non-player)."""
+    w = size + 12
+    col = PALETTE["grey"] if seat is None or seat < 0 else seat_colour(seat)
+    draw.rounded_rectangle((x, y, x + w, y + size + 8), radius=6, fill=col, outline=PALETTE["black"])
+    label = "X" if seat is None or seat < 0 else str(seat + 1)
+    text(draw, (x + w / 2, y + (size + 8) / 2), label, size, "black", "mm")
 
 
-def _who(s: int | None) -> str:
-    if s is None:
-        return ""
-    return "X" if s < 0 else f"P{s + 1}"
+def _comp(view: dict[str, Any], kind: str, key: str) -> str:
+    return str(view["components"][kind].get(key, key))
 
 
-def _adv(a: dict[str, Any]) -> str:
-    hp = a["hp"] + a.get("bonus", 0)
-    courage = f"+{a['courage']}c" if a.get("courage") else ""
-    return f"{CLS.get(a['cls'], a['cls'])}{a.get('level', '')} {hp - a['dmg']}/{hp}{courage}"
+def _lines(draw: Any, x: int, y: int, parts: list[tuple[str, str]], width: int, size: int = BODY) -> int:
+    """Wrapped lines (text, colour) from (x, y); returns the y below them."""
+    for s, colour in parts:
+        for line in wrap(s, width, size):
+            text(draw, (x, y), line, size, colour)
+            y += size + 6
+    return y
 
 
-def _board(draw: Any, view: dict[str, Any], y: int) -> int:
+# ---- header and the final result ----------------------------------------------------------------
+def _title(view: dict[str, Any]) -> str:
+    if view["phase"] == "over":
+        return "Dungeon Lords - final scores"
+    if view["combat_round"]:
+        return f"Dungeon Lords - Year {view['year']} combat, round {view['combat_round']} of {view['combat_rounds']}"
+    return f"Dungeon Lords - Year {view['year']}, season {view['round']} of {view['seasons']}"
+
+
+def status_line(view: dict[str, Any], names: list[str]) -> str:
+    """Whose turn it is and to do what; on the last board, who won."""
+    res = view.get("result")
+    if not res:
+        return named(view["status"], names)
+    won = " and ".join(names[s] for s in res["winners"])
+    best = max(res["scores"])
+    return f"{won} {'win' if len(res['winners']) > 1 else 'wins'} with {best} points."
+
+
+def _header_lines(view: dict[str, Any], names: list[str]) -> tuple[list[str], int]:
+    size = 32 if view.get("result") else 24
+    return wrap(status_line(view, names), W - 32, size)[:2], size
+
+
+def _header(draw: Any, view: dict[str, Any], names: list[str]) -> int:
+    lines, size = _header_lines(view, names)
+    h = 62 + (size + 8) * len(lines)
+    draw.rectangle([0, 0, W, h], fill=PALETTE["panel"])
+    text(draw, (16, 10), _title(view), 32, "accent")
+    for i, line in enumerate(lines):
+        text(draw, (16, 54 + (size + 8) * i), line, size, "yellow" if view.get("result") else "text")
+    return h + 12
+
+
+RESULT_ROW = 128
+
+
+def _result(draw: Any, view: dict[str, Any], names: list[str], y: int) -> int:
+    """Places, names, scores (large) and each score's parts (up to two lines)."""
+    res = view["result"]
+    place = 1
+    for group in res["ranking"]:
+        for s in group:
+            winner = s in res["winners"]
+            colour = "accent" if winner else "text"
+            box(
+                draw,
+                (8, y, W - 8, y + RESULT_ROW - 8),
+                "panel2" if winner else "panel",
+                seat_colour(s),
+                4 if winner else 2,
+            )
+            _chip(draw, 20, y + 12, s, 26)
+            text(draw, (72, y + 10), f"{place}. {names[s]}" + ("  - WINNER" if winner else ""), 30, colour)
+            score = res["scores"][s]
+            text(draw, (W - 24, y + 10), f"{score} point{'' if abs(score) == 1 else 's'}", 30, colour, "ra")
+            parts = ", ".join(f"{k} {v:+d}" for k, v in res["breakdown"][s].items() if v) or "no points"
+            for k, line in enumerate(wrap(parts, W - 100, BODY)[:2]):
+                text(draw, (72, y + 52 + 30 * k), line, BODY, "muted")
+            y += RESULT_ROW
+        place += len(group)
+    return y + 6
+
+
+# ---- the central board --------------------------------------------------------------------------
+def _locations(draw: Any, view: dict[str, Any], y: int) -> int:
     w = W // 8
-    opps = view.get("opps") or {}
-    now = opps.get("now")
-    replaced = _replaced(now)
-    for i, (loc, name) in enumerate(LOC_NAMES.items()):
+    now = (view.get("opps") or {}).get("now")
+    for i, (loc, name) in enumerate(view["components"]["locations"].items()):
         x = i * w + 4
-        box(draw, (x, y, x + w - 8, y + 112), "panel2" if loc == replaced else "panel")
-        text(draw, (x + 6, y + 6), BOARD_NAMES[now][:15] if loc == replaced and now else name, 16, "accent")
+        swapped = bool(now) and REPLACES.get(now) == loc
+        box(draw, (x, y, x + w - 8, y + 170), "panel2" if swapped else "panel")
+        title = BOARD_NAMES[now] if swapped and now else name
+        for k, part in enumerate(wrap(title, w - 20, BODY)[:2]):
+            text(draw, (x + 8, y + 6 + k * 27), part, BODY, "yellow" if swapped else "accent")
         for k, occ in enumerate(view["board"].get(loc, [None, None, None])):
-            yy = y + 30 + k * 26
-            text(draw, (x + 8, yy), "I" * (k + 1), 16, "muted")
+            yy = y + 62 + k * 36
+            text(draw, (x + 10, yy + 4), "I" * (k + 1), SMALL, "muted")
             if occ is not None:
-                col = PALETTE["grey"] if occ < 0 else seat_colour(occ)
-                draw.rounded_rectangle((x + 40, yy - 2, x + 90, yy + 20), radius=5, fill=col)
-                text(draw, (x + 65, yy + 9), _who(occ), 16, "black", "mm")
-    y += 120
+                _chip(draw, x + 56, yy, occ)
+    return y + 180
+
+
+def _offer_lines(view: dict[str, Any], names: list[str]) -> list[tuple[str, str]]:
     offer = view["offer"]
-    mons = ", ".join(offer["monsters"]) or "-"
-    rooms = ", ".join(offer["rooms"]) or "-"
-    text(draw, (12, y), f"Monsters on offer: {mons}    Rooms on offer: {rooms}", 18)
-    y += 26
-    nxt = " ".join(_adv(a) for a in view["next_advs"]) or "-"
-    ev = view["event"] or "-"
-    text(
-        draw,
-        (12, y),
-        f"Event this season: {ev}   Next: {view['next_event'] or '-'}   Next adventurers: {nxt}",
-        18,
-    )
-    y += 26
-    cards = " | ".join(c if c else "?" for c in view["combat_cards"])
-    pals = "; ".join(
-        f"{p['name']} {p['status']}" + (f" at P{p['at'] + 1}" if p["at"] is not None else "")
-        for p in view["paladins"]
-        if p.get("year", view["year"]) == view["year"]
-    )
-    text(draw, (12, y), f"Combat cards: {cards}    Paladins: {pals}"[:120], 18)
-    if view["dummy"]["cards"]:
-        text(draw, (900, y - 52), "Non-player: " + ", ".join(view["dummy"]["cards"]), 16, "muted")
-    y += 26
-    extra = []
-    if opps:
-        extra.append(f"Opportunity now: {BOARD_NAMES.get(now, '-') if now else '-'}")
-        extra.append(f"next: {BOARD_NAMES[opps['next']] if opps.get('next') else '-'}")
-        if opps.get("traps"):
-            extra.append("Trap Expo: " + ", ".join(opps["traps"]))
-    if view.get("improved") and opps:
-        extra.append("Improved tunnels left: " + " ".join(IMPROVED_SHORT[t] for t in view["improved"]))
+    mons = ", ".join(_comp(view, "monsters", m) for m in offer["monsters"]) or "none"
+    rooms = ", ".join(_comp(view, "rooms", r) for r in offer["rooms"]) or "none"
+    advs = ", ".join(adventurer(a) for a in view["next_advs"]) or "none"
+    ev = EVENT_WORDS.get(view["event"] or "", "nothing")
+    nxt = EVENT_WORDS.get(view["next_event"] or "", "nothing")
+    out = [(f"Monsters for hire: {mons}.   Rooms to build: {rooms}.", "text")]
+    out.append((f"This season: {ev}.   Next season: {nxt}.   Adventurers coming: {advs}.", "text"))
+    pals = []
+    for p in view["paladins"]:
+        if p.get("year", view["year"]) != view["year"]:
+            continue
+        where = {"tent": "waits in his tent", "field": "", "prison": "is in prison"}.get(
+            p["status"], p["status"]
+        )
+        if p["status"] == "field" and p["at"] is not None:
+            where = f"is in {names[p['at']]}'s dungeon" if p["at"] >= 0 else "is with the non-player"
+        pals.append(f"The {p['name']} ({p['hp'] - p['dmg']} of {p['hp']} health) {where}")
+    if pals:
+        out.append(("; ".join(pals) + ".", "text"))
+    if view["combat_round"]:
+        cards = [_comp(view, "cards", c) if c else "face down" for c in view["combat_cards"]]
+        out.append(("Combat Cards: " + ", ".join(f"{i + 1} {c}" for i, c in enumerate(cards)) + ".", "text"))
+    return out + _expansion_lines(view, names)
+
+
+def _expansion_lines(view: dict[str, Any], names: list[str]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    opps = view.get("opps") or {}
+    if opps.get("next"):
+        out.append((f"Next season's opportunity: {BOARD_NAMES[opps['next']]}.", "yellow"))
+    if opps.get("traps"):
+        out.append(
+            ("Trap Expo: " + ", ".join(_comp(view, "traps", t) for t in opps["traps"]) + ".", "yellow")
+        )
     fest = view.get("festival")
     if fest:
+        prizes = ", ".join(BOARD_NAMES[b] for b in fest["boards"])
         if fest["bids"] is None:
-            extra.append(
-                "FESTIVAL: imps sent by " + (", ".join(f"P{s + 1}" for s in fest["bid"]) or "nobody yet")
-            )
+            who = ", ".join(names[s] for s in fest["bid"]) or "nobody yet"
+            out.append((f"Festival (prizes: {prizes}): imps sent secretly by {who}.", "yellow"))
         else:
-            extra.append(
-                "FESTIVAL bids: " + " ".join(f"P{int(s) + 1}:{b}" for s, b in sorted(fest["bids"].items()))
-            )
-        extra.append("prizes: " + ", ".join(BOARD_NAMES[b] for b in fest["boards"]))
+            bids = ", ".join(f"{names[int(s)]} {b}" for s, b in sorted(fest["bids"].items()))
+            out.append((f"Festival (prizes: {prizes}): imps sent: {bids}.", "yellow"))
     if view.get("pet_chosen") is not None:
-        extra.append(
-            "Pet Phase: chosen by " + (", ".join(f"P{s + 1}" for s in view["pet_chosen"]) or "nobody yet")
-        )
-    lines: list[str] = []
-    for part in extra:
-        if lines and len(lines[-1]) + len(part) < 110:
-            lines[-1] += "   " + part
-        else:
-            lines.append(part)
-    for k, line in enumerate(lines[:2]):
-        text(draw, (12, y + 24 * k), line[:120], 18, "yellow")
-    return y + 30 + 24 * max(0, min(2, len(lines)) - 1)
+        who = ", ".join(names[s] for s in view["pet_chosen"]) or "nobody yet"
+        out.append((f"Pet Phase: pets chosen by {who}.", "yellow"))
+    if view["dummy"]["cards"]:
+        dummy = ", ".join(_comp(view, "locations", c) for c in view["dummy"]["cards"])
+        out.append((f"Non-player (X) orders: {dummy}.", "muted"))
+    return out
 
 
 def _evilometer(draw: Any, view: dict[str, Any], y: int) -> int:
     ev = view["evilometer"]
     n = ev["max"] - ev["min"] + 1
-    cw = (W - 140) // n
-    text(draw, (12, y + 16), "Evilometer", 18, "accent")
+    cw = (W - 150) // n
+    text(draw, (12, y + 4), "Evil-", SMALL, "accent")
+    text(draw, (12, y + 28), "ometer", SMALL, "accent")
     for i in range(n):
         v = ev["min"] + i
-        x = 130 + i * cw
-        fill = "bad" if v >= ev["paladin"] else "panel2"
-        draw.rectangle((x, y, x + cw - 2, y + 50), fill=PALETTE[fill])
-        text(draw, (x + 4, y + 2), str(v), 16, "text")
-        here = [p["seat"] for p in view["players"] if p["evil"] == v]
-        label = " ".join(f"{s + 1}" for s in here)
+        x = 140 + i * cw
+        draw.rectangle((x, y, x + cw - 3, y + 84), fill=PALETTE["bad" if v >= ev["paladin"] else "panel2"])
+        text(draw, (x + cw / 2, y + 14), str(v), SMALL, "text", "mm")
+        here: list[int | None] = [p["seat"] for p in view["players"] if p["evil"] == v]
         if view["dummy"]["evil"] == v:
-            label += " X"
-        text(draw, (x + cw / 2, y + 36), label, 16, "accent", "mm")
-    return y + 60
-
-
-def _dungeon(draw: Any, view: dict[str, Any], p: dict[str, Any], x: int, y: int, w: int) -> None:
-    s = p["seat"]
-    turn = s in view["to_act"]
-    box(
-        draw, (x, y, x + w - 8, y + BOX_H - 10), "panel", seat_colour(s) if turn else "line", 3 if turn else 2
-    )
-    start = " (start)" if view["start"] == s else ""
-    text(draw, (x + 10, y + 6), f"P{s + 1}{start}", 20, seat_colour(s))
-    cell = 48
-    gx, gy = x + 34, y + 58
-    cols, rows = 5, 4
-    for c, t in p["grid"].items():
-        ci, ri = ord(c[0]) - 65, int(c[1:]) - 1
-        rect = (gx + ci * cell + 1, gy + ri * cell + 1, gx + (ci + 1) * cell - 1, gy + (ri + 1) * cell - 1)
-        colour = PALETTE["brown"] if t["k"] == "t" else PALETTE["blue"]
-        if t["c"]:
-            colour = PALETTE["grey"]
-        draw.rectangle(rect, fill=colour)
-        label = "T" if t["k"] == "t" else ROOM_SHORT.get(t["room"], t["room"][:5])
-        if t.get("imp"):
-            label = IMPROVED_SHORT.get(t["imp"], t["imp"][:5])
-        text(draw, (rect[0] + cell / 2, rect[1] + 16), label, 16, "white", "mm")
-        if t["c"]:
-            text(draw, (rect[0] + cell / 2, rect[1] + 34), "conq", 16, "black", "mm")
-        elif any(it["cell"] == c for it in p.get("installed", [])):
-            text(draw, (rect[0] + cell / 2, rect[1] + 34), "TRAP", 16, "yellow", "mm")
-    grid(draw, (gx, gy), cols, rows, cell)
-    text(draw, (gx + 2 * cell + cell / 2, gy - 24), "v", 16, "accent", "mm")
-    tx = gx + cols * cell + 14
-    lines = [
-        f"Gold {p['gold']}  Food {p['food']}",
-        f"Imps {p['imps']} ({p['imps'] - p['used'] - p.get('trained', 0)} free)  Tokens {p['tokens']}",
-        f"Evil {p['evil']}  Traps {p['traps']}  Penalty {p['penalty']}",
-        "Inaccessible: " + (", ".join(p["inaccessible"]) or "-"),
-        "Orders: " + ("given" if p["ordered"] else ", ".join(p["played"]) or "-"),
-    ]
-    for i, line in enumerate(lines):
-        text(draw, (tx, y + 34 + i * 22), line, 16)
-    mons = " ".join(
-        m["id"] + ("*" if m.get("expert") else "") + ("" if m["up"] is True else "(ko)")
-        for m in p["monsters"]
-    )
-    text(draw, (x + 10, y + 262), ("Monsters: " + (mons or "-"))[:62], 16)
-    party = " ".join(_adv(a) for a in p["party"]) or "-"
-    pal = [q for q in view["paladins"] if q["status"] == "field" and q["at"] == s]
-    if pal:
-        short = pal[0]["name"].split()[0][:5].upper()
-        party = f"{short} {pal[0]['hp'] - pal[0]['dmg']}/{pal[0]['hp']} " + party
-    text(draw, (x + 10, y + 284), ("Party: " + party)[:64], 16)
+            here.append(None)
+        for k, s in enumerate(here[:4]):
+            _chip(draw, x + 2 + (k % 2) * 33, y + 30 + (k // 2) * 27, s, 18)
     text(
         draw,
-        (x + 10, y + 306),
-        (
-            f"Prison: {len(p['prison'])}  "
-            # Adventurers captured this Combat: each bard sings 1 Courage less for each.
-            + (f"(mourned: {p['mourn']})  " if p.get("mourn") else "")
-            + " ".join(_adv(a).split()[0] for a in p["prison"])
-        )[:64],
-        16,
+        (W - 12, y + 88),
+        "red: the paladin comes to the most evil player on these spaces",
+        20,
+        "muted",
+        "ra",
     )
+    return y + 118
+
+
+# ---- a dungeon ----------------------------------------------------------------------------------
+def draw_grid(draw: Any, p: dict[str, Any], gx: int, gy: int, cell: int, size: int) -> None:
+    """The 5 x 4 dungeon: tunnels brown, rooms blue, improved tunnels purple, conquered tiles
+    dark and crossed, an installed trap a yellow corner; coordinates around it; the entrance
+    marked above C1."""
+    traps = {it["cell"] for it in p.get("installed", [])}
+    for c, t in p["grid"].items():
+        ci, ri = ord(c[0]) - 65, int(c[1:]) - 1
+        r = (gx + ci * cell + 2, gy + ri * cell + 2, gx + (ci + 1) * cell - 2, gy + (ri + 1) * cell - 2)
+        colour = TILE["c"] if t["c"] else TILE["imp"] if t.get("imp") else TILE[t["k"]]
+        draw.rectangle(r, fill=colour)
+        if t["k"] == "r" and not t["c"]:
+            draw.rectangle((r[0] + 5, r[1] + 5, r[2] - 5, r[3] - 5), outline=PALETTE["white"], width=2)
+        if t["c"]:
+            draw.line((r[0] + 6, r[1] + 6, r[2] - 6, r[3] - 6), fill=PALETTE["bad"], width=4)
+            draw.line((r[0] + 6, r[3] - 6, r[2] - 6, r[1] + 6), fill=PALETTE["bad"], width=4)
+        if c in traps:
+            draw.polygon(
+                [(r[2] - cell // 3, r[1]), (r[2], r[1]), (r[2], r[1] + cell // 3)], fill=PALETTE["yellow"]
+            )
+    grid(draw, (gx, gy), 5, 4, cell, size=size)
+    # The entrance: an arrow into C1, beside its column letter.
+    ex = gx + 2 * cell + cell // 2 + size // 2 + 4
+    tip = [(ex, gy - size - 4), (ex + size, gy - size - 4), (ex + size // 2, gy - 4)]
+    draw.polygon(tip, fill=PALETTE["accent"])
+
+
+def _monster(view: dict[str, Any], m: dict[str, Any]) -> str:
+    s = _comp(view, "monsters", m["id"])
+    if m.get("expert"):
+        s += f" (expert: {m['expert']})"
+    if m["up"] is not True:
+        s += " (knocked out)"
+    return s
+
+
+def dungeon_lines(view: dict[str, Any], p: dict[str, Any], names: list[str]) -> list[tuple[str, str]]:
+    """Rooms by coordinate, monsters, party, prison and the Festival Season extras, in words."""
+    rooms = [
+        f"{c} {_comp(view, 'rooms', t['room'])}" + (" (conquered)" if t["c"] else "")
+        for c, t in sorted(p["grid"].items())
+        if t["k"] == "r"
+    ]
+    imps = [f"{c} {_comp(view, 'improved', t['imp'])}" for c, t in sorted(p["grid"].items()) if t.get("imp")]
+    out = [("Rooms: " + (", ".join(rooms) or "none"), "text")]
+    if imps:
+        out.append(("Improved tunnels: " + ", ".join(imps), "text"))
+    out.append(("Monsters: " + (", ".join(_monster(view, m) for m in p["monsters"]) or "none"), "text"))
+    party = [adventurer(a, True) for a in p["party"]]
+    for q in view["paladins"]:
+        if q["status"] == "field" and q["at"] == p["seat"]:
+            party.insert(0, f"{q['name']} {q['hp'] - q['dmg']}/{q['hp']}")
+    if party:
+        out.append(("Party (health left): " + ", ".join(party), "yellow"))
+    prison = [a.get("name") or adventurer(a) for a in p["prison"]]
+    out.append((f"Prison ({len(prison)}): " + (", ".join(prison) or "empty"), "text"))
+    if p.get("mourn") and view["combat_round"] and not view.get("result"):
+        out.append((f"Captured this Combat (bards mourn): {p['mourn']}", "muted"))
     if view.get("x") and view["x"].get("exp"):
-        rented = ",".join(
-            f"{r['cell']}={ROOM_SHORT.get(r['room'], r['room'])}{'(c)' if r['c'] else ''}"
-            for r in p["rented"]
-        )
-        used = ",".join(p["used_pets"])
-        line = f"Pets: {p['pets']} face down{(' used ' + used) if used else ''}  Trained imps {p['trained']}"
-        if rented:
-            line += f"  Rented {rented}"
+        extra = [f"Pets face down: {p['pets']}"]
+        if p["used_pets"]:
+            extra.append("pets used: " + ", ".join(_comp(view, "pets", x) for x in p["used_pets"]))
+        if p.get("trained"):
+            extra.append(f"trained imps: {p['trained']}")
+        for r in p["rented"]:
+            extra.append(f"rented {_comp(view, 'rooms', r['room'])}" + (" (conquered)" if r["c"] else ""))
         if p.get("invest"):
-            line += f"  Invest {p['invest']}"
-        text(draw, (x + 10, y + 328), line[:64], 16, "muted")
+            extra.append(f"gold invested: {p['invest']}")
+        out.append((", ".join(extra), "muted"))
+    return out
 
 
-def render(view: dict[str, Any]) -> bytes:
-    n = len(view["players"])
-    rows = (n + 1) // 2
+def _stats(p: dict[str, Any]) -> list[str]:
+    free = p["imps"] - p["used"] - p.get("trained", 0)
+    out = [f"Gold {p['gold']}", f"Food {p['food']}", f"Imps {p['imps']} ({free} free)", f"Evil {p['evil']}"]
+    out.append(f"Trap Cards {p['traps']}")
+    if p["tokens"]:
+        out.append(f"Troll tokens {p['tokens']}")
+    if p["penalty"]:
+        out.append(f"Tax penalty {p['penalty']}")
+    return out
+
+
+def _panel_height(view: dict[str, Any], p: dict[str, Any], names: list[str], w: int) -> int:
+    body = sum(len(wrap(s, w - 32, BODY)) for s, _ in dungeon_lines(view, p, names))
+    return 50 + 4 * 56 + 40 + body * (BODY + 6) + 12
+
+
+def _dungeon(
+    draw: Any, view: dict[str, Any], p: dict[str, Any], names: list[str], at: tuple[int, int, int, int]
+) -> None:
+    x, y, w, h = at
+    s = p["seat"]
+    turn = s in view["to_act"]
+    box(draw, (x, y, x + w - 8, y + h - 8), "panel", seat_colour(s) if turn else "line", 6 if turn else 2)
+    _chip(draw, x + 12, y + 10, s, 22)
+    room = w - 90
+    if turn:
+        tw = text_width("TO PLAY", 22) + 20
+        draw.rounded_rectangle((x + w - 20 - tw, y + 8, x + w - 20, y + 40), radius=6, fill=PALETTE["accent"])
+        text(draw, (x + w - 20 - tw / 2, y + 24), "TO PLAY", 22, "black", "mm")
+        room -= int(tw) + 12
+    size = next((k for k in (26, 24, 22, 20) if text_width(names[s], k) <= room), 20)
+    text(draw, (x + 56, y + 10 + (26 - size) // 2), names[s], size, seat_colour(s))
+    draw_grid(draw, p, x + 36, y + 76, 56, 18)
+    stats = _stats(p) + [_orders(view, p)]
+    for i, line in enumerate(stats):
+        text(draw, (x + 340, y + 58 + i * 28), line, BODY)
+    if view["start"] == s:
+        text(draw, (x + 340, y + 58 + len(stats) * 28), "Starting player", BODY, "accent")
+    _lines(draw, x + 14, y + 76 + 4 * 56 + 12, dungeon_lines(view, p, names), w - 32, BODY)
+
+
+def _orders(view: dict[str, Any], p: dict[str, Any]) -> str:
+    if p["ordered"]:
+        return "Orders: given (secret)"
+    return f"Orders played: {len(p['played'])}" if p["played"] else "Orders: not yet"
+
+
+LEGEND = [("t", "tunnel"), ("r", "room"), ("imp", "improved tunnel"), ("c", "conquered")]
+
+
+def _legend(draw: Any, y: int) -> int:
+    x = 12
+    for key, word in LEGEND:
+        draw.rectangle((x, y + 2, x + 24, y + 24), fill=TILE[key])
+        text(draw, (x + 32, y), word, SMALL, "muted")
+        x += 52 + int(text_width(word, SMALL))
+    draw.polygon([(x, y + 2), (x + 22, y + 2), (x + 22, y + 24)], fill=PALETTE["yellow"])
+    text(draw, (x + 32, y), "trap installed", SMALL, "muted")
+    x += 60 + int(text_width("trap installed", SMALL))
+    draw.polygon([(x, y + 2), (x + 22, y + 2), (x + 11, y + 22)], fill=PALETTE["accent"])
+    text(draw, (x + 30, y), "entrance", SMALL, "muted")
+    x += 58 + int(text_width("entrance", SMALL))
+    _chip(draw, x, y - 4, None, 18)
+    text(draw, (x + 36, y), "non-player", SMALL, "muted")
+    return y + 32
+
+
+def board(view: dict[str, Any], names: list[str]) -> bytes:
+    """The public board (the last one shows the final scores and the winner)."""
+    players = view["players"]
+    over = bool(view.get("result"))
+    rows = [players[i : i + 2] for i in range(0, len(players), 2)]
+    heights = [max(_panel_height(view, p, names, W // 2) for p in row) for row in rows]
     log = view["combat_log"] if view["phase"] == "plan" or view["combat_round"] else view["log"]
-    height = 76 + 250 + 64 + rows * BOX_H + 24 + 22 * max(4, len(log))
+    # The last board ends with the result; the last lines of the Combat are in the steps.
+    log = [] if over else [named(x, names) for x in log[-6:]]
+    info = [] if over else _offer_lines(view, names)
+    info_h = sum(len(wrap(s, W - 24, BODY)) for s, _ in info) * (BODY + 6)
+    # The height is worked out before drawing: cropping a drawn board costs as much as drawing it.
+    lines, size = _header_lines(view, names)
+    top = 74 + (size + 8) * len(lines) + (RESULT_ROW * len(players) + 6 if over else 180 + info_h + 10)
+    height = _not_square(top + 118 + sum(heights) + 36 + len(log) * 26 + 8)
     img, draw = canvas(W, height)
-    title = f"Dungeon Lords - Year {view['year']}, season {view['round']}/{view['seasons']}"
-    if view["combat_round"]:
-        title = f"Dungeon Lords - Year {view['year']} combat, round {view['combat_round']}/{view['combat_rounds']}"
-    y = header(draw, W, title, view["status"][:110])
-    y = _board(draw, view, y)
+    y = _header(draw, view, names)
+    if over:
+        y = _result(draw, view, names, y)
+    else:
+        y = _locations(draw, view, y)
+        y = _lines(draw, 12, y, info, W - 24) + 10
     y = _evilometer(draw, view, y)
-    for i, p in enumerate(view["players"]):
-        _dungeon(draw, view, p, (i % 2) * (W // 2) + 4, y + (i // 2) * BOX_H, W // 2)
-    y += rows * BOX_H
-    for i, line in enumerate(log):
-        text(draw, (12, y + i * 22), line[:140], 16, "muted")
+    for row, h in zip(rows, heights, strict=True):
+        for i, p in enumerate(row):
+            _dungeon(draw, view, p, names, (i * (W // 2) + 4, y, W // 2, h))
+        y += h
+    y = _legend(draw, y + 4)
+    for line in log:
+        text(draw, (12, y), wrap(line, W - 24, SMALL)[0], SMALL, "muted")
+        y += 26
     # A 96-colour palette halves the encoding time and the file size; the board has few colours.
     return to_png(to_palette(img))
 
 
-def render_private(view: dict[str, Any]) -> bytes | None:
-    """The seat's secrets: Trap Cards, orders not yet revealed, Combat Cards seen, drawn orders."""
-    priv = view.get("private")
-    if not priv:
-        return None
-    seat = view["seat"]
-    lines = [
-        "Trap Cards: " + (", ".join(priv["traps"]) or "none"),
-        "Orders given: "
-        + (
-            ", ".join(
-                LOC_NAMES[x.rstrip("-")] + (" (declined)" if x.endswith("-") else "") for x in priv["orders"]
-            )
-            if priv["orders"]
-            else "-"
-        ),
-        "Combat Cards seen: " + (", ".join(f"#{k} {v}" for k, v in priv["seen_cards"].items()) or "none"),
-    ]
-    if priv.get("pets") is not None and (priv.get("pets") or priv.get("pet_pass")):
-        lines.append("Pets (face down): " + (", ".join(priv["pets"]) or "none"))
-    if priv.get("bid") is not None:
-        lines.append(f"Imps sent to the festival: {priv['bid']}")
+def _not_square(height: int) -> int:
+    """A board height at least 10 % away from its width: Android crops square previews."""
+    return height if abs(height / W - 1) > 0.11 else int(W * 1.12)
+
+
+# ---- my area ------------------------------------------------------------------------------------
+AW = 600
+A_BODY = 30
+
+
+def hand_lines(view: dict[str, Any]) -> list[tuple[str, str]]:
+    """What only this seat knows: its Trap Cards, orders, Combat Cards seen, pets, festival bid."""
+    priv = view["private"]
+    loc = view["components"]["locations"]
+    traps = ", ".join(_comp(view, "traps", t) for t in priv["traps"]) or "none"
+    out = [(f"Trap Cards in hand: {traps}", "text")]
+    if priv.get("orders"):
+        given = [loc[o.rstrip("-")] + (" (declined)" if o.endswith("-") else "") for o in priv["orders"]]
+        out.append(("Your orders this season: " + ", ".join(given), "text"))
     if priv.get("inacc_draw"):
-        lines.append("Drawn orders (keep one): " + ", ".join(LOC_NAMES[x] for x in priv["inacc_draw"]))
-    img, draw = canvas(700, 64 + 30 * len(lines) + 16)
-    y = header(draw, 700, f"P{seat + 1}: your secrets", "Only you can see this.")
-    for i, line in enumerate(lines):
-        text(draw, (16, y + i * 30), line, 18)
-    return to_png(img)
+        out.append(("Drawn orders (keep one): " + ", ".join(loc[o] for o in priv["inacc_draw"]), "yellow"))
+    seen = priv.get("seen_cards") or {}
+    if seen:
+        out.append(
+            (
+                "Combat Cards you have seen: "
+                + ", ".join(f"{k} {_comp(view, 'cards', c)}" for k, c in seen.items()),
+                "text",
+            )
+        )
+    if priv.get("pets"):
+        out.append(
+            ("Your pets (face down): " + ", ".join(_comp(view, "pets", x) for x in priv["pets"]), "text")
+        )
+    if priv.get("bid") is not None:
+        out.append((f"Imps you sent to the festival: {priv['bid']}", "text"))
+    return out
 
 
-# Combat steps are drawn in their own module; tables/ finds them here.
-from render.dungeon_lords_combat import render_steps, step_jobs  # noqa: E402,F401
+def area(view: dict[str, Any], names: list[str]) -> bytes | None:
+    """The seat's own dungeon, minions, resources and hand, large, for its private reply."""
+    seat = view["viewer"]
+    if seat is None or not view.get("private"):
+        return None
+    p = view["players"][seat]
+    lines = [
+        (s, "accent") for s in ["   ".join(_stats(p)[:4]), "   ".join(_stats(p)[4:] + [_orders(view, p)])]
+    ]
+    lines += dungeon_lines(view, p, names) + hand_lines(view)
+    body = sum(len(wrap(s, AW - 32, A_BODY)) for s, _ in lines)
+    cell = 100
+    height = 96 + 40 + 4 * cell + 24 + body * (A_BODY + 8) + 16
+    img, draw = canvas(AW, height)
+    draw.rectangle([0, 0, AW, 88], fill=PALETTE["panel"])
+    _chip(draw, 14, 12, seat, 26)
+    text(draw, (62, 10), f"{names[seat]}: your dungeon", 32, seat_colour(seat))
+    text(draw, (16, 54), "Only you can see this.", 24, "muted")
+    draw_grid(draw, p, 50, 96 + 40, cell, 26)
+    _lines(draw, 16, 96 + 40 + 4 * cell + 20, lines, AW - 32, A_BODY)
+    return to_png(to_palette(img))
 
-# The one protocol (render/__init__.py). Names are not drawn yet: see issue 21.
-RENDERER = Renderer(
-    board=lambda view, names: render(view),
-    area=lambda view, names: render_private(view),
-    steps=lambda before, after, names: step_jobs(before, after),
-)
+
+# The one protocol (render/__init__.py).
+RENDERER = Renderer(board=board, area=area, steps=steps)
+
+
+# ---- the plain drawing functions the benchmark and the engine tests call, with default names ---
+def render(view: dict[str, Any]) -> bytes:
+    return board(view, _default_names(view))
+
+
+def render_private(view: dict[str, Any]) -> bytes | None:
+    return area(view, _default_names(view))
+
+
+def _default_names(view: dict[str, Any]) -> list[str]:
+    return default_names(len(view["players"]))

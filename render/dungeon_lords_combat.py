@@ -7,8 +7,8 @@ grouped by Battle Phase step (traps, fast spell, monsters, slow spell, healing,
 conquering and fatigue, end of round), and the result: the party afterwards,
 who went to prison, what was conquered, the Evil change.
 
-Only the two PUBLIC views are used (plus the static card/monster/trap data), so
-nothing hidden can be drawn. The public view keeps only the last 14 combat log
+Only the two PUBLIC views are used (component names, a Combat Card's speed and
+fatigue come from ``view["components"]``), so nothing hidden can be drawn. The public view keeps only the last 14 combat log
 lines and empties them when a Year's Combat ends; a battle whose lines are gone
 is still drawn from what the two views show (party, prison, conquests, Evil),
 with a note that its play-by-play is not in the public view."""
@@ -23,13 +23,18 @@ from typing import Any
 
 from PIL import Image
 
-from engine.dungeon_lords.data import CARDS, MONSTERS, TRAPS
 from render.base import PALETTE, SEAT_COLOURS, box, canvas, grid, seat_colour, text, text_width, to_png
 
-W = 820
+W = 900
 MAX_IMAGES = 8
-LINE = 24
-LOG_SIZE = 18
+LINE = 32
+LOG_SIZE = 24
+BODY = 24
+STEP_SIZE = 26
+TOP = 116
+CELL = 52
+PANEL_W = 34 + 5 * CELL + 16
+PANEL_H = 28 + 30 + 4 * CELL + 12
 CLS = {"warrior": "Warrior", "thief": "Thief", "priest": "Priest", "wizard": "Wizard", "bard": "Bard"}
 STEPS = [
     ("start", "Before the traps"),
@@ -42,13 +47,44 @@ STEPS = [
     ("end", "7. End of round"),
 ]
 STEP_INDEX = {k: i for i, (k, _) in enumerate(STEPS)}
-CARD_BY_NAME = {c["name"]: c for c in CARDS.values()}
-MONSTER_NAMES = {m["name"] for m in MONSTERS.values()}
-TRAP_NAMES = {t["name"] for t in TRAPS.values()}
-HEADER = re.compile(r"^-- Player (\d+): battle on (\S+); Combat Card: (.+) \(fatigue (\d+)\)\.$")
+# A seat in engine text: "Player 2" (engine.core.seat_ref), or "P2" in older logs.
+SEAT = r"P(?:layer )?(\d+)"
+HEADER = re.compile(rf"^-- {SEAT}: battle on (\S+); Combat Card: (.+) \(fatigue (\d+)\)\.$")
 ROUND = re.compile(r"^Combat round (\d+): the Combat Card is (.+)\.$")
 DEALS = re.compile(r"^(.+?) deals (\d+) to (.+) \((\d+) left\)\.$")
-PRISON = re.compile(r"^(.+) is knocked out and thrown into Player (\d+)'s prison\.$")
+PRISON = re.compile(rf"^(.+) is knocked out and thrown into {SEAT}'s prison\.$")
+SEAT_WORD = re.compile(rf"\b{SEAT}\b")
+SPRINGS = re.compile(rf"^{SEAT} springs (.+)\.$")
+
+
+LEVEL = re.compile(r"\([lL](\d+)\)")
+
+
+def named(s: str, names: list[str]) -> str:
+    """Engine text for a board: each seat reference replaced by the player's display name,
+    an adventurer's "(l3)" written out as "(level 3)"."""
+    s = LEVEL.sub(r"(level \1)", s)
+    return SEAT_WORD.sub(
+        lambda m: names[int(m.group(1)) - 1] if int(m.group(1)) <= len(names) else m.group(0), s
+    )
+
+
+def adventurer(a: dict[str, Any], health: bool = False) -> str:
+    """An adventurer tile in words: class, level (its number), and optionally health left."""
+    s = f"{CLS.get(a['cls'], a['cls'].capitalize())} {a.get('level', '')}".strip()
+    if health:
+        hp = int(a["hp"]) + int(a.get("bonus", 0))
+        s += f": {hp - int(a['dmg'])}/{hp}"
+        if a.get("courage"):
+            s += f" +{a['courage']} courage"
+    return s
+
+
+def _cards(before: dict[str, Any], after: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The Combat Cards either view shows (a card turned over by this move is only in the
+    after view), by printed name."""
+    both = {**before["components"]["cards"], **after["components"]["cards"]}
+    return {c["name"]: c for c in both.values()}
 
 
 # ---- reading the views --------------------------------------------------------------------------
@@ -112,7 +148,7 @@ def _members(view: dict[str, Any], seat: int) -> list[Member]:
             )
     for a in view["players"][seat]["party"]:
         hp = int(a["hp"]) + int(a.get("bonus", 0))
-        name = f"{CLS.get(a['cls'], a['cls'].capitalize())} L{a.get('level', '')}"
+        name = adventurer(a)
         heal = int(a.get("icons", 0)) if a["cls"] == "priest" else 0
         key = f"the {a['cls']} (l{a.get('level', '')})"
         out.append(Member(key, name, hp, hp - int(a["dmg"]), heal, str(a.get("uid", key))))
@@ -162,8 +198,11 @@ def _track(members: list[Member], lines: list[str]) -> None:
                     points -= 1
 
 
-def _step_of(line: str, current: str, card: dict[str, Any] | None) -> str:
-    """Which Battle Phase step a log line belongs to; steps only move forward."""
+def _step_of(line: str, current: str, card: dict[str, Any] | None, traps: set[str]) -> str:
+    """Which Battle Phase step a log line belongs to; steps only move forward. ``traps``: the
+    names of the traps sprung so far in this battle (every trap's blow follows its
+    "... springs <trap>." line); any other blow but fatigue, poison and the Stareplant's is a
+    monster's (or a pet's, in the monster step)."""
     at = STEP_INDEX[current]
 
     def go(step: str) -> str:
@@ -172,17 +211,15 @@ def _step_of(line: str, current: str, card: dict[str, Any] | None) -> str:
     d = DEALS.match(line)
     if d:
         src = d.group(1)
-        if src in TRAP_NAMES:
+        if src in traps:
             return go("trap")
-        if src in MONSTER_NAMES:
-            return go("monsters")
         if src == "Fatigue":
             return go("conquer")
         if src == "The poison":
             return go("end")
         if src == "The Stareplant":
             return current
-        return current
+        return go("monsters")
     if "springs" in line or line.startswith("The dart hits"):
         return go("trap")
     if line.startswith("The party casts"):
@@ -224,16 +261,8 @@ def _tile_from(
     return new[0] if len(new) == 1 else None
 
 
-def _battles(before: dict[str, Any], after: dict[str, Any]) -> list[Battle]:
-    same = _same_combat(before, after)
-    if same:
-        # The whole log of this Combat when the view carries it; else the 14-line window.
-        key = (
-            "combat_log_full" if "combat_log_full" in before and "combat_log_full" in after else "combat_log"
-        )
-        lines = _added(before[key], after[key])
-    else:
-        lines = []
+def _rounds(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[int, str]]:
+    """The combat rounds this move resolved, with their Combat Card names, from the general log."""
     gen = _added(before["log"], after["log"])
     rounds = [(int(m.group(1)), m.group(2)) for m in map(ROUND.match, gen) if m]
     planned = before["phase"] == "plan" and before["combat_round"] > 0
@@ -244,8 +273,11 @@ def _battles(before: dict[str, Any], after: dict[str, Any]) -> list[Battle]:
     )
     if not rounds and planned and moved:
         rounds = [(before["combat_round"], "")]
-    if not rounds and not lines:
-        return []
+    return rounds
+
+
+def _visible(lines: list[str], rounds: list[tuple[int, str]]) -> tuple[list[Battle], list[str]]:
+    """The battles whose header line is in the window, and the lines before the first header."""
     card_round = {name: r for r, name in rounds if name}
     found: list[Battle] = []
     orphan: list[str] = []
@@ -261,15 +293,15 @@ def _battles(before: dict[str, Any], after: dict[str, Any]) -> list[Battle]:
             found[-1].lines.append(ln)
         else:
             orphan.append(ln)
-    first_round = rounds[0][0] if rounds else (found[0].round if found else None)
-    for b in found:
-        if b.round is None:
-            b.round = first_round
-    if not rounds:
-        rounds = [(first_round or 0, found[0].card or "")]
+    return found, orphan
+
+
+def _expected(
+    before: dict[str, Any], after: dict[str, Any], rounds: list[tuple[int, str]], found: list[Battle]
+) -> list[tuple[int, int, str]]:
+    """The battles expected, round by round: in the first round every dungeon with a party (or
+    a paladin) and a tile to fight on; later, those still known to hold a party."""
     same = _same_combat(before, after)
-    # The battles expected, round by round: in the first round every dungeon with a party (or
-    # a paladin) and a tile to fight on; later, those still known to hold a party.
     n = len(before["players"])
     order = [(before["start"] + i) % n for i in range(n)]
     fighters = [
@@ -286,6 +318,55 @@ def _battles(before: dict[str, Any], after: dict[str, Any]) -> list[Battle]:
                 if not same or _members(after, s) or any(b.seat == s and (b.round or 0) >= r for b in found)
             ]
         expected += [(s, r, card) for s in fighters]
+    return expected
+
+
+def _orphan_battle(
+    before: dict[str, Any],
+    orphan: list[str],
+    prefix: list[tuple[int, int, str]],
+    found: list[Battle],
+    rounds: list[tuple[int, str]],
+    first_round: int | None,
+) -> Battle:
+    """The start of the earliest visible battle fell out of the log window: its lines belong
+    to the last battle whose header is gone; the seat shows in lines like "Player 2's prison"."""
+    seats = {int(x) - 1 for x in SEAT_WORD.findall(" ".join(orphan))}
+    if prefix and (not seats or prefix[-1][0] in seats):
+        s, r, card = prefix.pop()
+        return Battle(s, r, None, card or None, None, orphan, True)
+    # Not expected (its party fell in this move): it comes just before the first visible
+    # battle, in that battle's round unless it plays later in the round.
+    n = len(before["players"])
+    order = [(before["start"] + i) % n for i in range(n)]
+    seat = min(seats) if seats else None
+    at = found[0].round if found else first_round
+    if found and seat is not None and at and order.index(seat) > order.index(found[0].seat or 0):
+        at -= 1
+    card = next((c for k, c in rounds if k == at), "")
+    return Battle(seat, at, None, card or None, None, orphan, True)
+
+
+def _battles(before: dict[str, Any], after: dict[str, Any]) -> list[Battle]:
+    if _same_combat(before, after):
+        # The whole log of this Combat when the view carries it; else the 14-line window.
+        key = (
+            "combat_log_full" if "combat_log_full" in before and "combat_log_full" in after else "combat_log"
+        )
+        lines = _added(before[key], after[key])
+    else:
+        lines = []
+    rounds = _rounds(before, after)
+    if not rounds and not lines:
+        return []
+    found, orphan = _visible(lines, rounds)
+    first_round = rounds[0][0] if rounds else (found[0].round if found else None)
+    for b in found:
+        if b.round is None:
+            b.round = first_round
+    if not rounds:
+        rounds = [(first_round or 0, found[0].card or "")]
+    expected = _expected(before, after, rounds, found)
     # The log window lost a prefix of the battles: match the visible ones to the end of the
     # expected sequence; what precedes them is what was lost.
     j = len(expected)
@@ -296,23 +377,7 @@ def _battles(before: dict[str, Any], after: dict[str, Any]) -> list[Battle]:
         if k >= 0:
             j = k
     prefix = expected[:j]
-    last: Battle | None = None
-    if orphan:
-        # The start of the earliest visible battle fell out of the log window: its lines belong
-        # to the last battle whose header is gone; the seat shows in lines like "P2's prison".
-        seats = {int(x) - 1 for x in re.findall(r"\bPlayer (\d+)\b", " ".join(orphan))}
-        if prefix and (not seats or prefix[-1][0] in seats):
-            s, r, card = prefix.pop()
-            last = Battle(s, r, None, card or None, None, orphan, True)
-        else:
-            # Not expected (its party fell in this move): it comes just before the first
-            # visible battle, in that battle's round unless it plays later in the round.
-            seat = min(seats) if seats else None
-            at = found[0].round if found else first_round
-            if found and seat is not None and at and order.index(seat) > order.index(found[0].seat or 0):
-                at -= 1
-            card = next((c for k, c in rounds if k == at), "")
-            last = Battle(seat, at, None, card or None, None, orphan, True)
+    last = _orphan_battle(before, orphan, prefix, found, rounds, first_round) if orphan else None
     lost: list[Battle] = []
     for s, r, card in prefix:
         # Several rounds of one dungeon with no line left are one image: which of them the
@@ -324,22 +389,23 @@ def _battles(before: dict[str, Any], after: dict[str, Any]) -> list[Battle]:
             lost.append(Battle(s, r, None, card or None, None, [], True))
     if last is not None:
         lost.append(last)
+    cards = _cards(before, after)
     for b in lost:
         b.tile = _tile_from(b.lines, before, after, b.seat)
-        if b.card in CARD_BY_NAME:
-            b.fatigue = CARD_BY_NAME[b.card]["fatigue"]
+        if b.card in cards:
+            b.fatigue = cards[b.card]["fatigue"]
     out = lost + found
-    for b in out:
-        b.first_round = b.round in (first_round, None)
     seen: set[int | None] = set()
     for b in reversed(out):
+        b.first_round = b.round in (first_round, None)
         b.last_for_seat = b.seat not in seen
         seen.add(b.seat)
     return out
 
 
 # ---- drawing ----------------------------------------------------------------------------------
-def _wrap(s: str, width: float, size: int) -> list[str]:
+def wrap(s: str, width: float, size: int) -> list[str]:
+    """``s`` in lines no wider than ``width`` pixels at ``size``, broken between words."""
     # Measuring text is slow: most lines are short enough not to need it.
     if len(s) * size * 0.6 <= width or text_width(s, size) <= width:
         return [s]
@@ -359,52 +425,48 @@ def _line_colour(ln: str) -> str:
         return "good"
     if "conquers" in ln:
         return "bad"
-    if ln.startswith("P") and "springs" in ln or "withdraws" in ln:
+    if "springs" in ln or "withdraws" in ln:
         return "yellow"
     return "text"
-
-
-def _room_short(room: str) -> str:
-    """The board's abbreviation, so a tile reads the same on the board and here. Imported at
-    call time: render.dungeon_lords imports this module as it loads."""
-    import render.dungeon_lords as board
-
-    return str(getattr(board, "ROOM_SHORT", {}).get(room, room[:5].capitalize()))
 
 
 def _draw_grid(
     draw: Any, p: dict[str, Any], p_after: dict[str, Any] | None, tile: str | None, x: int, y: int
 ) -> None:
-    cell, cols, rows = 44, 5, 4
-    gx, gy = x + 26, y + 24
+    """The dungeon as on the board (tunnels brown, rooms blue and framed, conquered crossed);
+    tiles conquered in this battle say NEW; the battle tile is boxed."""
+    cell, cols, rows = CELL, 5, 4
+    gx, gy = x + 34, y + 30
     for c, t in p["grid"].items():
         ci, ri = ord(c[0]) - 65, int(c[1:]) - 1
-        rect = (gx + ci * cell + 1, gy + ri * cell + 1, gx + (ci + 1) * cell - 1, gy + (ri + 1) * cell - 1)
+        r = (gx + ci * cell + 2, gy + ri * cell + 2, gx + (ci + 1) * cell - 2, gy + (ri + 1) * cell - 2)
         was = bool(t["c"])
         now = bool(p_after and p_after["grid"].get(c, {}).get("c"))
-        colour = PALETTE["brown"] if t["k"] == "t" else PALETTE["blue"]
+        colour = (70, 70, 78) if was or now else PALETTE["brown"] if t["k"] == "t" else PALETTE["blue"]
+        draw.rectangle(r, fill=colour)
+        if t["k"] == "r" and not (was or now):
+            draw.rectangle((r[0] + 5, r[1] + 5, r[2] - 5, r[3] - 5), outline=PALETTE["white"], width=2)
         if was or now:
-            colour = PALETTE["grey"]
-        draw.rectangle(rect, fill=colour)
-        label = "T" if t["k"] == "t" else _room_short(t.get("room", "R"))
-        text(draw, (rect[0] + cell / 2, rect[1] + 14), label, 16, "white", "mm")
+            draw.line((r[0] + 6, r[1] + 6, r[2] - 6, r[3] - 6), fill=PALETTE["bad"], width=3)
+            draw.line((r[0] + 6, r[3] - 6, r[2] - 6, r[1] + 6), fill=PALETTE["bad"], width=3)
         if now and not was:
-            text(draw, (rect[0] + cell / 2, rect[1] + 32), "NEW", 16, "black", "mm")
-        elif was:
-            text(draw, (rect[0] + cell / 2, rect[1] + 32), "conq", 16, "black", "mm")
-    grid(draw, (gx, gy), cols, rows, cell)
+            draw.rectangle(
+                (r[0] + 3, r[1] + cell / 2 - 12, r[2] - 3, r[1] + cell / 2 + 12), fill=PALETTE["black"]
+            )
+            text(draw, (r[0] + cell / 2, r[1] + cell / 2), "NEW", 18, "yellow", "mm")
+    grid(draw, (gx, gy), cols, rows, cell, size=20)
     if tile and tile in p["grid"]:
         ci, ri = ord(tile[0]) - 65, int(tile[1:]) - 1
         draw.rectangle(
             (gx + ci * cell - 2, gy + ri * cell - 2, gx + (ci + 1) * cell + 2, gy + (ri + 1) * cell + 2),
             outline=PALETTE["accent"],
-            width=4,
+            width=5,
         )
 
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    fg = list(PALETTE.values()) + list(SEAT_COLOURS)
+    fg = list(PALETTE.values()) + list(SEAT_COLOURS) + [(70, 70, 78)]
     cols: list[tuple[int, ...]] = list(fg)
     for b in (PALETTE["bg"], PALETTE["panel"], PALETTE["panel2"]):
         for c in fg:
@@ -421,176 +483,196 @@ def _party_rows(members: list[Member]) -> list[Row]:
 
 
 def _draw_party(draw: Any, rows: list[Row], x: int, y: int, width: int) -> int:
-    """One line per member: name, hit-point bar, "left/max" (or PRISON, or what is known)."""
+    """One line per member: name, health bar, "left/max" (or PRISON, or what is known)."""
     if not rows:
-        text(draw, (x, y), "nobody", 18, "muted")
+        text(draw, (x, y), "nobody", BODY, "muted")
         return y + LINE
     for name, left, hp, captured, *note in rows:
-        text(draw, (x, y), name, 18)
-        bx = x + 150
-        bw = max(40, width - 150 - 70)
-        draw.rectangle((bx, y + 2, bx + bw, y + 18), fill=PALETTE["panel2"])
-        if hp > 0 and left > 0:
-            draw.rectangle((bx, y + 2, bx + int(bw * min(left, hp) / hp), y + 18), fill=PALETTE["good"])
+        text(draw, (x, y), name, BODY)
+        bx = x + 190
+        bw = max(40, width - 190 - 90)
+        draw.rectangle((bx, y + 3, bx + bw, y + 23), fill=PALETTE["panel2"])
+        if hp > 0 and left > 0 and not note:
+            draw.rectangle((bx, y + 3, bx + int(bw * min(left, hp) / hp), y + 23), fill=PALETTE["good"])
         if note:
-            draw.rectangle((bx, y + 2, bx + bw, y + 18), fill=PALETTE["panel2"])
-            text(draw, (bx + 8, y), note[0], 16, "muted")
+            text(draw, (bx + 8, y + 1), note[0], 20, "muted")
         status = "PRISON" if captured else ("?" if note else f"{left}/{hp}")
-        text(draw, (bx + bw + 8, y), status, 18, "bad" if captured else "text")
+        text(draw, (bx + bw + 8, y), status, BODY, "bad" if captured else "text")
         y += LINE
     return y
 
 
-def _image(before: dict[str, Any], after: dict[str, Any], b: Battle) -> bytes:
+def _result(before: dict[str, Any], after: dict[str, Any], b: Battle) -> list[Row]:
+    """The party after the battle: exact from the after view while it still holds this
+    Combat's party; else from the battle's lines; else what the prison tells."""
     seat = b.seat
-    same = _same_combat(before, after)
-    p0 = before["players"][seat] if seat is not None else None
-    p1 = after["players"][seat] if seat is not None and len(after["players"]) > seat else None
-    start = _members(before, seat) if seat is not None else []
-    tracked = _members(before, seat) if seat is not None else []
+    if seat is None:
+        return []
+    start = _members(before, seat)
+    tracked = _members(before, seat)
     _track(tracked, b.lines)
-    card = CARD_BY_NAME.get(b.card or "")
-    # Result rows: exact from the after view while it still holds this Combat's party.
-    result: list[Row] = []
-    if seat is not None and b.last_for_seat and p0 is not None and p1 is not None:
-        if same:
-            now = {m.uid: m for m in _members(after, seat)}
-            for m in start:
-                m2 = now.pop(m.uid, None)
-                result.append((m.short, m2.left, m2.hp, False) if m2 else (m.short, 0, m.hp, True))
-        elif not b.missing and b.first_round:
-            result = _party_rows(tracked)
-        else:
-            # The Year's Combat is over and the log is gone: the prison says who was caught;
-            # the others walked out, with hit points the public view no longer shows.
-            caught = {str(a.get("uid", a.get("name"))) for a in p1["prison"][len(p0["prison"]) :]}
-            result = [
-                (m.short, 0, m.hp, True)
-                if m.uid in caught
-                else (m.short, 0, m.hp, False, "left the dungeon alive")
-                for m in start
-            ]
-    elif not b.missing:
-        result = _party_rows(tracked)
+    p0 = before["players"][seat]
+    p1 = after["players"][seat] if len(after["players"]) > seat else None
+    if not (b.last_for_seat and p1 is not None):
+        return [] if b.missing else _party_rows(tracked)
+    if _same_combat(before, after):
+        now = {m.uid: m for m in _members(after, seat)}
+        out: list[Row] = []
+        for m in start:
+            m2 = now.pop(m.uid, None)
+            out.append((m.short, m2.left, m2.hp, False) if m2 else (m.short, 0, m.hp, True))
+        return out
+    if not b.missing and b.first_round:
+        return _party_rows(tracked)
+    # The Year's Combat is over and the log is gone: the prison says who was caught; the
+    # others walked out, with health the public view no longer shows.
+    caught = {str(a.get("uid", a.get("name"))) for a in p1["prison"][len(p0["prison"]) :]}
+    return [
+        (m.short, 0, m.hp, True) if m.uid in caught else (m.short, 0, m.hp, False, "left the dungeon alive")
+        for m in start
+    ]
 
-    # Lines grouped by step.
-    sections: list[tuple[str, list[str]]] = []
-    step = "start"
-    for ln in b.lines:
-        step = _step_of(ln, step, card)
-        title = dict(STEPS)[step]
-        if not sections or sections[-1][0] != title:
-            sections.append((title, []))
-        sections[-1][1].append(ln)
 
-    facts: list[str] = []
-    if seat is not None and p0 is not None and p1 is not None and b.last_for_seat:
-        new_prison = p1["prison"][len(p0["prison"]) :] if len(p1["prison"]) >= len(p0["prison"]) else []
-        if new_prison:
-            names = ", ".join(
-                a.get("name") or f"{CLS.get(a.get('cls', ''), a.get('cls', '?'))} L{a.get('level', '')}"
-                for a in new_prison
-            )
-            facts.append(f"Thrown into prison: {names}")
-        conq = sorted(c for c, t in p1["grid"].items() if t["c"] and not p0["grid"].get(c, {}).get("c"))
-        if conq:
-            facts.append("Conquered: " + ", ".join(conq))
-        if p1["evil"] != p0["evil"]:
-            facts.append(f"Evil: {p0['evil']} -> {p1['evil']}")
+def _facts(before: dict[str, Any], after: dict[str, Any], b: Battle) -> list[str]:
+    """Prisoners taken, tiles conquered and the Evil change, from the two boards."""
+    seat = b.seat
+    if seat is None or not b.last_for_seat or len(after["players"]) <= seat:
+        return []
+    p0, p1 = before["players"][seat], after["players"][seat]
+    out: list[str] = []
+    new_prison = p1["prison"][len(p0["prison"]) :] if len(p1["prison"]) >= len(p0["prison"]) else []
+    if new_prison:
+        out.append("Thrown into prison: " + ", ".join(a.get("name") or adventurer(a) for a in new_prison))
+    conq = sorted(c for c, t in p1["grid"].items() if t["c"] and not p0["grid"].get(c, {}).get("c"))
+    if conq:
+        out.append("Conquered: " + ", ".join(conq))
+    if p1["evil"] != p0["evil"]:
+        out.append(f"Evil: {p0['evil']} -> {p1['evil']}")
+    return out
 
+
+def _body(
+    before: dict[str, Any], after: dict[str, Any], b: Battle, names: list[str]
+) -> list[tuple[str, str, int]]:
+    """The battle's log lines as (colour or "step", text, size), grouped by Battle Phase step."""
+    card = _cards(before, after).get(b.card or "")
     width = W - 32
-    wrapped: list[tuple[str, str, int]] = []  # (kind, text, size)
+    out: list[tuple[str, str, int]] = []
     if b.missing:
-        why = "the board keeps only the last combat lines" if same else "the log is cleared as Combat ends"
+        why = (
+            "the board keeps only the last combat lines"
+            if _same_combat(before, after)
+            else "the log is cleared as Combat ends"
+        )
         note = (
             f"The play-by-play of this battle is not in the public view ({why}); below is what the boards show."
             if not b.lines
             else "The first lines of this battle are no longer in the public view."
         )
-        for part in _wrap(note, width, 16):
-            wrapped.append(("muted", part, 16))
-    for title, lines in sections:
-        wrapped.append(("step", title, 20))
-        for ln in lines:
-            ln = re.sub(r"\(l(\d+)\)", r"(L\1)", ln)
-            for k, part in enumerate(_wrap(ln, width - 16, LOG_SIZE)):
-                wrapped.append((_line_colour(ln), ("" if k == 0 else "  ") + part, LOG_SIZE))
-    top = 76
-    panel_h = 38 + 4 * 44 + 16
-    party_h = 30 + LINE * max(1, len(start))
-    upper = max(panel_h, party_h + 28 + LINE * 2)
-    body = sum(30 if k == "step" else LINE for k, _, _ in wrapped)
-    res_h = (34 + LINE * max(1, len(result)) if result else 0) + LINE * len(facts) + 16
-    height = top + upper + 16 + body + res_h + 16
-    img, draw = canvas(W, height)
+        out += [("muted", part, 20) for part in wrap(note, width, 20)]
+    step, title = "start", ""
+    traps: set[str] = set()
+    for ln in b.lines:
+        sprung = SPRINGS.match(ln)
+        if sprung:
+            traps.add(sprung.group(2))
+        step = _step_of(ln, step, card, traps)
+        if dict(STEPS)[step] != title:
+            title = dict(STEPS)[step]
+            out.append(("step", title, STEP_SIZE))
+        shown = named(ln, names)
+        for k, part in enumerate(wrap(shown, width - 16, LOG_SIZE)):
+            out.append((_line_colour(ln), ("" if k == 0 else "  ") + part, LOG_SIZE))
+    return out
 
-    draw.rectangle([0, 0, W, 64], fill=PALETTE["panel"])
+
+def _title(draw: Any, before: dict[str, Any], after: dict[str, Any], b: Battle, names: list[str]) -> None:
+    draw.rectangle([0, 0, W, TOP - 10], fill=PALETTE["panel"])
+    seat = b.seat
     col = seat_colour(seat) if seat is not None else PALETTE["text"]
-    who = f"P{seat + 1}'s dungeon" if seat is not None else "a dungeon"
-    rnd = f"round {b.round}/{before['combat_rounds']}" if b.round else "a round"
+    who = f"{names[seat]}'s dungeon" if seat is not None else "a dungeon"
+    rnd = f"round {b.round} of {before['combat_rounds']}" if b.round else "a round"
     if b.upto:
-        rnd = f"rounds {b.round}-{b.upto}/{before['combat_rounds']}"
-    text(draw, (16, 6), f"Year {before['year']} combat, {rnd}: {who}", 24, col)
-    fat = b.fatigue if b.fatigue is not None else (card["fatigue"] if card else None)
+        rnd = f"rounds {b.round}-{b.upto} of {before['combat_rounds']}"
+    text(draw, (16, 8), f"Year {before['year']} combat, {rnd}: {who}", 30, col)
+    card = _cards(before, after).get(b.card or "")
     if b.upto:
-        sub = "One image for these rounds: which of them the party fought is not in the public view"
+        sub = "One image for these rounds: which of them the party fought is not in the public view."
     else:
-        sub = f"Battle on {b.tile or '? (not in the public view)'}" + (
-            f"   Combat Card: {b.card}" if b.card else "   Combat Card: ?"
-        )
+        where = b.tile or "? (not in the public view)"
+        if seat is not None and b.tile in before["players"][seat]["grid"]:
+            t = before["players"][seat]["grid"][b.tile]
+            if t["k"] == "r":
+                where += " (" + before["components"]["rooms"].get(t["room"], t["room"]) + ")"
+        sub = f"Battle on {where}.   Combat Card: {b.card or '?'}"
         if card:
+            fat = b.fatigue if b.fatigue is not None else card["fatigue"]
             sub += f" ({card['speed']} spell, fatigue {fat})"
-    text(draw, (16, 38), sub[:90], 18)
+    for k, part in enumerate(wrap(sub, W - 32, 24)[:2]):
+        text(draw, (16, 48 + 30 * k), part, 24)
 
-    y = top
+
+def _upper(draw: Any, before: dict[str, Any], after: dict[str, Any], b: Battle, start: list[Member]) -> None:
+    """The dungeon with the battle tile, the party as it entered and the monsters ready."""
+    y = TOP
+    p0 = before["players"][b.seat] if b.seat is not None else None
+    p1 = after["players"][b.seat] if b.seat is not None and len(after["players"]) > b.seat else None
     if p0 is not None:
-        box(draw, (8, y, 8 + 270, y + panel_h), "panel")
-        text(draw, (18, y + 2), "Dungeon (battle tile boxed)", 16, "muted")
-        _draw_grid(draw, p0, p1 if p1 is not None and p1["grid"] else None, b.tile, 8, y + 24)
-    px = 296
+        box(draw, (8, y, 8 + PANEL_W, y + PANEL_H), "panel")
+        text(draw, (18, y + 4), "Dungeon (battle tile boxed)", 20, "muted")
+        _draw_grid(draw, p0, p1 if p1 is not None and p1["grid"] else None, b.tile, 8, y + 28)
+    px = PANEL_W + 28
     entering = "Party entering the battle" if b.first_round else "Party on the last board"
-    text(draw, (px, y), entering, 18, "accent")
-    py = _draw_party(draw, [(m.short, m.left, m.hp, False) for m in start], px, y + 28, W - px - 16)
+    text(draw, (px, y), entering, 24, "accent")
+    rows: list[Row] = [(m.short, m.left, m.hp, False) for m in start]
+    py = _draw_party(draw, rows, px, y + 34, W - px - 16)
     if p0 is not None:
-        ready = [m["id"] for m in p0["monsters"] if m["up"] is True]
-        mons = ", ".join(MONSTERS[i]["name"] if i in MONSTERS else i for i in ready) or "none"
-        for k, part in enumerate(_wrap(f"Monsters ready: {mons}", W - px - 16, 16)[:2]):
-            text(draw, (px, py + 4 + k * 20), part, 16, "muted")
-        text(draw, (px, py + 46), f"Trap Cards in hand: {p0['traps']}", 16, "muted")
-    y = top + upper + 16
+        ready = [
+            before["components"]["monsters"].get(m["id"], m["id"]) for m in p0["monsters"] if m["up"] is True
+        ]
+        lines = wrap(f"Monsters ready: {', '.join(ready) or 'none'}", W - px - 16, 22)[:3]
+        for k, part in enumerate(lines + [f"Trap Cards in hand: {p0['traps']}"]):
+            text(draw, (px, py + 6 + k * 28), part, 22, "muted")
 
-    for kind, s, size in wrapped:
+
+def _image(before: dict[str, Any], after: dict[str, Any], b: Battle, names: list[str]) -> bytes:
+    start = _members(before, b.seat) if b.seat is not None else []
+    result = _result(before, after, b)
+    facts = _facts(before, after, b)
+    body = _body(before, after, b, names)
+    party_h = 34 + LINE * max(1, len(start)) + 4 * 28 + 8
+    upper = max(PANEL_H, party_h)
+    body_h = sum(40 if k == "step" else LINE for k, _, _ in body)
+    res_h = (40 + LINE * max(1, len(result)) if result else 0) + LINE * len(facts) + 16
+    img, draw = canvas(W, TOP + upper + 16 + body_h + res_h + 16)
+    _title(draw, before, after, b, names)
+    _upper(draw, before, after, b, start)
+    y = TOP + upper + 16
+    for kind, s, size in body:
         if kind == "step":
-            draw.rectangle((8, y + 2, W - 8, y + 26), fill=PALETTE["panel2"])
-            text(draw, (16, y + 4), s, size, "accent")
-            y += 30
+            draw.rectangle((8, y + 2, W - 8, y + 36), fill=PALETTE["panel2"])
+            text(draw, (16, y + 6), s, size, "accent")
+            y += 40
         else:
             text(draw, (16 if kind == "muted" else 24, y), s, size, kind)
             y += LINE
-
     if result or facts:
         y += 8
         if result:
-            after_title = "After the battle" if b.first_round else "After this move"
-            text(draw, (16, y), after_title, 20, "accent")
-            y = _draw_party(draw, result, 24, y + 30, W - 48)
+            text(draw, (16, y), "After the battle" if b.first_round else "After this move", 24, "accent")
+            y = _draw_party(draw, result, 24, y + 36, W - 48)
         for f in facts:
-            text(draw, (24, y), f, 18, "yellow")
+            text(draw, (24, y), f, BODY, "yellow")
             y += LINE
     # A fixed palette (our colours and their anti-aliasing blends) maps faster than an adaptive one.
     return to_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 
-def step_jobs(before: dict[str, Any], after: dict[str, Any]) -> list[Callable[[], bytes]]:
+def steps(before: dict[str, Any], after: dict[str, Any], names: list[str]) -> list[Callable[[], bytes]]:
     """One drawing job per combat battle that happened between two public views, so
     tables/ can draw them on several threads at once ([] if none)."""
     battles = _battles(before, after)
     # Over the cap, the battles with no line left go first: they add least to the board.
     while len(battles) > MAX_IMAGES and any(b.missing and not b.lines for b in battles):
         battles.remove(next(b for b in battles if b.missing and not b.lines))
-    return [partial(_image, before, after, b) for b in battles[:MAX_IMAGES]]
-
-
-def render_steps(before: dict[str, Any], after: dict[str, Any]) -> list[bytes]:
-    """Images of the combat battles that happened between two public views ([] if none)."""
-    return [job() for job in step_jobs(before, after)]
+    return [partial(_image, before, after, b, names) for b in battles[:MAX_IMAGES]]

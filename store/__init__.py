@@ -1,4 +1,4 @@
-"""Persistence: SQLite through aiosqlite."""
+"""Persistence: SQLite through aiosqlite (the default) or PostgreSQL through asyncpg."""
 
 from store.db import Conflict, GameRow, SeatRow, Store, StoreError, encode_state
 

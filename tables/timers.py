@@ -69,7 +69,7 @@ class TimersMixin(TablesBase):
         its next time, a deadline is consumed in the same transaction as what it does."""
         now = self.clock() if now is None else now
         notices: list[Notice] = []
-        for timer_id, game_id, seat, kind, due in await self.store.due_timers(now):
+        for timer_id, game_id, seat, kind, due in await self.store.claim_due(now):
             try:
                 notice = await self._fire(timer_id, game_id, seat, kind, due, now)
             except TableError:
@@ -121,7 +121,9 @@ class TimersMixin(TablesBase):
             await self.store.reschedule(timer_id, away[1])
             return None
         interval = (await self.settings_for(row))["reminder_hours"] * HOUR
-        if not await self.store.reschedule(timer_id, max(due + interval, now + 60) if interval else None):
+        if not await self.store.reschedule(
+            timer_id, max(due + interval, now + 60) if interval else None, was=due
+        ):
             return None
         since = int(row.turn_since or row.created_at)
         ping = [uid] if uid is not None else []

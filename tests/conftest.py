@@ -5,6 +5,7 @@ import os
 import pytest
 
 from tests import fakegame
+from tests.pgserver import db_target  # noqa: F401  (the fixture: each store test on SQLite and PostgreSQL)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

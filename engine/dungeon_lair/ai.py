@@ -14,17 +14,16 @@ and two-player games ended 0-0.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .board import Dungeon, neighbour, passage, place
 from .data import RULES
 
-if TYPE_CHECKING:
-    from .game import DungeonLair
-
 EXIT_WEIGHT = 0.3
 REMOVE_PENALTY = 0.1
+IDLE_COST = 0.01
 # A zone whose runner-up can still catch up counts this much of its worth.
 INSECURE = 0.4
 # How much the best rival's worth counts against the AI's own. At 1 (pure margin) every AI
@@ -38,7 +37,6 @@ class Zone:
     rooms: int
     exits: int
     power: list[int]
-    reserve: list[int] | None = None  # per seat: the power she can still bring in from hand
 
     def owner(self) -> int | None:
         best = max(self.power, default=0)
@@ -46,64 +44,96 @@ class Zone:
             return self.power.index(best)
         return None
 
-    def worth(self) -> float:
+    def winner(self, reserve: list[int]) -> int | None:
+        """Who is likely to hold the zone at the end: among the seats with monsters in it,
+        the one whose power plus the power she can still bring in from hand is highest
+        (None on a tie). Two rivals who can both still pour everything in are a tie: a race
+        there ends with nobody scoring, so neither gains by joining it."""
+        final = [p + reserve[s] if p > 0 else 0 for s, p in enumerate(self.power)]
+        best = max(final, default=0)
+        if best > 0 and final.count(best) == 1:
+            return final.index(best)
+        return None
+
+    def worth(self, reserve: list[int]) -> float:
         base = self.rooms + EXIT_WEIGHT * self.exits
-        o = self.owner()
-        if o is None or self.reserve is None:
-            return base
-        # A contested zone whose runner-up can still catch up with the monsters in her hand
-        # (one a turn, in the turns she has left) is likely to end in a race that scores
-        # nobody, so it counts for less.
-        if any(p > 0 and p + self.reserve[s] >= self.power[o] for s, p in enumerate(self.power) if s != o):
-            return base * INSECURE
-        return base
+        # held now and likely held at the end: full worth; likely but not yet: less
+        return base if self.winner(reserve) == self.owner() else base * INSECURE
 
 
 class Position:
-    """Zone statistics of one map and monster layout, for quick what-ifs."""
+    """Zone statistics of one map and monster layout, for quick what-ifs, built from the
+    seat's view only (the map, the monsters, counts of what is in hand, turns left)."""
 
-    def __init__(self, state: dict[str, Any], seat: int) -> None:
-        self.seat = seat
-        self.seats = state["seats"]
-        self.dungeon = Dungeon.of(state["board"])
-        self.monsters = state["monsters"]
-        d = self.dungeon
-        self.reserve = [reserve(ms, turns_left(state, s)) for s, ms in enumerate(self.monsters)]
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.seat = view["viewer"]
+        self.seats = view["seats"]
+        self.catacombs = bool(view.get("catacombs"))
+        board = {t["cell"]: {"t": t["id"], "r": t["rot"], "by": t["by"]} for t in view["tiles"]}
+        self.dungeon = d = Dungeon.of(board, self.catacombs)
+        self.monsters = monsters_of(view)
+        players = view["players"]
+        self.turns = [players[s]["turns_left"] for s in range(self.seats)]
+        self.hand_power = [
+            sorted((RULES.power[m["s"]] for m in ms if m["at"] is None), reverse=True) for ms in self.monsters
+        ]
+        self.reserve = [sum(self.hand_power[s][: self.turns[s]]) for s in range(self.seats)]
         self.zones: dict[str, Zone] = {}
         for z, labels in d.zones().items():
-            self.zones[z] = Zone(sum(1 for lab in labels if d.room[lab]), 0, [0] * self.seats, self.reserve)
+            self.zones[z] = Zone(sum(1 for lab in labels if d.room[lab]), 0, [0] * self.seats)
         for (cell, side), label in d.area_at.items():
-            other = neighbour(cell, side)
-            if other is not None and other not in d.tiles:
+            if neighbour(cell, side) not in d.tiles:
                 self.zones[d.zone(label)].exits += 1
         for s, ms in enumerate(self.monsters):
             for m in ms:
                 if m["at"] is not None:
                     self.zones[d.zone(m["at"])].power[s] += RULES.power[m["s"]]
         # A monster in hand is worth something only while tiles remain to put it on.
-        self.hand_value = 1.5 if state_tiles_left(state) >= 2 * self.seats else 0.05
+        self.hand_value = 1.5 if view["deck"] >= 2 * self.seats else 0.05
         self.in_hand = [sum(1 for m in ms if m["at"] is None) for ms in self.monsters]
-        self.totals = [self.in_hand[s] * self.hand_value for s in range(self.seats)]
-        for zone in self.zones.values():
-            o = zone.owner()
+        self.totals = self.score(set(), [], self.reserve)
+
+    def reserve_if(self, gained: int | None, lost: int | None) -> list[int]:
+        """The reserves after one of our monsters of power ``lost`` leaves the hand and/or one of
+        power ``gained`` comes back to it."""
+        hand = list(self.hand_power[self.seat])
+        if lost is not None:
+            hand.remove(lost)
+        if gained is not None:
+            hand = sorted([*hand, gained], reverse=True)
+        out = list(self.reserve)
+        out[self.seat] = sum(hand[: self.turns[self.seat]])
+        return out
+
+    def score(self, dropped: set[str], added: list[Zone], reserve: list[int]) -> list[float]:
+        """Every seat's worth with the zones ``dropped`` replaced by ``added``. Only zones whose
+        outcome can change are evaluated again: the dropped ones and, when our reserve
+        changes, the ones we have monsters in."""
+        if not hasattr(self, "contrib"):
+            self.contrib = {k: (z.winner(reserve), z.worth(reserve)) for k, z in self.zones.items()}
+            self.mine = {k for k, z in self.zones.items() if z.power[self.seat] > 0}
+            totals = [self.in_hand[s] * self.hand_value for s in range(self.seats)]
+            for o, w in self.contrib.values():
+                if o is not None:
+                    totals[o] += w
+            return totals
+        totals = list(self.totals)
+        redo = dropped | (self.mine if reserve != self.reserve else set())
+        for key in redo:
+            o, w = self.contrib[key]
             if o is not None:
-                self.totals[o] += zone.worth()
+                totals[o] -= w
+            if key not in dropped:
+                added = [*added, self.zones[key]]
+        for zone in added:
+            o = zone.winner(reserve)
+            if o is not None:
+                totals[o] += zone.worth(reserve)
+        return totals
 
     def margin(self, totals: list[float]) -> float:
         others = [t for s, t in enumerate(totals) if s != self.seat]
         return totals[self.seat] - RIVAL_WEIGHT * max(others, default=0.0)
-
-    def _with(self, old: list[Zone], new: list[Zone]) -> list[float]:
-        totals = list(self.totals)
-        for zone in old:
-            o = zone.owner()
-            if o is not None:
-                totals[o] -= zone.worth()
-        for zone in new:
-            o = zone.owner()
-            if o is not None:
-                totals[o] += zone.worth()
-        return totals
 
     # ---- a tile placed, maybe with one of our monsters on it ---------------------------------
     def tile_value(self, tile_id: int, cell: str, rot: int, sizes_in_hand: list[str]) -> float:
@@ -129,8 +159,6 @@ class Position:
             new_exits[label] = 0
             for side in sides:
                 other = neighbour(cell, side)
-                if other is None:
-                    continue
                 if other not in d.tiles:
                     new_exits[label] += 1
                     continue
@@ -142,32 +170,32 @@ class Position:
                 exits_lost[oz] = exits_lost.get(oz, 0) + 1
                 if kind == "open":
                     union("new:" + label, oz)
-        if p.tile.link == "bridge":
+        if p.tile.link == "bridge" and not self.catacombs:
             union("new:" + p.areas[0][0], "new:" + p.areas[1][0])
         # walls of the new tile may also face old doorways? No: the placement rule forbids it.
         touched = set(exits_lost)
-        old = [self.zones[z] for z in touched]
         groups: dict[str, Zone] = {}
         for z in touched:
             zone = self.zones[z]
-            g = groups.setdefault(find(z), Zone(0, 0, [0] * self.seats, self.reserve))
+            g = groups.setdefault(find(z), Zone(0, 0, [0] * self.seats))
             g.rooms += zone.rooms
             g.exits += zone.exits - exits_lost[z]
             g.power = [a + b for a, b in zip(g.power, zone.power, strict=True)]
         new_groups: list[str] = []
         for label, room, _sides in p.areas:
             key = find("new:" + label)
-            g = groups.setdefault(key, Zone(0, 0, [0] * self.seats, self.reserve))
+            g = groups.setdefault(key, Zone(0, 0, [0] * self.seats))
             g.rooms += int(room)
             g.exits += new_exits[label]
             if key not in new_groups:
                 new_groups.append(key)
-        best = self.margin(self._with(old, list(groups.values())))
+        added = list(groups.values())
+        best = self.margin(self.score(touched, added, self.reserve))
         for key in new_groups:
             for size in set(sizes_in_hand):
                 g = groups[key]
                 g.power[self.seat] += RULES.power[size]
-                totals = self._with(old, list(groups.values()))
+                totals = self.score(touched, added, self.reserve_if(None, RULES.power[size]))
                 totals[self.seat] -= self.hand_value
                 best = max(best, self.margin(totals))
                 g.power[self.seat] -= RULES.power[size]
@@ -178,57 +206,45 @@ class Position:
         d = self.dungeon
         power = RULES.power[action["s"]]
         changes: dict[str, int] = {}
-        totals = list(self.totals)
+        gained = lost = None
         if action["from"] == "hand":
-            totals[self.seat] -= self.hand_value
+            lost = power
         else:
             changes[d.zone(action["from"])] = -power
         if action["to"] == "hand":
-            totals[self.seat] += self.hand_value
+            gained = power
         else:
             z = d.zone(action["to"])
             changes[z] = changes.get(z, 0) + power
+        added = []
         for z, delta in changes.items():
             zone = self.zones[z]
-            o = zone.owner()
-            if o is not None:
-                totals[o] -= zone.worth()
-            after = Zone(zone.rooms, zone.exits, list(zone.power), self.reserve)
+            after = Zone(zone.rooms, zone.exits, list(zone.power))
             after.power[self.seat] += delta
-            o = after.owner()
-            if o is not None:
-                totals[o] += after.worth()
+            added.append(after)
+        totals = self.score(set(changes), added, self.reserve_if(gained, lost))
+        totals[self.seat] += self.hand_value * ((gained is not None) - (lost is not None))
         return self.margin(totals)
 
 
-def turns_left(state: dict[str, Any], seat: int) -> int:
-    """How many more turns ``seat`` gets, about: one a turn while tiles remain (from the next one
-    on for the player whose turn it is)."""
-    n = state["seats"]
-    tiles = len(state["deck"]) + sum(len(h) for h in state["hands"])
-    after = (seat - state["current"]) % n or n
-    return max(0, (tiles - after) // n + 1) if tiles else 0
+def monsters_of(view: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """Every seat's monsters as the view shows them: on the map, and counted in hand."""
+    out: list[list[dict[str, Any]]] = [[] for _ in range(view["seats"])]
+    for m in view["monsters"]:
+        out[m["seat"]].append({"s": m["size"], "at": m["at"]})
+    for p in view["players"]:
+        for size, n in p["monsters_in_hand"].items():
+            out[p["seat"]] += [{"s": size, "at": None}] * n
+    return out
 
 
-def reserve(monsters: list[dict[str, Any]], turns: int) -> int:
-    """The power a player can still bring in: one monster from hand a turn, biggest first."""
-    hand = sorted((RULES.power[m["s"]] for m in monsters if m["at"] is None), reverse=True)
-    return sum(hand[:turns])
-
-
-def state_tiles_left(state: dict[str, Any]) -> int:
-    return len(state["deck"])
-
-
-def choose(game: DungeonLair, state: dict[str, Any], seat: int) -> Any:
-    actions = game.legal_actions(state, seat)
-    if not actions:
+def choose(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> Any:
+    if not legal:
         raise ValueError("the AI was asked to move when it may not")
-    rnd = game.ai_random(state, seat)
-    pos = Position(state, seat)
-    sizes = [m["s"] for m in state["monsters"][seat] if m["at"] is None]
+    pos = Position(view)
+    sizes = [m["s"] for m in pos.monsters[pos.seat] if m["at"] is None]
     scored: list[tuple[float, float, int]] = []
-    for i, a in enumerate(actions):
+    for i, a in enumerate(legal):
         kind = a["a"]
         if kind == "tile":
             v = pos.tile_value(a["t"], a["at"], a["r"], sizes)
@@ -240,6 +256,8 @@ def choose(game: DungeonLair, state: dict[str, Any], seat: int) -> Any:
         elif kind == "pass":
             v = pos.margin(pos.totals)
         else:
-            v = pos.monster_value(a)
+            # a monster action that gains nothing is not taken: kept back, a monster can still
+            # take rooms later, and stirring a tied zone only feeds a race nobody wins
+            v = pos.monster_value(a) - IDLE_COST
         scored.append((v, rnd.random(), i))
-    return actions[max(scored)[2]]
+    return legal[max(scored)[2]]

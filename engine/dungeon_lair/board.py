@@ -1,9 +1,12 @@
 """The shared map: coordinates, rotated tiles, placement checks, zones and scores.
 
-Cells are named like a spreadsheet: column letter, row number ("H8"). An *area*
-is one room or corridor on a tile; a one-area tile's area is named by its cell
-("H8"), each room of a bridge or chasm by its cell plus the (rotated) side it
-lies on ("H8n", "H8s")."""
+The map has no edge. A cell is named by two signed whole numbers, column then row,
+"x,y": the first tile of the game lies on 0,0, columns grow to the east (right on
+the board), rows grow to the south (down on the board), and a tile keeps its name
+for the whole game, however far the dungeon grows in any direction ("-3,2").
+An *area* is one room or corridor on a tile: a one-area tile's area is named by
+its cell ("0,0"), each room of a two-room tile by its cell plus the (turned) side
+it lies on ("0,0n", "0,0s")."""
 
 from __future__ import annotations
 
@@ -16,60 +19,94 @@ from typing import Any
 from .data import RULES, TILES, Tile
 
 SIDE_LETTERS = "nesw"
-STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))  # N E S W as (dcol, drow)
+SIDE_WORDS = ("north", "east", "south", "west")
+STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))  # N E S W as (dx, dy)
 ROTATIONS = (0, 90, 180, 270)
 WALL = "wall"
+START = "0,0"
+# Far beyond any dungeon (103 tiles reach at most 102 cells from the first one); it only
+# bounds what parse accepts, so a hostile number stays a short sentence.
+LIMIT = 999
 
 # [0-9], not \d: \d also matches other scripts' digits (Arabic-Indic, full-width), and \Z, not $,
 # which also matches before a trailing newline.
-_CELL = re.compile(r"^([A-Za-z])([0-9]{1,2})\Z")
-_AREA = re.compile(r"^([A-Za-z])([0-9]{1,2})([nesw])?\Z", re.IGNORECASE)
+_CELL = re.compile(r"^([+-]?[0-9]{1,3}),([+-]?[0-9]{1,3})\Z")
+_AREA = re.compile(r"^([+-]?[0-9]{1,3},[+-]?[0-9]{1,3})([nesw])?\Z", re.IGNORECASE)
+# Kinds whose rooms lie on the catacombs (Catacomb extra rules).
+CATACOMB_KINDS = ("catacomb-entrance", "catacomb")
 
 
-def cell_name(col: int, row: int) -> str:
-    return f"{chr(65 + col)}{row + 1}"
+def cell_name(x: int, y: int) -> str:
+    return f"{x},{y}"
 
 
 @cache
 def cell_pos(cell: str) -> tuple[int, int]:
     m = _CELL.match(cell)
     assert m, cell
-    return ord(m.group(1).upper()) - 65, int(m.group(2)) - 1
+    return int(m.group(1)), int(m.group(2))
 
 
 def parse_cell(text: str) -> str | None:
-    """'h8' -> 'H8' if it is on the board, else None."""
+    """'+2,-01' -> '2,-1'; None if it is not a cell."""
     m = _CELL.match(text)
     if not m:
         return None
-    col, row = ord(m.group(1).upper()) - 65, int(m.group(2)) - 1
-    return cell_name(col, row) if on_board(col, row) else None
+    return cell_name(int(m.group(1)), int(m.group(2)))
 
 
 def parse_area(text: str) -> str | None:
-    """'h8N' -> 'H8n', 'h8' -> 'H8'; None if it is not a cell of the board."""
+    """'2,-1N' -> '2,-1n', '2,-1' -> '2,-1'; None if it is not a place."""
     m = _AREA.match(text)
     if not m:
         return None
-    cell = parse_cell(m.group(1) + m.group(2))
-    if cell is None:
+    cell = parse_cell(m.group(1))
+    return None if cell is None else cell + (m.group(2) or "").lower()
+
+
+# Before the map lost its edge, cells were a letter and a number on a 15 x 15 grid whose
+# first tile lay on H8. Games begun then, and their logs, are read with this mapping.
+_OLD_CELL = re.compile(r"^([A-Oa-o])(1[0-5]|[1-9])([nesw]?)\Z")
+
+
+def legacy_area(text: str) -> str | None:
+    """'H8' -> '0,0', 'g7n' -> '-1,-1n' (an old grid name); None if it is not one."""
+    m = _OLD_CELL.match(text)
+    if not m:
         return None
-    return cell + (m.group(3) or "").lower()
+    return cell_name(ord(m.group(1).upper()) - ord("H"), int(m.group(2)) - 8) + m.group(3)
+
+
+def upgrade(state: dict[str, Any]) -> None:
+    """Rename, in place, the cells of a game saved with the old grid names."""
+    if state.get("cells") == "xy":
+        return
+    state["board"] = {legacy_area(c) or c: e for c, e in state["board"].items()}
+    state["placed"] = [legacy_area(c) or c for c in state["placed"]]
+    if state.get("chain"):
+        state["chain"] = legacy_area(state["chain"]) or state["chain"]
+    for ms in state["monsters"]:
+        for m in ms:
+            if m["at"] is not None:
+                m["at"] = legacy_area(m["at"]) or m["at"]
+    state["cells"] = "xy"
 
 
 def area_cell(label: str) -> str:
     return label[:-1] if label[-1] in SIDE_LETTERS else label
 
 
-def on_board(col: int, row: int) -> bool:
-    return 0 <= col < RULES.columns and 0 <= row < RULES.rows
+def sort_key(cell: str) -> tuple[int, int]:
+    """Reading order on the board: row by row from the north, west to east."""
+    x, y = cell_pos(area_cell(cell))
+    return y, x
 
 
 @cache
-def neighbour(cell: str, side: int) -> str | None:
-    col, row = cell_pos(cell)
-    dc, dr = STEP[side]
-    return cell_name(col + dc, row + dr) if on_board(col + dc, row + dr) else None
+def neighbour(cell: str, side: int) -> str:
+    x, y = cell_pos(cell)
+    dx, dy = STEP[side]
+    return cell_name(x + dx, y + dy)
 
 
 @dataclass(frozen=True)
@@ -135,72 +172,103 @@ def passage(a: str, b: str) -> str | None:
     return "open"
 
 
+class Union:
+    """Union-find over area labels."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, x: str) -> str:
+        parent = self.parent
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
 @dataclass
 class Dungeon:
     """The map built from ``state['board']`` ({cell: {"t", "r", "by"}}), with its zones.
 
-    Two areas share a zone when a normal move links them: through open doorways,
-    along corridors and across bridges; never through a door or a portcullis,
-    never across a chasm."""
+    A *control zone* is what a normal move reaches for control: through open doorways,
+    along corridors and (base game) across bridges; never through a door or a
+    portcullis, never across a chasm. A monster's *reach* is where a normal move may
+    take it: the control zone, and with the Catacomb extra rules also across bridges
+    and through the catacombs, which "is not counted when checking the monster control area"."""
 
     board: dict[str, Any]
+    catacombs: bool = False
     tiles: dict[str, Placed] = field(default_factory=dict)
     area_at: dict[tuple[str, int], str] = field(default_factory=dict)
     room: dict[str, bool] = field(default_factory=dict)
-    parent: dict[str, str] = field(default_factory=dict)
     doors: list[tuple[str, str]] = field(default_factory=list)
+    control_sets: Union = field(default_factory=Union)
+    move_sets: Union = field(default_factory=Union)
 
     def __post_init__(self) -> None:
+        underground: list[str] = []
         for cell, entry in self.board.items():
             p = place(cell, entry["t"], entry["r"])
             self.tiles[cell] = p
             for label, room, sides in p.areas:
                 self.room[label] = room
-                self.parent[label] = label
+                self.control_sets.find(label)
+                self.move_sets.find(label)
                 for s in sides:
                     self.area_at[(cell, s)] = label
+                if p.tile.kind in CATACOMB_KINDS:
+                    underground.append(label)
         for cell, p in self.tiles.items():
             if p.tile.link == "bridge":
-                self._union(p.areas[0][0], p.areas[1][0])
+                sets = self.move_sets if self.catacombs else self.control_sets
+                sets.union(p.areas[0][0], p.areas[1][0])
             for side in (1, 2):  # east and south: every touching pair once
-                other = neighbour(cell, side)
-                if other is None or other not in self.tiles:
-                    continue
-                kind = passage(p.edges[side], self.tiles[other].edges[(side + 2) % 4])
-                if kind is None:
-                    continue
-                a, b = self.area_at[(cell, side)], self.area_at[(other, (side + 2) % 4)]
-                if kind == "open":
-                    self._union(a, b)
-                elif kind == "door":
-                    self.doors.append((a, b))
+                self._join(cell, p, side)
+        if self.catacombs:
+            for label in underground[1:]:
+                self.move_sets.union(underground[0], label)
+        for label in self.room:
+            self.move_sets.union(label, self.control_sets.find(label))
+
+    def _join(self, cell: str, p: Placed, side: int) -> None:
+        other = neighbour(cell, side)
+        if other not in self.tiles:
+            return
+        kind = passage(p.edges[side], self.tiles[other].edges[(side + 2) % 4])
+        if kind is None:
+            return
+        a, b = self.area_at[(cell, side)], self.area_at[(other, (side + 2) % 4)]
+        if kind == "open":
+            self.control_sets.union(a, b)
+        elif kind == "door":
+            self.doors.append((a, b))
 
     @classmethod
-    def of(cls, board: dict[str, Any]) -> Dungeon:
+    def of(cls, board: dict[str, Any], catacombs: bool = False) -> Dungeon:
         """The dungeon of ``board``, reused while the map is unchanged (a legal-move list,
         a view and an apply on the same position all need it)."""
-        key = tuple((cell, e["t"], e["r"]) for cell, e in board.items())
+        key = (catacombs, tuple((cell, e["t"], e["r"]) for cell, e in board.items()))
         hit = _CACHE.get(key)
         if hit is None:
             if len(_CACHE) >= 32:
                 _CACHE.pop(next(iter(_CACHE)))
-            hit = _CACHE[key] = cls(dict(board))
+            hit = _CACHE[key] = cls(dict(board), catacombs)
         return hit
 
     # ---- zones -------------------------------------------------------------------
-    def _find(self, x: str) -> str:
-        while self.parent[x] != x:
-            self.parent[x] = self.parent[self.parent[x]]
-            x = self.parent[x]
-        return x
-
-    def _union(self, a: str, b: str) -> None:
-        ra, rb = self._find(a), self._find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
     def zone(self, label: str) -> str:
-        return self._find(label)
+        """The control zone of an area."""
+        return self.control_sets.find(label)
+
+    def reach(self, label: str) -> str:
+        """The set of areas a normal move joins (equal to the zone without Catacombs)."""
+        return self.move_sets.find(label)
 
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
@@ -208,56 +276,55 @@ class Dungeon:
             out.setdefault(self.zone(label), []).append(label)
         return out
 
-    def beyond_doors(self, zone: str) -> set[str]:
-        """Areas one door away from ``zone``: where a move may end after opening a door."""
+    def reachable(self, label: str) -> list[str]:
+        r = self.reach(label)
+        return [lab for lab in self.room if self.reach(lab) == r]
+
+    def beyond_doors(self, label: str) -> set[str]:
+        """Areas one door away from what a normal move from ``label`` reaches: where a
+        move may end after opening a door."""
+        r = self.reach(label)
         out = set()
         for a, b in self.doors:
-            if self.zone(a) == zone:
+            if self.reach(a) == r:
                 out.add(b)
-            if self.zone(b) == zone:
+            if self.reach(b) == r:
                 out.add(a)
         return out
 
     # ---- placement ---------------------------------------------------------------
     def free_exits(self, cell: str) -> list[str]:
-        """Empty cells on the map beyond a doorway of the tile at ``cell``."""
+        """Empty cells beyond a doorway of the tile at ``cell`` (the map has no edge)."""
         p = self.tiles[cell]
-        out = []
-        for side in range(4):
-            other = neighbour(cell, side)
-            if is_doorway(p.edges[side]) and other is not None and other not in self.tiles:
-                out.append(other)
-        return out
+        return [
+            neighbour(cell, s)
+            for s in range(4)
+            if is_doorway(p.edges[s]) and neighbour(cell, s) not in self.tiles
+        ]
 
     def frontier(self) -> list[str]:
         """Empty cells next to a placed tile (or the start cell on an empty map)."""
         if not self.tiles:
-            return [RULES.start]
-        out: set[str] = set()
-        for cell in self.tiles:
-            for side in range(4):
-                other = neighbour(cell, side)
-                if other is not None and other not in self.tiles:
-                    out.add(other)
-        return sorted(out, key=lambda c: cell_pos(c)[::-1])
+            return [START]
+        out = {neighbour(c, s) for c in self.tiles for s in range(4)} - set(self.tiles)
+        return sorted(out, key=sort_key)
 
     def placement_fault(self, tile_id: int, cell: str, rot: int) -> str | None:
         """None if the tile fits there, else the sentence that says why not."""
         if cell in self.tiles:
             return f"{cell} already holds a tile."
         if not self.tiles:
-            return None if cell == RULES.start else f"The first tile goes on {RULES.start}."
+            return None if cell == START else f"The first tile goes on {START}."
         edges, _ = rotate(TILES[tile_id], rot)
         touching = False
         for side in range(4):
             other = neighbour(cell, side)
-            if other is None or other not in self.tiles:
+            if other not in self.tiles:
                 continue
             touching = True
             theirs = self.tiles[other].edges[(side + 2) % 4]
             if is_doorway(edges[side]) != is_doorway(theirs):
-                where = "NESW"[side]
-                return f"Its {where} edge would put a doorway against a wall at {other}."
+                return f"Its {SIDE_WORDS[side]} edge would put a doorway against a wall at {other}."
         if not touching:
             return f"{cell} does not touch any tile on the map."
         return None
@@ -276,11 +343,7 @@ class Dungeon:
         seats = len(monsters)
         out: dict[str, dict[str, Any]] = {}
         for z, labels in self.zones().items():
-            out[z] = {
-                "rooms": [lab for lab in labels if self.room[lab]],
-                "power": [0] * seats,
-                "owner": None,
-            }
+            out[z] = {"rooms": [lab for lab in labels if self.room[lab]], "power": [0] * seats, "owner": None}
         for seat, ms in enumerate(monsters):
             for m in ms:
                 if m["at"] is not None:
@@ -299,4 +362,4 @@ class Dungeon:
         return scores
 
 
-_CACHE: dict[tuple[tuple[str, int, int], ...], Dungeon] = {}
+_CACHE: dict[tuple[bool, tuple[tuple[str, int, int], ...]], Dungeon] = {}

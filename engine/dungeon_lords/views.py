@@ -9,7 +9,18 @@ from engine import core
 from engine.core import State
 
 from . import board
-from .data import CARDS, LOC, MONSTERS, PETS, TRAPS
+from .data import CARDS, IMPROVED, LOC, MONSTERS, PETS, ROOMS, TRAPS
+
+# The printed names (and a Combat Card's speed and fatigue) of the components: the renderers
+# read them from the view, never from the data (issue 16).
+COMPONENTS: dict[str, dict[str, Any]] = {
+    "monsters": {k: m["name"] for k, m in MONSTERS.items()},
+    "rooms": {k: r["name"] for k, r in ROOMS.items()},
+    "traps": {k: t["name"] for k, t in TRAPS.items()},
+    "cards": {k: {"name": c["name"], "speed": c["speed"], "fatigue": c["fatigue"]} for k, c in CARDS.items()},
+    "improved": {k: t["name"] for k, t in IMPROVED.items()},
+    "pets": {k: p["name"] for k, p in PETS.items()},
+}
 
 
 def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
@@ -39,7 +50,30 @@ def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
     _expansion_view(state, v)
     if seat is not None and 0 <= seat < state["seats"]:
         v["private"] = _private(state, seat, cards)
+    if state["phase"] == "over":
+        v["result"] = g.result(state).to_json()  # the last board shows the final scores
+    v["components"] = component_names(v)
     return v
+
+
+def component_names(view: dict[str, Any]) -> dict[str, Any]:
+    """The printed names of the components this view shows (by the ids it holds), so a
+    view names nothing it does not already show; every location's name."""
+    ids: set[str] = set()
+    todo: list[Any] = [view]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+        elif isinstance(node, str) and len(node) <= 12:
+            ids.add(node)
+    out: dict[str, Any] = {
+        kind: {k: v for k, v in names.items() if k in ids} for kind, names in COMPONENTS.items()
+    }
+    out["locations"] = {k: loc["name"] for k, loc in LOC.items()}
+    return out
 
 
 def _player(state: State, s: int) -> dict[str, Any]:

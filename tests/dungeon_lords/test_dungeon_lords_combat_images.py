@@ -1,4 +1,4 @@
-"""Combat step images (render.dungeon_lords_combat.render_steps): one image per battle,
+"""Combat step images (RENDERER.steps of render/dungeon_lords.py): one image per battle,
 drawn from the two public views only."""
 
 from __future__ import annotations
@@ -15,9 +15,19 @@ from PIL import Image
 
 from engine import core
 from engine.dungeon_lords.data import CARDS
-from render.dungeon_lords_combat import MAX_IMAGES, _battles, _members, _step_of, _track, render_steps
+from render import default_names
+from render.dungeon_lords import RENDERER
+from render.dungeon_lords_combat import MAX_IMAGES, _battles, _members, _step_of, _track
 
 G: Any = core.get("dungeon-lords")
+
+
+def render_steps(before: dict[str, Any], after: dict[str, Any]) -> list[bytes]:
+    """The step images between two public views, drawn as tables/ draws them."""
+    assert RENDERER.steps is not None
+    return [job() for job in RENDERER.steps(before, after, default_names(len(before["players"])))]
+
+
 HEADER = re.compile(r"^-- Player (\d+): battle on (\S+);")
 ROUND = re.compile(r"^Combat round (\d+): ")
 
@@ -197,13 +207,16 @@ def test_log_lines_are_sorted_into_the_battle_phase_steps() -> None:
     ]
     step = "start"
     for line, want in lines:
-        step = _step_of(line, step, CARDS["shield"])
+        step = _step_of(line, step, CARDS["shield"], {"Rolling Stone"})
         assert step == want, line
     # A slow spell is cast after the monsters, and its healing stays with it.
-    assert _step_of("The party casts Regeneration.", "monsters", CARDS["regeneration"]) == "slow"
-    assert _step_of("The party heals.", "slow", CARDS["regeneration"]) == "slow"
+    assert _step_of("The party casts Regeneration.", "monsters", CARDS["regeneration"], set()) == "slow"
+    assert _step_of("The party heals.", "slow", CARDS["regeneration"], set()) == "slow"
     # Steps never go back: a trap's name seen late (no such line) keeps the current step.
-    assert _step_of("Rolling Stone deals 1 to the thief (L1) (1 left).", "monsters", None) == "monsters"
+    assert (
+        _step_of("Rolling Stone deals 1 to the thief (L1) (1 left).", "monsters", None, {"Rolling Stone"})
+        == "monsters"
+    )
 
 
 def test_hit_points_follow_damage_prison_and_healing_by_the_priests() -> None:
@@ -256,3 +269,21 @@ def test_over_the_cap_the_battles_without_lines_are_left_out_first(monkeypatch: 
     capped = render_steps(before, after)
     assert len(capped) == len(battles) - 2
     assert capped == full[2:], "the two earliest battles without lines are the ones left out"
+
+
+def test_step_images_name_the_players_and_write_levels_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: images name players by their display names, never "P2"."""
+    import render.dungeon_lords_combat as C
+
+    seen: list[str] = []
+    real = C.text
+    monkeypatch.setattr(C, "text", lambda d, xy, s, *a: (seen.append(s), real(d, xy, s, *a)))
+    names = ["Ann", "Bob", "Cyd", "Dee"]
+    fought = [m for m in _moves() if _combat(m[4])][:4]
+    assert RENDERER.steps is not None
+    for _, _, before, after, _ in fought:
+        for job in RENDERER.steps(before, after, names[: len(before["players"])]):
+            job()
+    joined = " ".join(seen)
+    assert "'s dungeon" in joined and any(f"{n}'s dungeon" in joined for n in names)
+    assert not re.search(r"\bP[1-4]\b|\bPlayer [1-4]\b|\([lL]\d", joined)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -153,8 +152,8 @@ async def snapshot(t: Tables, gid: int) -> tuple[int, int, str, str]:
 
 
 @pytest.fixture
-async def tables(tmp_path: Path):  # type: ignore[no-untyped-def]
-    store = await Store(str(tmp_path / "fuzz.db")).open()
+async def tables(db_target: str):  # type: ignore[no-untyped-def]
+    store = await Store(db_target).open()
     yield Tables(store)
     await store.close()
 

@@ -55,7 +55,7 @@ asyncio.run(main())
 """
 
 
-def post_owed(db: Path, sink: Path, kill_after: float | None) -> None:
+def post_owed(db: str, sink: Path, kill_after: float | None) -> None:
     """Post what is owed; SIGKILL the poster after ``kill_after`` seconds if given."""
     code = POSTER.format(root=str(ROOT), db=str(db), sink=str(sink))
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stderr=subprocess.PIPE, text=True)
@@ -66,7 +66,7 @@ def post_owed(db: Path, sink: Path, kill_after: float | None) -> None:
     assert proc.returncode in (0, -signal.SIGKILL), err[-3000:]
 
 
-def check_posted(db: Path, sink: Path) -> int:
+async def check_posted(db: str, sink: Path) -> int:
     """Each move made is posted exactly once: the threads (the sink, with a repeated
     nonce dropped as Discord drops it) got boards whose move ranges follow each other
     with no gap and no overlap, ending at the game's last move. Returns boards posted."""
@@ -78,12 +78,12 @@ def check_posted(db: Path, sink: Path) -> int:
             continue  # Discord answers an enforced nonce again with the first message
         seen.add(nonce)
         ranges.setdefault(gid, []).append((since, moves))
-    con = sqlite3.connect(db)
+    store = await Store(db).open()
     try:
-        games = dict(con.execute("SELECT id, moves FROM games WHERE status IN ('active', 'over')").fetchall())
+        rows = await store._fetch("SELECT id, moves FROM games WHERE status IN ('active', 'over')")
     finally:
-        con.close()
-    for gid, moves in games.items():
+        await store.close()
+    for gid, moves in rows:
         covered = 0
         for since, upto in ranges.get(gid, []):
             assert since == covered, f"game {gid}: board for moves {since + 1}..{upto} after {covered}"
@@ -94,7 +94,7 @@ def check_posted(db: Path, sink: Path) -> int:
 
 
 def run_until_killed(
-    db: Path, moves: int, run: int, kill_after: int, delay: float, keys_: list[str]
+    db: str, moves: int, run: int, kill_after: int, delay: float, keys_: list[str]
 ) -> tuple[list[tuple[int, int, int, str]], bool]:
     """Start the driver; SIGKILL it ``delay`` s after its ``kill_after``-th confirmed
     move. Returns every move it confirmed (read to the end of the pipe, so lines
@@ -147,21 +147,26 @@ def run_until_killed(
     return confirmed, killed
 
 
-def check_database(db: Path, confirmed: list[tuple[int, int, int, str]], kills: int) -> dict[str, int]:
-    con = sqlite3.connect(db)
+async def check_database(db: str, confirmed: list[tuple[int, int, int, str]], kills: int) -> dict[str, int]:
+    if not db.startswith("postgresql"):
+        con = sqlite3.connect(db)
+        try:
+            assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        finally:
+            con.close()
+    store = await Store(db).open()
     try:
-        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        games = con.execute(
-            "SELECT id, game_key, seed, status, moves, state FROM games ORDER BY id"
-        ).fetchall()
+        games = await store._fetch("SELECT id, game_key, seed, status, moves, state FROM games ORDER BY id")
         logs: dict[int, list[tuple[int, int, str]]] = {}
-        for gid, seq, seat, note in con.execute(
+        for gid, seq, seat, note in await store._fetch(
             "SELECT game_id, seq, seat, notation FROM actions WHERE undone=0 ORDER BY game_id, seq"
         ):
             logs.setdefault(gid, []).append((seq, seat, note))
-        seats = dict(con.execute("SELECT game_id, count(*) FROM seats GROUP BY game_id").fetchall())
+        seats = {
+            r[0]: r[1] for r in await store._fetch("SELECT game_id, count(*) FROM seats GROUP BY game_id")
+        }
     finally:
-        con.close()
+        await store.close()
     unconfirmed = 0
     over = 0
     for gid, key, seed, status, moves, state_json in games:
@@ -185,9 +190,9 @@ def check_database(db: Path, confirmed: list[tuple[int, int, int, str]], kills: 
     return {"games": len(games), "over": over, "unconfirmed_but_saved": unconfirmed}
 
 
-async def resume_everything(db: Path) -> int:
+async def resume_everything(db: str) -> int:
     """A fresh process' view: every running game loads, renders and offers a move."""
-    store = await Store(str(db)).open()
+    store = await Store(db).open()
     try:
         t = Tables(store)
         n = 0
@@ -203,11 +208,11 @@ async def resume_everything(db: Path) -> int:
         await store.close()
 
 
-async def test_kill9_during_moves_loses_nothing(tmp_path: Path) -> None:
+async def test_kill9_during_moves_loses_nothing(db_target: str, tmp_path: Path) -> None:
     target = size(16, 1000)
     kill_every = size(8, 20)
     ks = keys()
-    db = tmp_path / "kill.db"
+    db = db_target
     sink = tmp_path / "threads.jsonl"
     posted = 0
     rnd = random.Random(2024)
@@ -228,14 +233,14 @@ async def test_kill9_during_moves_loses_nothing(tmp_path: Path) -> None:
         # run again to the end, like a bot killed while posting and restarted.
         post_owed(db, sink, rnd.uniform(0.2, 1.0))
         post_owed(db, sink, None)
-        posted = check_posted(db, sink)
+        posted = await check_posted(db, sink)
         if not LONG or runs % 10 == 0:
-            check_database(db, confirmed, kills)
-    figures = check_database(db, confirmed, kills)
+            await check_database(db, confirmed, kills)
+    figures = await check_database(db, confirmed, kills)
     resumed = await resume_everything(db)
     assert kills >= min_kills
     record(
-        "kill9",
+        "kill9" + ("_postgresql" if db.startswith("postgresql") else ""),
         confirmed_moves=len(confirmed),
         kills=kills,
         restarts=runs,

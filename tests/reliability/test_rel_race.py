@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
 
 from engine import core
 from store import Store
@@ -37,9 +36,10 @@ def outcome(results: list[object]) -> tuple[int, list[str]]:
     return applied, sentences
 
 
-async def test_fifty_racing_attempts_apply_once(tmp_path: Path) -> None:
-    """Every installed game, in one database shared by 51 connections."""
-    path = str(tmp_path / "race.db")
+async def test_fifty_racing_attempts_apply_once(db_target: str) -> None:
+    """Every installed game, in one database shared by 51 connections (on
+    PostgreSQL: 51 connection pools, as 51 processes would have)."""
+    path = db_target
     store = await Store(path).open()
     t = Tables(store)
     # 50 extra connections to the same file: separate processes' worth of racers.
@@ -74,7 +74,7 @@ async def test_fifty_racing_attempts_apply_once(tmp_path: Path) -> None:
             await s.close()
         await store.close()
     record(
-        "race",
+        "race" + ("_postgresql" if store.postgres else ""),
         games=keys(),
         rounds=rounds,
         attempts_per_race=ATTEMPTS,

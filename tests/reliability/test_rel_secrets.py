@@ -24,7 +24,6 @@ import json
 import random
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -202,15 +201,15 @@ def test_hidden_information_never_reaches_the_public(key: str) -> None:
 
 
 async def set_state(store: Store, gid: int, state: dict[str, Any]) -> None:
-    async with store.transaction():
-        await store.db.execute("UPDATE games SET state=? WHERE id=?", (json.dumps(state), gid))
+    async with store.transaction() as tx:
+        await tx.execute("UPDATE games SET state=? WHERE id=?", json.dumps(state), gid)
 
 
 @pytest.mark.parametrize("key", keys())
-async def test_tables_updates_hide_secrets(key: str, tmp_path: Path) -> None:
+async def test_tables_updates_hide_secrets(key: str, db_target: str) -> None:
     game = core.get(key)
     rnd = random.Random(f"tables-secrets:{key}")
-    store = await Store(str(tmp_path / "s.db")).open()
+    store = await Store(db_target).open()
     t = Tables(store)
     want = size(2, 40)
     found = compared_moves = skipped_turn = 0

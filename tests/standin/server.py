@@ -76,6 +76,11 @@ class _Snowflakes:
         return self._last
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's routing rule for a guild's events."""
+    return (guild_id >> 22) % shard_count
+
+
 def now_iso() -> str:
     return dt.datetime.now(dt.UTC).isoformat()
 
@@ -325,9 +330,10 @@ class Interaction:
 
 
 class Session:
-    def __init__(self, session_id: str, intents: int) -> None:
+    def __init__(self, session_id: str, intents: int, shard: tuple[int, int] | None = None) -> None:
         self.id = session_id
         self.intents = intents
+        self.shard = shard  # (shard id, shard count) from IDENTIFY, None: not sharded
         self.seq = 0
         self.buffer: list[dict[str, Any]] = []  # every dispatch, for RESUME replays
         self.ws: web.WebSocketResponse | None = None
@@ -358,7 +364,13 @@ class StandIn:
         self.interactions: dict[int, Interaction] = {}
         self._by_token: dict[str, Interaction] = {}
         self.sessions: dict[str, Session] = {}
-        self.session: Session | None = None  # the live one
+        self.session: Session | None = None  # the live one (with shards: shard 0's)
+        # Sharding: the live session of each shard, Discord's routing rule, what
+        # GET /gateway/bot answers, and when each shard identified (spacing checks).
+        self.shard_sessions: dict[int, Session] = {}
+        self.gateway_shards = 1
+        self.max_concurrency = 1
+        self.identify_log: list[tuple[float, int | None]] = []
         self.identifies = 0
         self.resumes = 0
         self._seq = itertools.count(1)
@@ -370,7 +382,10 @@ class StandIn:
         self.users[self.bot_id] = user_payload(self.bot_id, bot_name, bot=True)
         self.users[self.owner_id] = user_payload(self.owner_id, "owner")
         self.bot_role_id = self.snowflake()
+        self.guild_ids = [self.guild_id]
+        self.bot_role_ids = {self.guild_id: self.bot_role_id}
         self.channel_id = self._add_text_channel("general")
+        self.general = {self.guild_id: self.channel_id}
 
     # ---- lifecycle ---------------------------------------------------------------------
     async def start(self) -> StandIn:
@@ -439,13 +454,26 @@ class StandIn:
         )
         return found[0]  # type: ignore[no-any-return]
 
-    async def wait_ready(self, timeout: float = 30.0) -> None:
-        """Until a bot session is connected and has been sent READY and GUILD_CREATE."""
-        await self.wait_until(
-            lambda: self.session is not None and self.session.ws is not None and not self.session.ws.closed,
-            timeout,
-            "the bot to connect to the gateway",
-        )
+    async def wait_ready(self, timeout: float = 30.0, guild_id: int | None = None) -> None:
+        """Until the bot session that gets ``guild_id``'s events (default: the live
+        one) is connected and has been sent READY and GUILD_CREATE."""
+
+        def ready() -> bool:
+            s = self.session if guild_id is None else self.session_for(guild_id)
+            return s is not None and s.ws is not None and not s.ws.closed
+
+        await self.wait_until(ready, timeout, "the bot to connect to the gateway")
+
+    async def wait_shards(self, shard_ids: list[int], timeout: float = 60.0) -> None:
+        """Until every shard named has a connected session."""
+
+        def ready() -> bool:
+            return all(
+                (s := self.shard_sessions.get(i)) is not None and s.ws is not None and not s.ws.closed
+                for i in shard_ids
+            )
+
+        await self.wait_until(ready, timeout, f"shards {shard_ids} to connect")
 
     async def wait_disconnected(self, timeout: float = 10.0) -> None:
         await self.wait_until(
@@ -455,12 +483,12 @@ class StandIn:
         )
 
     # ---- the world -------------------------------------------------------------------------
-    def _add_text_channel(self, name: str) -> int:
+    def _add_text_channel(self, name: str, guild_id: int | None = None) -> int:
         cid = self.snowflake()
         self.channels[cid] = {
             "id": str(cid),
             "type": 0,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(guild_id or self.guild_id),
             "name": name,
             "position": len(self.channels),
             "permission_overwrites": [],
@@ -474,10 +502,35 @@ class StandIn:
         self.changed()
         return cid
 
-    async def add_text_channel(self, name: str) -> int:
-        cid = self._add_text_channel(name)
+    async def add_text_channel(self, name: str, guild_id: int | None = None) -> int:
+        cid = self._add_text_channel(name, guild_id)
         await self.dispatch("CHANNEL_CREATE", self.channels[cid], INTENT_GUILDS)
         return cid
+
+    def add_guild(self, shard: int = 0, shard_count: int = 1) -> tuple[int, int]:
+        """Another server the bot is in, with an id on ``shard`` of ``shard_count``
+        (Discord's rule: (guild_id >> 22) % shard_count). Returns (guild id, its
+        general channel). Call before the bot connects: it is in READY."""
+        while True:
+            gid = self.snowflake()
+            if shard_of(gid, shard_count) == shard:
+                break
+        self.guild_ids.append(gid)
+        self.bot_role_ids[gid] = self.snowflake()
+        self.general[gid] = self._add_text_channel("general", gid)
+        return gid, self.general[gid]
+
+    def guild_of(self, channel_id: int) -> int | None:
+        c = self.channels.get(int(channel_id))
+        return int(c["guild_id"]) if c is not None and c.get("guild_id") else None
+
+    def session_for(self, guild_id: int | None) -> Session | None:
+        """The live session that gets this guild's events: with shards, shard
+        (guild_id >> 22) % shard_count; events without a guild go to shard 0."""
+        if not self.shard_sessions:
+            return self.session
+        count = next(iter(self.shard_sessions.values())).shard[1]  # type: ignore[index]
+        return self.shard_sessions.get(0 if guild_id is None else shard_of(guild_id, count))
 
     def add_user(
         self, user_id: int, name: str, *, manage_guild: bool = False, dms_closed: bool = False
@@ -488,7 +541,9 @@ class StandIn:
         if dms_closed:
             self.dms_closed.add(user_id)
 
-    def roles(self) -> list[dict[str, Any]]:
+    def roles(self, guild_id: int | None = None) -> list[dict[str, Any]]:
+        gid = guild_id or self.guild_id
+
         def role(rid: int, name: str, perms: int, position: int, managed: bool) -> dict[str, Any]:
             return {
                 "id": str(rid),
@@ -505,12 +560,12 @@ class StandIn:
             }
 
         return [
-            role(self.guild_id, "@everyone", EVERYONE_PERMS, 0, False),
-            role(self.bot_role_id, self.bot_name, EVERYONE_PERMS | (1 << 34) | (1 << 13), 1, True),
+            role(gid, "@everyone", EVERYONE_PERMS, 0, False),
+            role(self.bot_role_ids[gid], self.bot_name, EVERYONE_PERMS | (1 << 34) | (1 << 13), 1, True),
         ]
 
-    def member_payload(self, user_id: int) -> dict[str, Any]:
-        roles = [str(self.bot_role_id)] if user_id == self.bot_id else []
+    def member_payload(self, user_id: int, guild_id: int | None = None) -> dict[str, Any]:
+        roles = [str(self.bot_role_ids[guild_id or self.guild_id])] if user_id == self.bot_id else []
         return {
             "user": self.users[user_id],
             "nick": None,
@@ -525,15 +580,13 @@ class StandIn:
             "permissions": str(self.member_perms.get(user_id, EVERYONE_PERMS)),
         }
 
-    def guild_payload(self) -> dict[str, Any]:
-        guild_channels = [c for c in self.channels.values() if c["type"] in (0, 2, 4, 5)]
-        threads = [
-            c
-            for c in self.channels.values()
-            if c["type"] in (10, 11, 12) and not c["thread_metadata"]["archived"]
-        ]
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        gid = guild_id or self.guild_id
+        mine = [c for c in self.channels.values() if c.get("guild_id") == str(gid)]
+        guild_channels = [c for c in mine if c["type"] in (0, 2, 4, 5)]
+        threads = [c for c in mine if c["type"] in (10, 11, 12) and not c["thread_metadata"]["archived"]]
         return {
-            "id": str(self.guild_id),
+            "id": str(gid),
             "name": "Stand-in Server",
             "icon": None,
             "splash": None,
@@ -544,13 +597,13 @@ class StandIn:
             "verification_level": 0,
             "default_message_notifications": 1,
             "explicit_content_filter": 0,
-            "roles": self.roles(),
+            "roles": self.roles(gid),
             "emojis": [],
             "stickers": [],
             "features": [],
             "mfa_level": 0,
             "application_id": None,
-            "system_channel_id": str(self.channel_id),
+            "system_channel_id": str(self.general[gid]),
             "system_channel_flags": 0,
             "rules_channel_id": None,
             "vanity_url_code": None,
@@ -567,7 +620,7 @@ class StandIn:
             "unavailable": False,
             "member_count": len([u for u in self.users.values() if not u["bot"]]) + 1,
             "voice_states": [],
-            "members": [self.member_payload(self.bot_id)],
+            "members": [self.member_payload(self.bot_id, gid)],
             "channels": guild_channels,
             "threads": threads,
             "presences": [],
@@ -618,8 +671,12 @@ class StandIn:
 
     # ---- gateway ------------------------------------------------------------------------------
     async def dispatch(self, event: str, data: dict[str, Any], intent: int = 0) -> None:
-        """Send a DISPATCH to the live session (buffered for RESUME), if its intents allow."""
-        s = self.session
+        """Send a DISPATCH to the live session of the event's guild (buffered for
+        RESUME), if its intents allow."""
+        gid = data.get("id") if event.startswith("GUILD_") else data.get("guild_id")
+        await self._send(self.session_for(int(gid) if gid else None), event, data, intent)
+
+    async def _send(self, s: Session | None, event: str, data: dict[str, Any], intent: int = 0) -> None:
         if s is None:
             return
         if intent and not s.intents & intent:
@@ -686,19 +743,37 @@ class StandIn:
         if self.token is not None and token != self.token:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
+        shard = d.get("shard")
+        if shard is not None and not (
+            isinstance(shard, list) and len(shard) == 2 and 0 <= int(shard[0]) < int(shard[1])
+        ):
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return None
+        sh = (int(shard[0]), int(shard[1])) if shard is not None else None
+        if sh is not None and any(x.shard[1] != sh[1] for x in self.shard_sessions.values()):  # type: ignore[index]
+            await ws.close(code=4011, message=b"Sharding required.")
+            return None
         self.token = token
         self.identifies += 1
-        s = Session(secrets.token_hex(16), int(d.get("intents", 0)))
+        self.identify_log.append((time.monotonic(), None if sh is None else sh[0]))
+        s = Session(secrets.token_hex(16), int(d.get("intents", 0)), sh)
         self.sessions[s.id] = s
-        old = self.session
-        self.session = s
+        if sh is None:
+            old = self.session
+            self.session = s
+        else:
+            old = self.shard_sessions.get(sh[0])
+            self.shard_sessions[sh[0]] = s
+            if sh[0] == 0:
+                self.session = s
         s.ws = ws
         if old is not None and old.ws is not None and not old.ws.closed and old.ws is not ws:
             await old.ws.close(code=4009)
+        guilds = [g for g in self.guild_ids if sh is None or shard_of(g, sh[1]) == sh[0]]
         ready = {
             "v": 10,
             "user": {**self.users[self.bot_id], "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
             "session_id": s.id,
             "session_type": "normal",
             "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
@@ -710,14 +785,18 @@ class StandIn:
             "guild_join_requests": [],
             "geo_ordered_rtc_regions": [],
         }
-        await self.dispatch("READY", ready)
-        await self.dispatch("GUILD_CREATE", self.guild_payload())
+        if sh is not None:
+            ready["shard"] = list(sh)
+        await self._send(s, "READY", ready)
+        for g in guilds:
+            await self._send(s, "GUILD_CREATE", self.guild_payload(g))
         self.changed()
         return s
 
     async def _resume(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> Session | None:
         s = self.sessions.get(str(d.get("session_id")))
-        if s is None or s is not self.session or str(d.get("token", "")).removeprefix("Bot ") != self.token:
+        live = s is not None and (s is self.session or s in self.shard_sessions.values())
+        if s is None or not live or str(d.get("token", "")).removeprefix("Bot ") != self.token:
             await ws.send_str(json.dumps({"op": 9, "d": False}))
             return None
         self.resumes += 1
@@ -990,7 +1069,7 @@ class StandIn:
         c = self.channels.get(m.channel_id)
         dm = c is not None and c["type"] == 1
         intent = INTENT_DIRECT_MESSAGES if dm else INTENT_GUILD_MESSAGES
-        s = self.session
+        s = self.session_for(m.guild_id)
         if s is None or not s.intents & intent:
             return
         data = m.payload(self)
@@ -1004,7 +1083,7 @@ class StandIn:
             data.update(content="", embeds=[], attachments=[], components=[])
         if m.guild_id is not None and int(m.author["id"]) in self.users:
             data["member"] = {
-                k: v for k, v in self.member_payload(int(m.author["id"])).items() if k != "user"
+                k: v for k, v in self.member_payload(int(m.author["id"]), m.guild_id).items() if k != "user"
             }
         await self.dispatch(event, data, intent)
 
@@ -1041,7 +1120,7 @@ class StandIn:
         thread = {
             "id": str(thread_id),
             "type": ttype,
-            "guild_id": str(self.guild_id),
+            "guild_id": parent["guild_id"],
             "parent_id": str(parent_id),
             "owner_id": str(owner),
             "name": name,
@@ -1072,8 +1151,13 @@ class StandIn:
     async def _r_gateway_bot(self, req: web.Request, body: Any, files: Any) -> Any:
         return {
             "url": f"ws://127.0.0.1:{self.port}/gateway",
-            "shards": 1,
-            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+            "shards": self.gateway_shards,
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 999,
+                "reset_after": 0,
+                "max_concurrency": self.max_concurrency,
+            },
         }
 
     async def _r_me(self, req: web.Request, body: Any, files: Any) -> Any:
@@ -1115,7 +1199,7 @@ class StandIn:
     def _scope(self, app_id: str, guild_id: str | None) -> int | None:
         if int(app_id) != self.app_id:
             raise DiscordError(404, 10002, "Unknown Application")
-        if guild_id is not None and int(guild_id) != self.guild_id:
+        if guild_id is not None and int(guild_id) not in self.guild_ids:
             raise DiscordError(403, 50001, "Missing Access")
         return None if guild_id is None else int(guild_id)
 
@@ -1180,22 +1264,24 @@ class StandIn:
         return self.commands.get(self._scope(app_id, guild_id), [])
 
     async def _r_get_guild(self, req: web.Request, body: Any, files: Any, guild_id: str) -> Any:
-        if int(guild_id) != self.guild_id:
+        if int(guild_id) not in self.guild_ids:
             raise DiscordError(404, 10004, "Unknown Guild")
-        g = self.guild_payload()
+        g = self.guild_payload(int(guild_id))
         for k in ("channels", "threads", "members", "presences", "voice_states"):
             g.pop(k)
         return g
 
     async def _r_guild_channels(self, req: web.Request, body: Any, files: Any, guild_id: str) -> Any:
-        return [c for c in self.channels.values() if c["type"] in (0, 2, 4, 5)]
+        return [
+            c for c in self.channels.values() if c["type"] in (0, 2, 4, 5) and c.get("guild_id") == guild_id
+        ]
 
     async def _r_guild_member(
         self, req: web.Request, body: Any, files: Any, guild_id: str, user_id: str
     ) -> Any:
         if int(user_id) not in self.users:
             raise DiscordError(404, 10007, "Unknown Member")
-        return self.member_payload(int(user_id))
+        return self.member_payload(int(user_id), int(guild_id))
 
     async def _r_active_threads(self, req: web.Request, body: Any, files: Any, guild_id: str) -> Any:
         return {"threads": [c for c in self.threads if not c["thread_metadata"]["archived"]], "members": []}
@@ -1273,7 +1359,7 @@ class StandIn:
         m.deleted = True
         await self.dispatch(
             "MESSAGE_DELETE",
-            {"id": str(m.id), "channel_id": channel_id, "guild_id": str(self.guild_id)},
+            {"id": str(m.id), "channel_id": channel_id, "guild_id": str(self.guild_of(int(channel_id)))},
             INTENT_GUILD_MESSAGES,
         )
         return None
@@ -1385,7 +1471,7 @@ class StandIn:
             msg = Message(
                 id=self.snowflake(),
                 channel_id=inter.channel_id,
-                guild_id=self.guild_id,
+                guild_id=self.guild_of(inter.channel_id),
                 author=self.users[self.bot_id],
                 flags=flags,
                 type=mtype,
@@ -1560,12 +1646,13 @@ class StandIn:
             payload["context"] = 1
             payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
         else:
-            payload["guild_id"] = str(self.guild_id)
-            payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
+            gid = int(c["guild_id"])
+            payload["guild_id"] = str(gid)
+            payload["guild"] = {"id": str(gid), "locale": "en-US", "features": []}
             payload["guild_locale"] = "en-US"
-            payload["member"] = self.member_payload(inter.user_id)
+            payload["member"] = self.member_payload(inter.user_id, gid)
             payload["context"] = 0
-            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+            payload["authorizing_integration_owners"] = {"0": str(gid)}
         if inter.message is not None:
             payload["message"] = inter.message.payload(self)
         return payload
@@ -1582,7 +1669,7 @@ class StandIn:
         if user_id not in self.users:
             raise LookupError(f"unknown user {user_id}; create it with standin.user(...)")
         self.channel(channel_id)
-        await self.wait_ready()
+        await self.wait_ready(guild_id=self.guild_of(channel_id))
         inter = Interaction(
             standin=self,
             id=self.snowflake(),

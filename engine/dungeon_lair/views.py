@@ -1,0 +1,188 @@
+"""What each seat may see of a Dungeon Lair game: the view (for the board, the
+private image and the AI), the public status line and the private text (/hand)."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from engine.core import State, seat_ref
+
+from .board import Dungeon, place
+from .data import TILES
+from .notation import SIZES, monster_word, tile_summary
+
+if TYPE_CHECKING:
+    from .game import DungeonLair
+
+
+def hand_letters(state: State, seat: int) -> dict[int, str]:
+    """Letters A, B for the tiles a player holds, in an order nobody else can infer.
+
+    Buttons (built from ``describe``) are posted publicly, so they name a tile in hand by
+    letter only. Sorting by id, or by kept/drawn, would tell the table something about the
+    tile still hidden; a hash of the game's (unpublished) seed and the tile id does not."""
+    seed = state["rng"]["seed"]
+    ranked = sorted(state["hands"][seat], key=lambda t: random.Random(f"letter:{seed}:{t}").random())
+    return {t: "ABCDEFGH"[i] for i, t in enumerate(ranked)}
+
+
+def tile_view(tile_id: int) -> dict[str, Any]:
+    t = TILES[tile_id]
+    return {
+        "id": t.id,
+        "kind": t.kind,
+        "name": t.name,
+        "edges": list(t.edges),
+        "areas": [{"sides": list(a.sides), "room": a.room} for a in t.areas],
+        "link": t.link,
+        "summary": tile_summary(t.id),
+    }
+
+
+def turns_left(state: State, seat: int) -> int:
+    """About how many more turns ``seat`` gets: one a turn while tiles remain (from the
+    next one on for the player whose turn it is). Public: the stack size and every
+    player's count of tiles in hand are on the table."""
+    n = state["seats"]
+    tiles = len(state["deck"]) + sum(len(h) for h in state["hands"])
+    after = (seat - state["current"]) % n or n
+    return max(0, (tiles - after) // n + 1) if tiles else 0
+
+
+def _tiles(state: State, dungeon: Dungeon) -> list[dict[str, Any]]:
+    control = dungeon.control(state["monsters"])
+    owner = {lab: info["owner"] for info in control.values() for lab in info["rooms"]}
+    contested = {
+        lab
+        for info in control.values()
+        if info["owner"] is None and max(info["power"], default=0) > 0
+        for lab in info["rooms"]
+    }
+    out = []
+    for cell, entry in state["board"].items():
+        p = place(cell, entry["t"], entry["r"])
+        areas = [
+            {
+                "label": lab,
+                "room": room,
+                "sides": list(sides),
+                "owner": owner.get(lab),
+                "contested": lab in contested,
+            }
+            for lab, room, sides in p.areas
+        ]
+        out.append(
+            {
+                "cell": cell,
+                "id": p.tile.id,
+                "kind": p.tile.kind,
+                "name": p.tile.name,
+                "rot": p.rot,
+                "by": entry["by"],
+                "edges": list(p.edges),
+                "link": p.tile.link,
+                "new": cell in state["placed"],
+                "areas": areas,
+            }
+        )
+    return out
+
+
+def _players(state: State, scores: list[int]) -> list[dict[str, Any]]:
+    players = []
+    for s in range(state["seats"]):
+        ms = state["monsters"][s]
+        players.append(
+            {
+                "seat": s,
+                "name": seat_ref(s),
+                "tiles_in_hand": len(state["hands"][s]),
+                "monsters_in_hand": {z: sum(1 for m in ms if m["s"] == z and m["at"] is None) for z in SIZES},
+                "score": scores[s],
+                "turns_left": turns_left(state, s),
+            }
+        )
+    return players
+
+
+def view(game: DungeonLair, state: State, seat: int | None) -> dict[str, Any]:
+    dungeon = game.dungeon(state)
+    over = game.is_over(state)
+    out: dict[str, Any] = {
+        "game": game.key,
+        "title": game.title,
+        "viewer": seat,
+        "seats": state["seats"],
+        "start": "0,0",
+        "beginner": state["options"]["beginner"],
+        "catacombs": state["options"].get("catacombs", False),
+        "current": state["current"],
+        "phase": state["phase"],
+        "turn": state["turn"],
+        "over": over,
+        "deck": len(state["deck"]),
+        "tiles_left": len(state["deck"]) + sum(len(h) for h in state["hands"]),
+        "removed": [tile_view(t) for t in state["removed"]],
+        "tiles": _tiles(state, dungeon),
+        "monsters": [
+            {"seat": s, "size": m["s"], "at": m["at"]}
+            for s in range(state["seats"])
+            for m in state["monsters"][s]
+            if m["at"] is not None
+        ],
+        "players": _players(state, dungeon.scores(state["monsters"])),
+        "chain": state["chain"],
+        "free_exits": (
+            game.chain_targets(state, dungeon)
+            if state["phase"] == "chain" or game.can_draw_more(state, state["current"])
+            else []
+        ),
+        "status": status(game, state),
+        "winners": game.result(state).winners if over else [],
+    }
+    if seat is not None:
+        letters = hand_letters(state, seat)
+        out["mine"] = {
+            "tiles": [
+                {**tile_view(t), "letter": letters[t]}
+                for t in sorted(state["hands"][seat], key=letters.__getitem__)
+            ],
+        }
+    return out
+
+
+def status(game: DungeonLair, state: State) -> str:
+    if game.is_over(state):
+        res = game.result(state)
+        best = res.scores[res.winners[0]]
+        names = " and ".join(seat_ref(s) for s in res.winners)
+        verb = "share the win" if len(res.winners) > 1 else "wins"
+        return f"The game is over: {names} {verb} with {best} rooms."
+    who = seat_ref(state["current"])
+    phase = state["phase"]
+    if phase == "place":
+        return f"{who} places a tile."
+    if phase == "chain":
+        return f"{who} places a tile at a free exit of the corridor on {state['chain']}."
+    more = game.can_draw_more(state, state["current"])
+    if more:
+        return f"{who} may {more} to continue the corridor, do one monster action, or pass."
+    return f"{who} does one monster action or passes."
+
+
+def private_text(state: State, seat: int) -> str:
+    hand = state["hands"][seat]
+    ms = state["monsters"][seat]
+    counts = ", ".join(
+        f"{sum(1 for m in ms if m['s'] == z and m['at'] is None)} {monster_word(z)}" for z in SIZES
+    )
+    lines = []
+    if hand:
+        letters = hand_letters(state, seat)
+        lines.append("Your tiles (edges as printed, before turning):")
+        lines += [f"- tile {letters[t]}: {tile_summary(t)}" for t in sorted(hand, key=letters.__getitem__)]
+    else:
+        lines.append("You hold no tile.")
+    lines.append(f"Monsters in hand: {counts}.")
+    return "\n".join(lines)

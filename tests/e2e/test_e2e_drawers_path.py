@@ -1,0 +1,78 @@
+"""A Dungeon Drawers hero path drawn only through the chooser's buttons, through the
+real bot and the Discord stand-in (issue 19 item 6): the legal next steps only (at
+most four directions), a preview image after each step, Back, and Done only once the
+path is complete; the path is one move, saved only at Done."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import core
+from tests.e2e.harness import BotProcess, Table, decode_png, logged_moves, replay
+from tests.e2e.test_e2e_chooser import step_items
+from tests.standin import StandIn
+
+pytestmark = pytest.mark.e2e
+
+KEY = "dungeon-drawers"
+
+
+async def test_e2e_hero_path_drawn_by_buttons(standin: StandIn, bot: BotProcess) -> None:
+    if KEY not in core.available():
+        pytest.skip(f"{KEY} is not installed")
+    ann = standin.user(402, "ann")
+    t = Table(standin, [ann])
+    await t.open(KEY, ais=1)
+    drawn = False
+    for _ in range(400):
+        if t.over or drawn:
+            break
+        # AI seats move at once, so whenever the game waits, it waits for ann.
+        assert t.board.mentions == [ann.id], t.board.content
+        reply = await t.my_choices(ann)
+        if "Hero's path" not in reply.content:
+            await t.play(ann, "play")  # building and defending by /play: not what this test is about
+            continue
+        moves = await logged_moves(bot.db, t.game_id)
+        steps = backs = 0
+        while True:
+            items = step_items(reply)
+            picks = [c for c in items if ":pick:" in c["custom_id"]]
+            done = [c for c in items if ":done:" in c["custom_id"]]
+            assert all(c["type"] == 2 for c in items), "path steps are buttons, never a select"
+            assert len(picks) <= 4, "at most the four directions"
+            assert ("Done draws it here" in reply.content) == bool(done), "Done only on a complete path"
+            if done and (steps >= 10 or not picks):
+                break
+            assert picks, "a half-drawn path always has a next step"
+            if steps == 3 and backs == 0:  # one step back, then on
+                back = next(c for c in items if ":back:" in c["custom_id"])
+                r = await ann.click(reply, back["custom_id"])
+                backs += 1
+                steps -= 1
+            else:
+                r = await ann.click(reply, t.rng.choice(picks)["custom_id"])
+                steps += 1
+            assert r.ack_seconds is not None and r.ack_seconds < 3
+            reply = await r.reply()
+            assert reply.ephemeral and reply.pngs, "a small image of the path so far after each step"
+            decode_png(reply.pngs[0])
+            assert await logged_moves(bot.db, t.game_id) == moves, "nothing is saved before Done"
+            assert steps < 300, "the path never completed"
+        mark = standin.mark()
+        r = await ann.click(reply, done[0]["custom_id"])
+        answer = await r.reply()
+        assert answer.content.startswith("Move taken"), answer.content
+        t.boards.append(await t.wait_board(mark))
+        drawn = True
+    assert drawn, "ann never had a hero path to draw"
+    from store import Store
+
+    store = await Store(str(bot.db)).open()
+    try:
+        log = await store.log(t.game_id)
+    finally:
+        await store.close()
+    assert sum(1 for _seq, seat, text in log if seat == 0 and text.startswith("path ")) == 1
+    assert (await replay(bot.db, t.game_id)).moves == len(log)
+    assert standin.unknown == [] and standin.errors == []

@@ -1,0 +1,192 @@
+"""Two bot processes, one PostgreSQL: each process owns one of two shards, games
+run in a guild of each shard, timers come due in both; one process is killed -9
+mid-game and started again. Nothing is lost, nothing applied twice, every timer
+fires exactly once (by the process of its guild's shard), every board is posted."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from engine import core
+from store import Store
+from tests.e2e.harness import ROOT, TOKEN, Table, board_move
+from tests.pgserver import fresh_database
+from tests.standin import StandIn
+
+pytestmark = pytest.mark.e2e
+
+LEASE = "5"  # seconds a claimed timer stays with a process (short: a test)
+
+
+class ShardProcess:
+    """``python bot.py`` owning ``shards`` of ``count``, on the PostgreSQL database ``url``."""
+
+    def __init__(self, standin: StandIn, url: str, shards: str, count: int, log: Path) -> None:
+        self.standin, self.url, self.shards, self.count, self.log = standin, url, shards, count, log
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        env = {
+            **os.environ,
+            "DISCORD_TOKEN": TOKEN,
+            "LAIRKEEPER_DB": self.url,
+            "LAIRKEEPER_DISCORD_BASE": self.standin.base,
+            "LAIRKEEPER_SHARDS": self.shards,
+            "LAIRKEEPER_SHARD_COUNT": str(self.count),
+            "LAIRKEEPER_TIMER_LEASE": LEASE,
+            "LAIRKEEPER_LOG_LEVEL": "INFO",
+            "PYTHONUNBUFFERED": "1",
+        }
+        env.pop("LAIRKEEPER_DEV_GUILD", None)
+        if not self.count:  # no shards: the default single process
+            del env["LAIRKEEPER_SHARDS"], env["LAIRKEEPER_SHARD_COUNT"]
+        with open(self.log, "ab") as out:
+            out.write(b"\n===== bot start =====\n")
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "bot.py", cwd=ROOT, env=env, stdout=out, stderr=asyncio.subprocess.STDOUT
+            )
+
+    async def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        await self.proc.wait()
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.terminate()
+            try:
+                await asyncio.wait_for(self.proc.wait(), 10)
+            except TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+
+    def tail(self, n: int = 80) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
+        except FileNotFoundError:
+            return "(no log)"
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[tuple[StandIn, str, list[ShardProcess]]]:
+    standin = await StandIn().start()
+    standin.gateway_shards = 2
+    procs: list[ShardProcess] = []
+    with fresh_database() as url:
+        try:
+            procs = [ShardProcess(standin, url, str(i), 2, tmp_path / f"bot{i}.log") for i in (0, 1)]
+            yield standin, url, procs
+        finally:
+            for p in procs:
+                await p.stop()
+            for p in procs:
+                print(f"---- {p.log} ----\n{p.tail(120)}")
+            print(f"---- stand-in: unknown routes {standin.unknown}, refusals {standin.errors}")
+            await standin.close()
+
+
+async def arm_reminder(url: str, game_id: int, in_s: float) -> int:
+    """Arm a reminder for a seat to act in ``game_id``, due in ``in_s`` seconds, as a
+    move would (and wake the processes with NOTIFY). Returns the timer id."""
+    store = await Store(url).open()
+    try:
+        row = await store.get(game_id)
+        assert row is not None and row.state is not None
+        seat = min(core.get(row.game_key).to_act(row.state))
+        async with store.transaction() as tx:
+            rows = await tx.fetch(
+                "INSERT INTO timers (game_id, seat, kind, due) VALUES (?, ?, 'reminder', ?) "
+                "ON CONFLICT (game_id, seat, kind) DO UPDATE SET due=excluded.due RETURNING id",
+                game_id,
+                seat,
+                time.time() + in_s,
+            )
+            await tx.fetch("SELECT pg_notify('lairkeeper_timers', '')")
+        return int(rows[0][0])
+    finally:
+        await store.close()
+
+
+def reminders(standin: StandIn, table: Table) -> list[str]:
+    return [m.content for m in standin.channel_messages(table.thread_id) if "Reminder:" in m.content]
+
+
+async def test_two_processes_by_shard_survive_a_kill(world: tuple[StandIn, str, list[ShardProcess]]) -> None:
+    standin, url, (p0, p1) = world
+    ga, ch_a = standin.add_guild(0, 2)
+    gb, ch_b = standin.add_guild(1, 2)
+    await p0.start()
+    await p1.start()
+    await standin.wait_shards([0, 1], timeout=60)
+    # Both processes asked for bucket 0 at once: their logins were spaced by >= 5 s.
+    t = sorted(at for at, shard in standin.identify_log if shard is not None)
+    assert len(t) == 2 and t[1] - t[0] >= 4.9, standin.identify_log
+
+    tables: list[Table] = []
+    for ch, base in ((ch_a, 300), (ch_b, 400)):
+        standin.channel_id = ch  # the channel where /game new is used (and the harness checks)
+        players = [standin.user(base + i, f"p{base + i}") for i in range(3)]
+        tb = Table(standin, players)
+        await tb.open("monster-inn")
+        tables.append(tb)
+    ta, tb_ = tables
+    assert standin.guild_of(ta.thread_id) == ga and standin.guild_of(tb_.thread_id) == gb
+
+    moves = {ta.game_id: 0, tb_.game_id: 0}
+
+    async def play(tbl: Table, n: int) -> None:
+        for _ in range(n):
+            if tbl.over:
+                return
+            who = tbl.to_act()
+            assert who, tbl.board.content
+            await tbl.play(who[0], "button")
+            moves[tbl.game_id] += 1
+
+    await play(ta, 3)
+    await play(tb_, 3)
+    fired_expected = {ta.game_id: 1, tb_.game_id: 1}
+    await arm_reminder(url, ta.game_id, 0.5)
+    await arm_reminder(url, tb_.game_id, 0.5)
+    await standin.wait_until(
+        lambda: len(reminders(standin, ta)) >= 1 and len(reminders(standin, tb_)) >= 1, 20, "both reminders"
+    )
+
+    # Kill the process of shard 1 mid-game; a reminder of its guild comes due while
+    # it is down: the other process must not fire it (not its shard)...
+    await play(tb_, 2)
+    await p1.kill()
+    await arm_reminder(url, tb_.game_id, 0.5)
+    fired_expected[tb_.game_id] += 1
+    await asyncio.sleep(3)
+    assert len(reminders(standin, tb_)) == 1
+    # ...the guild of shard 0 plays on meanwhile.
+    await play(ta, 3)
+    # The restarted process fires it, once, and its game goes on.
+    await p1.start()
+    await standin.wait_shards([1], timeout=60)
+    await standin.wait_until(lambda: len(reminders(standin, tb_)) >= 2, 30, "the reminder after the restart")
+    await play(tb_, 3)
+    await play(ta, 2)
+    await asyncio.sleep(2)  # time for a timer fired twice to show
+
+    store = await Store(url).open()
+    try:
+        for tbl in (ta, tb_):
+            log = await store.log(tbl.game_id)
+            # 0 lost, 0 applied twice: the log is 1..n and n is what the players saw confirmed.
+            assert [s for s, _, _ in log] == list(range(1, moves[tbl.game_id] + 1)), (tbl.game_id, moves)
+            shown = {board_move(m) for m in standin.public_messages() if tbl.is_board(m)}
+            assert shown == set(range(moves[tbl.game_id] + 1)), f"boards {sorted(shown)}"  # type: ignore[type-var]
+            assert len(reminders(standin, tbl)) == fired_expected[tbl.game_id], reminders(standin, tbl)
+    finally:
+        await store.close()
+    assert not standin.errors, standin.errors
