@@ -71,6 +71,84 @@ def point_at_standin(base: str) -> None:
     log.warning("TEST-ONLY: using the Discord stand-in at %s", base)
 
 
+def quiet_voice() -> None:
+    """The bot has no voice features: discord.py's start-up warnings that PyNaCl and
+    davey (voice libraries) are missing are noise in every log, so they are off."""
+    import discord
+
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
+async def sync_commands(bot, store) -> bool:  # type: ignore[no-untyped-def]
+    """Sync the slash command tree only when it changed since the last sync: Discord
+    rate-limits command updates. The hash of the tree (with its scope and the
+    application) is kept in the store's meta table. Returns whether it synced."""
+    import hashlib
+    import json
+
+    import discord
+
+    guild = os.environ.get("LAIRKEEPER_DEV_GUILD")
+    g = discord.Object(id=int(guild)) if guild else None
+    if g is not None:
+        bot.tree.copy_global_to(guild=g)
+    payload = [c.to_dict(bot.tree) for c in bot.tree.get_commands(guild=g)]
+    text = json.dumps(payload, sort_keys=True, default=str)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    key = f"command_hash:{bot.application_id}:{guild or 'global'}"
+    if await store.get_meta(key) == digest:
+        log.info("slash commands unchanged; not synced")
+        return False
+    await bot.tree.sync(guild=g)
+    await store.set_meta(key, digest)
+    log.info("slash commands synced (%d)", len(payload))
+    return True
+
+
+FIRST_LOGIN = 30.0  # seconds the first login and gateway connection may take
+
+
+async def start_bot(bot, token: str, limit: float = FIRST_LOGIN) -> int:  # type: ignore[no-untyped-def]
+    """Log in and connect; when Discord cannot be reached at the first login (a name
+    that does not resolve, a server that accepts and never answers) say so in one
+    sentence and return 5 within ``limit`` seconds. Once connected, discord.py rides
+    out gateway drops and REST 5xx/429 itself; boards it could not post are posted
+    when Discord is back (cogs/slowplay.py)."""
+    import aiohttp
+    import discord
+
+    where = discord.http.Route.BASE
+    t0 = time.monotonic()
+    async with bot:
+        try:
+            await asyncio.wait_for(bot.login(token), limit)
+        except TimeoutError:
+            print(
+                f"Discord did not answer within {limit:g} s at {where}; check the network.", file=sys.stderr
+            )
+            return 5
+        except (aiohttp.ClientError, OSError) as exc:
+            print(
+                f"Could not reach Discord at {where} ({type(exc).__name__}); check the network.",
+                file=sys.stderr,
+            )
+            return 5
+        connect = asyncio.create_task(bot.connect())
+        ready = asyncio.create_task(bot.wait_until_ready())
+        left = max(1.0, limit - (time.monotonic() - t0))
+        done, _ = await asyncio.wait({connect, ready}, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if connect in done:
+                connect.result()  # LoginFailure and the like: reported by run_bot
+            connect.cancel()
+            print(f"Discord's gateway did not answer within {limit:g} s; check the network.", file=sys.stderr)
+            return 5
+        await connect
+    return 0
+
+
 class ConfigError(Exception):
     """A setting is wrong: one sentence for the operator."""
 
@@ -163,17 +241,11 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
             if slow is not None:
                 slow.wake = self.store.wake  # type: ignore[attr-defined]
             self.add_dynamic_items(*DYNAMIC_ITEMS)
-            guild = os.environ.get("LAIRKEEPER_DEV_GUILD")
-            if shards is not None and 0 not in shards[0]:
-                pass  # the commands are the same for every process: the one with shard 0 syncs them
-            elif guild:
-                g = discord.Object(id=int(guild))
-                self.tree.copy_global_to(guild=g)
-                await self.tree.sync(guild=g)
-            else:
-                await self.tree.sync()
-            resumed = await self.tables.resume_all()
-            log.info("ready: %d games stored, %d resumed", await self.store.count(), resumed)
+            if shards is None or 0 in shards[0]:  # the commands are the same for every process
+                await sync_commands(self, self.store)
+            # AI seats that owe a move take it once connected (cogs/slowplay.py), so the
+            # boards of those moves can be posted.
+            log.info("ready: %d games stored", await self.store.count())
             self._warm = asyncio.create_task(self.tables.warm_up())  # kept: tasks are weakly held
 
         async def close(self) -> None:
@@ -226,9 +298,12 @@ def run_bot() -> int:
         point_at_standin(base)
     import discord
 
+    quiet_voice()
     bot = make_bot(db_path, shards)
     try:
-        bot.run(token, log_handler=None)
+        return asyncio.run(start_bot(bot, token))
+    except KeyboardInterrupt:
+        return 0
     except discord.LoginFailure:
         print(
             "Discord refused the token: check DISCORD_TOKEN (reset it in the developer portal).",

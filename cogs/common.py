@@ -4,6 +4,7 @@ helpers every command uses. The cogs import this module, never each other."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -81,11 +82,48 @@ async def thread_of(client: discord.Client, thread_id: int | None) -> discord.ab
     return channel  # type: ignore[return-value]
 
 
-async def post_board(client: discord.Client, update: Update) -> discord.Message | None:
-    """Post the board in the game's thread, pinging whoever must act next."""
-    channel = await thread_of(client, update.thread_id)
-    if channel is None:
-        log.warning("game %s has no reachable thread", update.game_id)
+def board_nonce(update: Update) -> str:
+    """Discord drops a second message with the same nonce (enforce_nonce) for a few
+    minutes: a board re-sent after a crash between the send and the mark, or after a
+    timed-out send that did arrive, is posted once. At most 25 characters."""
+    return f"lk{update.game_id % 10**12}v{update.version % 10**9}"
+
+
+_post_locks: dict[int, asyncio.Lock] = {}
+
+
+async def post_board(client: discord.Client, update: Update, again: bool = False) -> discord.Message | None:
+    """Post the board in the game's thread, pinging whoever must act next, and mark
+    it posted. A board is posted once: one a newer board has already covered is
+    skipped (``again``: /board, post it anyway). A failure leaves the board owed;
+    :func:`post_owed` posts it when Discord answers again."""
+    tables: Tables = client.tables  # type: ignore[attr-defined]
+    async with _post_locks.setdefault(update.game_id, asyncio.Lock()):
+        if not again and await tables.posted_version(update.game_id) >= update.version:
+            return None
+        message = await _send_board(client, update, None if again else board_nonce(update))
+        await tables.mark_posted(update)  # posted, or its thread is gone: owed no more
+        if message is None:
+            return None
+    for uid, sentence in update.heads_up:
+        await _heads_up(client, update, uid, sentence)
+    if update.dm:
+        for uid in update.dm:
+            await send_dm(client, uid, f"It is your turn in game #{update.game_id}: {message.jump_url}")
+    return message
+
+
+async def _send_board(client: discord.Client, update: Update, nonce: str | None) -> discord.Message | None:
+    """The board message, or None when the game's thread is gone (deleted, or the bot
+    may no longer see it). Other failures raise: the board stays owed."""
+    channel = client.get_channel(update.thread_id) if update.thread_id is not None else None
+    if channel is None and update.thread_id is not None:
+        try:
+            channel = await client.fetch_channel(update.thread_id)
+        except (discord.NotFound, discord.Forbidden):
+            channel = None
+    if not isinstance(channel, discord.abc.Messageable):
+        log.warning("game %s has no reachable thread; its board is not posted", update.game_id)
         return None
     content = update.text
     if update.ping:
@@ -99,16 +137,50 @@ async def post_board(client: discord.Client, update: Update) -> discord.Message 
         files.append(
             discord.File(io.BytesIO(step), filename=f"game{update.game_id}-move{update.moves}-step{i}.png")
         )
-    message = await channel.send(
+    kw: dict[str, Any] = {"nonce": nonce} if nonce is not None else {}
+    return await channel.send(
         content[:2000],
         view=board_view(update),
         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
         files=files,
+        **kw,
     )
-    if update.dm:
-        for uid in update.dm:
-            await send_dm(client, uid, f"It is your turn in game #{update.game_id}: {message.jump_url}")
-    return message
+
+
+async def _heads_up(client: discord.Client, update: Update, uid: int, sentence: str) -> None:
+    """ "Tell me when I'm next": a ping in the thread, and a DM for who asked for DMs."""
+    channel = await thread_of(client, update.thread_id)
+    try:
+        if channel is not None:
+            await channel.send(
+                f"<@{uid}> {sentence}"[:2000],
+                allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            )
+        if await client.tables.wants_dm(uid):  # type: ignore[attr-defined]
+            await send_dm(client, uid, sentence[:1].upper() + sentence[1:])
+    except discord.HTTPException:
+        log.info("heads-up for game %s not delivered", update.game_id)
+
+
+async def post_owed(client: discord.Client) -> int:
+    """Post every board a thread is owed (moves made at start-up, by a deadline, while
+    Discord could not be reached); each summarises the moves since the last board.
+    Returns how many were posted; a failure leaves the rest owed for the next call."""
+    tables: Tables = client.tables  # type: ignore[attr-defined]
+    n = 0
+    for game_id in await tables.owed():
+        try:
+            update = await tables.owed_board(game_id)
+            if update is not None and await post_board(client, update) is not None:
+                n += 1
+        except (discord.HTTPException, OSError, TimeoutError):
+            log.info("owed board of game %s not posted yet (Discord unreachable)", game_id)
+            break  # Discord is down: try again on the next round
+        except TableError:
+            continue
+        except Exception:
+            log.exception("owed board of game %s failed", game_id)
+    return n
 
 
 def lobby_view(lobby: Lobby) -> discord.ui.View:
@@ -389,9 +461,10 @@ async def post_taken(interaction: discord.Interaction, update: Update, game_id: 
         confirm += "\n" + update.actor_private
     try:
         await post_board(interaction.client, update)
-    except discord.HTTPException:
+    except (discord.HTTPException, OSError, TimeoutError):
         log.exception("posting the board failed (game %s)", game_id)
-        confirm += "\nYour move was taken, but the board could not be posted; use /board."
+        confirm += "
+Your move was taken; the board will be posted when Discord answers again."
     return confirm[:2000]
 
 

@@ -173,6 +173,65 @@ class Games(commands.Cog):
 
         await guarded(interaction, None, run())
 
+    # ---- /game seat, pause, resume, extend, next (issue 22) -----------------------------
+    @game.command(name="seat", description="Hand a seat of this thread's game to another member (host)")
+    @app_commands.describe(seat="Seat number (1 = the first player)", member="Who plays the seat from now on")
+    async def game_seat(
+        self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 12], member: discord.User
+    ) -> None:
+        async def run() -> None:
+            gid = await game_here(interaction)
+            if member.bot:
+                raise TableError("Hand the seat to a person; /game leave hands a seat to the AI.")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            update = await tables_of(interaction).hand_seat(
+                gid, interaction.user.id, seat - 1, member.id, member.display_name, is_admin(interaction)
+            )
+            await post_board(interaction.client, update)
+            await interaction.followup.send(f"{member.display_name} has the seat now.", ephemeral=True)
+
+        await guarded(interaction, None, run())
+
+    @game.command(
+        name="pause", description="Pause this thread's game: no moves, deadlines or reminders (host)"
+    )
+    async def game_pause(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            gid = await game_here(interaction)
+            text = await tables_of(interaction).pause(gid, interaction.user.id, is_admin(interaction))
+            await interaction.response.send_message(text)
+
+        await guarded(interaction, None, run())
+
+    @game.command(name="resume", description="Resume this thread's paused game (host)")
+    async def game_resume(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            gid = await game_here(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            update = await tables_of(interaction).resume(gid, interaction.user.id, is_admin(interaction))
+            await post_board(interaction.client, update, again=True)
+            await interaction.followup.send("The game goes on.", ephemeral=True)
+
+        await guarded(interaction, None, run())
+
+    @game.command(name="extend", description="Push the current turn deadline back once (host)")
+    async def game_extend(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            gid = await game_here(interaction)
+            text = await tables_of(interaction).extend(gid, interaction.user.id, is_admin(interaction))
+            await interaction.response.send_message(text)
+
+        await guarded(interaction, None, run())
+
+    @game.command(name="next", description="Be pinged when you are likely next to act in this thread's game")
+    @app_commands.describe(on="on: tell me when I am next; off: only on my turn")
+    async def game_next(self, interaction: discord.Interaction, on: Literal["on", "off"] = "on") -> None:
+        async def run() -> None:
+            gid = await game_here(interaction)
+            await say(interaction, await tables_of(interaction).watch(gid, interaction.user.id, on == "on"))
+
+        await guarded(interaction, None, run())
+
     @game.command(name="list", description="Games open or running in this server")
     async def game_list(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
@@ -229,7 +288,7 @@ class Games(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             update = await tables_of(interaction).board(gid)
             update.ping = []
-            await post_board(interaction.client, update)
+            await post_board(interaction.client, update, again=True)
             await interaction.followup.send("Board posted.", ephemeral=True)
 
         await guarded(interaction, None, run())
@@ -248,6 +307,11 @@ class Games(commands.Cog):
         await guarded(interaction, None, run())
 
     rules_cmd.autocomplete("game")(_game_ac)
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)
 
 
 async def setup(bot: commands.Bot) -> None:

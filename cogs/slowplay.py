@@ -18,6 +18,7 @@ from cogs.common import (
     guarded,
     hours,
     post_board,
+    post_owed,
     post_public,
     say,
     send_dm,
@@ -39,7 +40,7 @@ def describe_settings(s: dict[str, Any]) -> str:
     chan = f"<#{s['channel_id']}>" if s.get("channel_id") else "the channel where /game new is used"
     return (
         f"Turn deadline: {dl}. Reminders: {rem}. At the deadline: {s['on_deadline']}. "
-        f"New games open in: {chan}."
+        f"New games open in: {chan}. Unstarted lobbies close after {s['lobby_days']:g} days."
     )
 
 
@@ -50,6 +51,8 @@ class SlowPlay(commands.Cog):
         self.task: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
+        # Before any interaction can arrive: boards from before tracking count as posted.
+        await self.bot.tables.start_tracking()  # type: ignore[attr-defined]
         self.task = asyncio.create_task(self.scheduler(), name="lairkeeper-timers")
 
     async def cog_unload(self) -> None:
@@ -61,10 +64,14 @@ class SlowPlay(commands.Cog):
         """One task sleeps until the next stored timer is due, fires it, repeats."""
         await self.bot.wait_until_ready()
         t: Tables = self.bot.tables  # type: ignore[attr-defined]
+        await self.start_up(t)
         while not self.bot.is_closed():
             try:
                 for notice in await t.fire_due():
                     await self.deliver(notice)
+                for notice in await t.expire_lobbies():
+                    await self.deliver(notice)
+                await post_owed(self.bot)
                 nxt = await t.next_due()
             except Exception:
                 log.exception("timer loop failed; retrying in a minute")
@@ -75,6 +82,24 @@ class SlowPlay(commands.Cog):
                 await asyncio.wait_for(self.wake.wait(), timeout=delay)
             except TimeoutError:
                 pass
+
+    async def start_up(self, t: Tables) -> None:
+        """Once connected: AI seats that owe a move take it, then every thread gets the
+        boards it is owed (those moves, and any made while the bot was away)."""
+        try:
+            resumed = await t.resume_all()
+            posted = await post_owed(self.bot)
+            log.info("after start-up: %d games moved on, %d owed boards posted", resumed, posted)
+        except Exception:
+            log.exception("start-up posting failed; the timer loop retries")
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        self.wake.set()  # Discord is back: post what is owed now, not in a minute
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        self.wake.set()
 
     async def deliver(self, notice: Notice) -> None:
         try:
@@ -92,7 +117,7 @@ class SlowPlay(commands.Cog):
                 for uid in notice.dm:
                     link = f" <#{notice.thread_id}>" if notice.thread_id else ""
                     await send_dm(self.bot, uid, notice.text + link)
-        except discord.HTTPException:
+        except (discord.HTTPException, OSError, TimeoutError):
             log.exception("could not deliver a %s for game %s", notice.kind, notice.game_id)
 
     # ---- /settings ---------------------------------------------------------------------
@@ -102,6 +127,7 @@ class SlowPlay(commands.Cog):
         reminders="Reminder interval: off, hours (12h) or days (1d)",
         on_deadline="What happens at the deadline",
         channel="Channel where new games open",
+        lobby_days="Days a lobby may wait unstarted before it is closed (default 7)",
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -112,6 +138,7 @@ class SlowPlay(commands.Cog):
         reminders: str | None = None,
         on_deadline: Literal["ai", "skip", "abandon"] | None = None,
         channel: discord.TextChannel | None = None,
+        lobby_days: app_commands.Range[float, 1, 365] | None = None,
     ) -> None:
         async def run() -> None:
             perms = getattr(interaction.user, "guild_permissions", None)
@@ -127,6 +154,8 @@ class SlowPlay(commands.Cog):
                 changes["on_deadline"] = on_deadline
             if channel is not None:
                 changes["channel_id"] = channel.id
+            if lobby_days is not None:
+                changes["lobby_days"] = lobby_days
             t = tables_of(interaction)
             if changes:
                 merged = await t.set_guild_settings(interaction.guild_id, changes)
@@ -150,18 +179,16 @@ class SlowPlay(commands.Cog):
         name="mygames", description="Every game you sit in here, the ones waiting on you first"
     )
     @app_commands.guild_only()
-    async def mygames_cmd(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(page="Page number (when you sit in many games)")
+    async def mygames_cmd(self, interaction: discord.Interaction, page: int = 1) -> None:
         async def run() -> None:
-            games = await tables_of(interaction).my_games(interaction.user.id, interaction.guild_id)
-            if not games:
+            pages = await tables_of(interaction).my_games_pages(interaction.user.id, interaction.guild_id)
+            if not pages:
                 await say(interaction, "You are not in any open game here. Start one with /game new.")
                 return
-            lines = []
-            for g in games[:25]:
-                mark = "**your turn**" if g["waiting_on_you"] else f"waiting for {g['whose_turn']}"
-                where = f"<#{g['thread_id']}>" if g["thread_id"] else ""
-                lines.append(f"#{g['game_id']} {g['title']}: {mark} since <t:{int(g['since'])}:R> {where}")
-            await say(interaction, "\n".join(lines))
+            if not 1 <= page <= len(pages):
+                raise TableError(f"There are {len(pages)} page(s) of your games; pick 1 to {len(pages)}.")
+            await say(interaction, pages[page - 1])
 
         await guarded(interaction, None, run())
 

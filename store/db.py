@@ -884,6 +884,156 @@ class Store:
         self._after(bool(arm))
         return version + 1
 
+    # ---- issue 22: what reached the thread, pause/extend, seat hand-over, watchers, meta ------
+    # Kept together, in plain SQL (? placeholders, ON CONFLICT upserts) for both engines.
+    async def flags(self, game_id: int) -> tuple[int, int, int]:
+        """(paused, extended, posted_version) of a game: paused is the time it was
+        paused (0: running), extended the turn it was extended in (0: never)."""
+        rows = await self._fetch("SELECT paused, extended, posted_version FROM games WHERE id=?", game_id)
+        return (int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else (0, 0, 0)
+
+    async def mark_posted(self, game_id: int, version: int, moves: int) -> bool:
+        """The board of ``version`` (after ``moves`` moves) reached the thread. Never
+        goes back. False if a newer board was already marked."""
+
+        def body() -> Body[bool]:
+            n = yield execute(
+                "UPDATE games SET posted_version=? WHERE id=? AND posted_version<?", version, game_id, version
+            )
+            if n != 1:
+                return False
+            yield execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+                f"posted_moves:{game_id}",
+                str(moves),
+            )
+            return True
+
+        return bool(await self._tx(body))
+
+    async def posted_moves(self, game_id: int) -> int:
+        value = await self.get_meta(f"posted_moves:{game_id}")
+        return int(value) if value is not None and value.isdecimal() else 0
+
+    async def owed(self) -> list[int]:
+        """Running or finished games whose newest board has not reached their thread."""
+        rows = await self._fetch(
+            "SELECT id FROM games WHERE status IN ('active', 'over') AND thread_id IS NOT NULL "
+            "AND posted_version < version ORDER BY id"
+        )
+        return [r[0] for r in rows]
+
+    async def mark_all_posted(self) -> int:
+        """Once, on the first start that tracks boards: every board so far counts as posted
+        (games from before schema 3 all read posted_version 0)."""
+
+        def body() -> Body[int]:
+            n = yield execute("UPDATE games SET posted_version=version WHERE posted_version<version")
+            return int(n)
+
+        return int(await self._tx(body))
+
+    async def set_paused(self, game_id: int, paused_at: int, shift: float) -> bool:
+        """Pause (``paused_at`` > 0) or resume (0) a running game and move its timers by
+        ``shift`` seconds, in one transaction. False if it was already so."""
+        want = "paused=0" if paused_at else "paused>0"
+
+        def body() -> Body[bool]:
+            n = yield execute(
+                f"UPDATE games SET paused=? WHERE id=? AND status='active' AND {want}", paused_at, game_id
+            )
+            if n != 1:
+                return False
+            yield execute("UPDATE timers SET due=due+? WHERE game_id=?", shift, game_id)
+            return True
+
+        ok = bool(await self._tx(body))
+        self._after(ok)
+        return ok
+
+    async def extend(self, game_id: int, turn: int, by: float) -> int:
+        """Push the game's deadlines by ``by`` seconds once for ``turn``; the number of
+        deadlines moved (0: already extended this turn). Conflict: no deadline runs."""
+
+        def body() -> Body[int]:
+            n = yield execute(
+                "UPDATE games SET extended=? WHERE id=? AND status='active' AND extended<>?",
+                turn,
+                game_id,
+                turn,
+            )
+            if n != 1:
+                return 0
+            moved = yield execute(
+                "UPDATE timers SET due=due+? WHERE game_id=? AND kind='deadline'", by, game_id
+            )
+            if moved == 0:
+                raise Conflict()  # nothing to extend: the mark is rolled back
+            return int(moved)
+
+        return int(await self._tx(body))
+
+    async def give_seat(self, game_id: int, version: int, seat: int, user_id: int, name: str) -> int:
+        """A running game's seat goes to another member (or back from the AI). The old
+        holder's half-made move and the seat's timers go; the version moves on."""
+
+        def body() -> Body[None]:
+            yield from self._bump(game_id, version, ("active",))
+            old = yield fetch("SELECT user_id FROM seats WHERE game_id=? AND seat=?", game_id, seat)
+            yield execute(
+                "UPDATE seats SET user_id=?, name=?, is_ai=0 WHERE game_id=? AND seat=?",
+                user_id,
+                name,
+                game_id,
+                seat,
+            )
+            yield execute("DELETE FROM timers WHERE game_id=? AND seat=?", game_id, seat)
+            if old and old[0][0] is not None:
+                yield execute("DELETE FROM drafts WHERE game_id=? AND user_id=?", game_id, old[0][0])
+
+        await self._tx(body)
+        return version + 1
+
+    async def arm(self, game_id: int, arm: list[tuple[int, str, float]]) -> None:
+        def body() -> Body[None]:
+            yield from self._timers(game_id, arm, [])
+            yield from self._armed(arm)
+
+        await self._tx(body)
+        self._after(bool(arm))
+
+    async def set_watch(self, game_id: int, user_id: int, on: bool) -> None:
+        if on:
+            await self.backend.execute(
+                "INSERT INTO watchers (game_id, user_id) VALUES (?, ?) ON CONFLICT (game_id, user_id) DO NOTHING",
+                (game_id, user_id),
+            )
+        else:
+            await self.backend.execute(
+                "DELETE FROM watchers WHERE game_id=? AND user_id=?", (game_id, user_id)
+            )
+
+    async def watchers(self, game_id: int) -> list[int]:
+        rows = await self._fetch("SELECT user_id FROM watchers WHERE game_id=? ORDER BY user_id", game_id)
+        return [r[0] for r in rows]
+
+    async def lobbies(self) -> list[tuple[int, int | None, int | None, float, int]]:
+        """(id, guild_id, thread_id, updated_at, version) of every lobby not yet started."""
+        rows = await self._fetch(
+            "SELECT id, guild_id, thread_id, updated_at, version FROM games WHERE status='lobby' ORDER BY id"
+        )
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+    async def get_meta(self, key: str) -> str | None:
+        rows = await self._fetch("SELECT value FROM meta WHERE key=?", key)
+        return str(rows[0][0]) if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self.backend.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+            (key, value),
+        )
+
     # ---- process coordination ------------------------------------------------------
     async def identify_slot(self, bucket: int, spacing: float = 5.0) -> float:
         """Reserve the next IDENTIFY time of a ``max_concurrency`` bucket, shared by

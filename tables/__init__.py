@@ -19,6 +19,8 @@ nothing.
 - ``stats``    /stats
 - ``rules``    /rules: the How to play section, the rest attached
 - ``settings`` server and game settings, DM opt-in
+- ``upkeep``   boards owed to a thread, handing a seat over, pause/resume/extend,
+               lobby expiry, "tell me when I'm next", /mygames in pages
 """
 
 from __future__ import annotations
@@ -46,9 +48,11 @@ from tables.settings import DEFAULT_SETTINGS, ON_DEADLINE, SettingsMixin, check_
 from tables.stats import StatsMixin
 from tables.text import MESSAGE_ROOM, display_name, fit_message
 from tables.timers import TimersMixin
+from tables.upkeep import UpkeepMixin
 
 
 class Tables(
+    UpkeepMixin,
     LobbyMixin,
     ChooserMixin,
     PlayMixin,

@@ -72,6 +72,10 @@ class TablesBase:
 
         async def settings_for(self, row: GameRow) -> dict[str, Any]: ...
 
+        async def is_paused(self, game_id: int) -> bool: ...
+
+        async def heads_up(self, row: GameRow, before: GameRow | None) -> list[tuple[int, str]]: ...
+
     # ---- the catalogue ---------------------------------------------------------
     def catalogue(self) -> list[GameInfo]:
         """Every installed game, in menu order."""

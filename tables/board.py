@@ -135,6 +135,9 @@ class BoardMixin(TablesBase):
             away = await self._away_names(row)
             if away:
                 w.tail.append(away)
+            if await self.is_paused(game_id):
+                w.tail.append("**Paused** by the host: no moves, deadlines or reminders until /game resume.")
+                w.choose = False
         actor_private = None
         if actor is not None:
             actor_private = named(row, "\n".join(w.private.pop(actor[0], []))) or None
@@ -155,6 +158,7 @@ class BoardMixin(TablesBase):
             over=over,
             moves=row.moves,
             timings={"render": drawn.seconds},
+            heads_up=await self.heads_up(row, before),
         )
 
     async def _away_names(self, row: GameRow) -> str:

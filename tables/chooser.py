@@ -4,9 +4,11 @@ game's ``chooser(state, seat, prefix)``.
 
 The tokens chosen so far (the prefix) are kept in the store's ``drafts`` table,
 keyed by game and user with the game's version: a half-made move survives a
-restart and is dropped once the game moves on. Nothing is saved as a move
-before Done, which plays ``game.format(action)`` through the normal, version
-guarded :meth:`act` path, so a double click plays it once.
+restart, and survives another seat's move while the game's chooser still
+accepts its prefix on the new state (several seats choose at once in some
+phases); otherwise it is dropped with one sentence. Nothing is saved as a move
+before Done, which re-validates the prefix and plays ``game.format(action)``
+through the normal, version guarded :meth:`act` path, once.
 
 Options are addressed by their index in the step (custom_ids carry game,
 version, depth and index): no token ever has to fit in a custom_id."""
@@ -23,6 +25,7 @@ from store import GameRow
 from tables.play import PlayMixin
 from tables.results import MAX_BUTTONS, Panel, Step, TableError, Update
 from tables.text import image_names, named
+from tables.upkeep import PAUSED
 
 log = logging.getLogger("lairkeeper.tables")
 
@@ -78,24 +81,59 @@ def build_step(row: GameRow, seat: int, prefix: list[str], page: int = 0) -> Ste
     return step
 
 
+def still_accepted(row: GameRow, seat: int, prefix: list[str]) -> bool:
+    """Whether the game's chooser, on the current state, still offers every token
+    of ``prefix`` step by step (another seat's move may have taken one away)."""
+    for k, token in enumerate(prefix):
+        try:
+            options = _choice(row, seat, prefix[:k]).options
+        except TableError:
+            return False
+        if token not in {tok for tok, _label in options}:
+            return False
+    try:
+        _choice(row, seat, prefix)
+    except TableError:
+        return False
+    return True
+
+
 class ChooserMixin(PlayMixin):
-    async def _draft(self, row: GameRow, user_id: int) -> list[str]:
-        """The user's half-made move for this version of the game ([] if none)."""
+    async def _draft(self, row: GameRow, user_id: int, seat: int) -> tuple[list[str], str | None]:
+        """The user's half-made move ([] if none) and a sentence when the game moved on
+        since it was made. A draft outlives another seat's move (several seats choose
+        at once in some phases) while the chooser still accepts its prefix on the
+        new state; otherwise it is dropped."""
         draft = await self.store.get_draft(row.id, user_id)
         if draft is None:
-            return []
-        if draft[0] != row.version:  # the game moved on: the half-made move is void
-            await self.store.set_draft(row.id, user_id, row.version, None)
-            return []
-        return list(draft[1])
+            return [], None
+        prefix = list(draft[1])
+        if draft[0] == row.version:
+            return prefix, None
+        fits: bool = bool(prefix) and await asyncio.to_thread(still_accepted, row, seat, list(prefix))
+        if fits:
+            await self.store.set_draft(row.id, user_id, row.version, prefix)
+            return prefix, "The game moved on meanwhile; your choices so far still stand."
+        await self.store.set_draft(row.id, user_id, row.version, None)
+        note = (
+            "The game moved on and your half-made move no longer fits; please choose again."
+            if prefix
+            else None
+        )
+        return [], note
 
     async def _acting(
-        self, game_id: int, user_id: int, version: int, stale: str = STALE_STEP
+        self, game_id: int, user_id: int, version: int, stale: str = STALE_STEP, kept: bool = False
     ) -> tuple[GameRow, int]:
+        """The game and the user's seat; ``version`` must be the current one, or (``kept``)
+        the user must have a half-made move that may have outlived the change."""
         row = await self._load(game_id)
-        if version != row.version:
+        if version != row.version and not (kept and await self.store.get_draft(game_id, user_id)):
             raise TableError(stale)
-        return row, self._acting_seat(row, user_id)
+        seat = self._acting_seat(row, user_id)
+        if await self.is_paused(game_id):
+            raise TableError(PAUSED)
+        return row, seat
 
     async def panel(self, game_id: int, user_id: int, version: int) -> Panel:
         """The private answer to "Your move": a button per legal move when they fit,
@@ -107,12 +145,13 @@ class ChooserMixin(PlayMixin):
         if len(legal) <= MAX_BUTTONS and not builds_moves(game):
             labels = [(named(row, game.describe(row.state, a))[:LABEL_MAX], i) for i, a in enumerate(legal)]
             return Panel(game_id, version, buttons=labels)
-        prefix = await self._draft(row, user_id)
+        prefix, note = await self._draft(row, user_id, seat)
         try:
             step = await asyncio.to_thread(build_step, row, seat, prefix)
         except TableError:  # the saved prefix leads nowhere any more: start afresh
             await self.store.set_draft(game_id, user_id, version, None)
             step = await asyncio.to_thread(build_step, row, seat, [])
+        step.note = note
         return Panel(game_id, version, step=step)
 
     async def choose(
@@ -120,41 +159,64 @@ class ChooserMixin(PlayMixin):
     ) -> Step:
         """One chooser click: ``pick`` option ``index``, go ``back`` one step, or show
         ``page`` number ``index`` of a long step. ``depth`` is the step the click
-        belongs to; a click on an older reply is refused and changes nothing."""
+        belongs to; a click on an older reply is refused and changes nothing. A click
+        made before another seat's move keeps the half-made move if it still fits;
+        a pick is then shown again rather than taken, since the options it counted
+        may have changed."""
         async with self._lock(game_id):
-            row, seat = await self._acting(game_id, user_id, version)
-            prefix = await self._draft(row, user_id)
+            row, seat = await self._acting(game_id, user_id, version, kept=True)
+            prefix, note = await self._draft(row, user_id, seat)
+            if note is not None and version != row.version:
+                if op == "pick" or not prefix:
+                    step = await asyncio.to_thread(build_step, row, seat, prefix)
+                    step.note = note + (" Pick again below." if prefix else "")
+                    return step
+            elif version != row.version:
+                raise TableError(STALE_STEP)
             if depth != len(prefix):
                 raise TableError(OLD_STEP)
-            page = 0
-            if op == "pick":
-                options = _choice(row, seat, prefix).options
-                if not 0 <= index < len(options):
-                    raise TableError("That choice is no longer available.")
-                prefix = [*prefix, options[index][0]]
-            elif op == "back":
-                if not prefix:
-                    raise TableError("This is the first step; there is nothing to go back to.")
-                prefix = prefix[:-1]
-            elif op == "page":
-                page = index
-            else:
-                raise TableError("That button does nothing.")
+            prefix, page = self._click(row, seat, prefix, op, index)
             step = await asyncio.to_thread(build_step, row, seat, prefix, page)
-            await self.store.set_draft(game_id, user_id, version, prefix)
+            step.note = note
+            await self.store.set_draft(game_id, user_id, row.version, prefix)
         return step
 
+    @staticmethod
+    def _click(row: GameRow, seat: int, prefix: list[str], op: str, index: int) -> tuple[list[str], int]:
+        """The prefix and page after one click."""
+        if op == "pick":
+            options = _choice(row, seat, prefix).options
+            if not 0 <= index < len(options):
+                raise TableError("That choice is no longer available.")
+            return [*prefix, options[index][0]], 0
+        if op == "back":
+            if not prefix:
+                raise TableError("This is the first step; there is nothing to go back to.")
+            return prefix[:-1], 0
+        if op == "page":
+            return prefix, index
+        raise TableError("That button does nothing.")
+
     async def choose_done(self, game_id: int, user_id: int, version: int, depth: int) -> Update:
-        """Done: play the move the half-made prefix names, once."""
+        """Done: play the move the half-made prefix names, once, if it is legal now.
+        The draft is taken away before the move is played (and given back if the move
+        is refused), so a second Done finds nothing to play."""
         async with self._lock(game_id):
-            row, seat = await self._acting(game_id, user_id, version)
-            prefix = await self._draft(row, user_id)
+            row, seat = await self._acting(game_id, user_id, version, kept=True)
+            prefix, note = await self._draft(row, user_id, seat)
+            if version != row.version and note is None:
+                raise TableError(STALE_STEP)
+            if not prefix and note is not None:
+                raise TableError(note)
             if depth != len(prefix):
                 raise TableError(OLD_STEP)
             action = _choice(row, seat, prefix).action
             if action is None:
                 raise TableError("The move is not complete yet; choose the next step first.")
-            note = core.get(row.game_key).format(action)
-        update = await self.act(game_id, user_id, text=note, version=version)
-        await self.store.set_draft(game_id, user_id, version, None)
-        return update
+            note_text = core.get(row.game_key).format(action)
+            await self.store.set_draft(game_id, user_id, row.version, None)
+        try:
+            return await self.act(game_id, user_id, text=note_text, version=row.version)
+        except TableError:
+            await self.store.set_draft(game_id, user_id, row.version, prefix)
+            raise

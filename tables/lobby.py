@@ -64,6 +64,8 @@ class LobbyMixin(TablesBase):
     async def _change_seats(self, game_id: int, change: Callable[[GameRow, list[SeatRow]], None]) -> Lobby:
         async with self._lock(game_id):
             row = await self._load(game_id)
+            if row.status == "abandoned":
+                raise TableError("This lobby was closed; open a new one with /game new.")
             if row.status != "lobby":
                 raise TableError("This game has already started; seats can no longer change.")
             seats = list(row.seats)

@@ -15,6 +15,7 @@ from store import GameRow
 from tables.base import TablesBase
 from tables.results import TableError, Update
 from tables.text import named
+from tables.upkeep import PAUSED
 
 log = logging.getLogger("lairkeeper.tables")
 
@@ -95,6 +96,8 @@ class PlayMixin(TablesBase):
             if stale is not None and stale != row.version and row.seat_of(user_id) is not None:
                 raise TableError(STALE)
             seat = self._acting_seat(row, user_id)
+            if await self.is_paused(game_id):
+                raise TableError(PAUSED)
             game = core.get(row.game_key)
             assert row.state is not None
             action = self._chosen(row, seat, text, button)
@@ -103,6 +106,10 @@ class PlayMixin(TablesBase):
             except IllegalAction as exc:
                 raise TableError(named(row, str(exc))) from None
             await self._commit(row, [(seat, user_id, game.format(action))], new)
+            # The player moved: a half-made move of theirs (typed past it) is void. Read
+            # first: most moves have no draft, and a read costs less than a transaction.
+            if await self.store.get_draft(game_id, user_id) is not None:
+                await self.store.set_draft(game_id, user_id, row.version, None)
         t1 = time.perf_counter()
         ai_events = await self._run_ai(game_id)
         update = await self.board(game_id, events=events + ai_events, before=row, actor=(user_id, seat))
@@ -114,7 +121,7 @@ class PlayMixin(TablesBase):
         """One AI move if an AI seat is to act. Returns its events, or None."""
         async with self._lock(game_id):
             row = await self._load(game_id)
-            if row.status != "active" or row.state is None:
+            if row.status != "active" or row.state is None or await self.is_paused(game_id):
                 return None
             game = core.get(row.game_key)
             ai_seats = sorted(s for s in game.to_act(row.state) if row.seats[s].is_ai)

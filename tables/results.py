@@ -105,6 +105,8 @@ class Update:
     steps: list[bytes] = field(default_factory=list)
     over: bool = False
     moves: int = 0
+    # Players who asked to be told when they are next: (user id, sentence).
+    heads_up: list[tuple[int, str]] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -112,7 +114,7 @@ class Update:
 class Notice:
     """A timer that fired: a reminder to post, or what a deadline did."""
 
-    kind: str  # reminder | deadline
+    kind: str  # reminder | deadline | expired
     game_id: int
     thread_id: int | None
     text: str
@@ -139,6 +141,7 @@ class Step:
     path: list[str] = field(default_factory=list)  # labels of the steps taken
     preview: bytes | None = None
     page: int = 0
+    note: str | None = None  # one sentence about the half-made move (kept or dropped)
 
     PAGE = 25  # a select menu holds 25 options
     FEW = 5  # this many options or fewer are buttons
@@ -156,7 +159,7 @@ class Step:
 
     @property
     def text(self) -> str:
-        lines = []
+        lines = [self.note] if self.note else []
         if self.path:
             lines.append("So far: " + " - ".join(self.path))
         lines.append(self.prompt)

@@ -15,6 +15,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "reminder_hours": 24.0,  # 0 = no reminders
     "on_deadline": "ai",  # ai | skip | abandon
     "channel_id": None,  # where /game new opens games (None: the channel it is used in)
+    "lobby_days": 7.0,  # a lobby nobody starts (or joins) for this long is closed
 }
 ON_DEADLINE = ("ai", "skip", "abandon")
 
@@ -30,6 +31,10 @@ def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
                 raise TableError(f"'{k}' must be a number of hours from 0 (off) to 1440 (60 days).")
             if k == "reminder_hours" and 0 < v < 0.25:
                 raise TableError("Reminders can come at most every 15 minutes (0.25 hours).")
+            out[k] = float(v)
+        elif k == "lobby_days":
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not 1 <= v <= 365:
+                raise TableError("'lobby_days' must be a number of days from 1 to 365.")
             out[k] = float(v)
         elif k == "on_deadline":
             if v not in ON_DEADLINE:

@@ -11,6 +11,7 @@ from store import GameRow
 from tables.base import TablesBase
 from tables.results import HOUR, Notice, TableError
 from tables.text import display_name
+from tables.upkeep import PAUSE_SHIFT
 
 log = logging.getLogger("lairkeeper.tables")
 
@@ -89,6 +90,9 @@ class TimersMixin(TablesBase):
             game = core.get(row.game_key)
             if row.status != "active" or row.state is None or seat not in game.to_act(row.state):
                 await self.store.reschedule(timer_id, None)
+                return None
+            if await self.is_paused(game_id):  # armed while paused: wait for the resume
+                await self.store.reschedule(timer_id, due + PAUSE_SHIFT)
                 return None
             if kind == "reminder":
                 return await self._remind(row, timer_id, seat, due, now)

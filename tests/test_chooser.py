@@ -248,3 +248,114 @@ async def test_a_preview_image_follows_each_step(tables: Tables, wide: str, monk
     assert drawn[-1] == ({"path": ["2", "2", "2"]}, ["alice", "bob"])
     await tables.choose_done(gid, user, ver, 3)
     assert [n for _q, _s, n in await tables.store.log(gid)] == [str(222 % 60)]
+
+
+class Bids(Wide):
+    """Every seat picks a number 1-60 at once (two chooser steps: tens, then the number);
+    a number one seat took is gone for the others. The game ends once all have picked."""
+
+    key = "test-bids"
+
+    def _setup(self, state: dict, setup: Any) -> None:
+        super()._setup(state, setup)
+        state.update(picked={})
+
+    def to_act(self, state: dict) -> set[int]:
+        return set(range(state["seats"])) - {int(s) for s in state["picked"]}
+
+    def legal_actions(self, state: dict, seat: int) -> list[int]:
+        taken = set(state["picked"].values())
+        return [n for n in range(1, 61) if n not in taken] if seat in self.to_act(state) else []
+
+    def _apply(self, state: dict, seat: int, action: int) -> list:
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction("That number is taken or out of range.")
+        state["picked"][str(seat)] = action
+        if not self.to_act(state):
+            state["winner"] = max(state["picked"], key=lambda s: state["picked"][s])
+            state["winner"] = int(state["winner"])
+        return []
+
+    def describe(self, state: dict, action: int) -> str:
+        return f"Take {action}"
+
+
+@pytest.fixture
+def bids() -> Any:
+    from render import register
+    from tests import fakegame
+
+    core._loaded[Bids.key] = Bids()
+    core.MODULES.setdefault(Bids.key, "fakegame")
+    register(Bids.key, fakegame.RENDERER)
+    return Bids.key
+
+
+async def test_a_draft_outlives_another_seats_move_while_it_still_fits(tables: Tables, bids: str) -> None:
+    """Simultaneous choosing: Bob's move no longer throws away Alice's half-made move;
+    her Done plays it once if it is still legal; a draft the move made impossible is
+    dropped with one sentence."""
+    lobby = await tables.create(ALICE, "alice", bids, seed=4)
+    await tables.join(lobby.game_id, BOB, "bob")
+    await tables.join(lobby.game_id, 44, "carol")
+    await tables.join(lobby.game_id, 55, "dave")
+    await tables.start(lobby.game_id, ALICE)
+    gid = lobby.game_id
+    row = await tables.store.get(gid)
+    assert row is not None
+    ver = row.version
+    # Alice: tens 2 -> "Take 25"; Carol: tens 0 -> "Take 3" (Bob will take 3 first).
+    await tables.choose(gid, ALICE, ver, 0, "pick", 2)
+    alice = await tables.choose(gid, ALICE, ver, 1, "pick", 4)
+    assert alice.done == "Take 25"
+    await tables.choose(gid, 44, ver, 0, "pick", 0)
+    await tables.choose(gid, 44, ver, 1, "pick", 2)
+    await tables.act(gid, BOB, "3")  # the version moves on
+    # Alice's Done on her old reply: still legal, played once.
+    update = await tables.choose_done(gid, ALICE, ver, 2)
+    log = await tables.store.log(gid)
+    assert [(seat, note) for _s, seat, note in log] == [(1, "3"), (0, "25")]
+    assert await tables.store.get_draft(gid, ALICE) is None
+    with pytest.raises(TableError):  # a second Done plays nothing
+        await tables.choose_done(gid, ALICE, ver, 2)
+    assert len(await tables.store.log(gid)) == 2
+    # Carol's draft named 3, which Bob took: dropped with one sentence; nothing played.
+    with pytest.raises(TableError, match="no longer fits"):
+        await tables.choose_done(gid, 44, ver, 2)
+    assert await tables.store.get_draft(gid, 44) is None and len(await tables.store.log(gid)) == 2
+    # A pick on an old reply while the draft still fits is shown again, not taken blind.
+    await tables.choose(gid, 44, update.version, 0, "pick", 1)  # tens 1
+    await tables.act(gid, 55, "12")  # Dave: the version moves on, 11 is still free
+    again = await tables.choose(gid, 44, update.version, 1, "pick", 0)
+    assert again.depth == 1 and again.note is not None and "still stand" in again.note
+    assert await tables.store.get_draft(gid, 44) is not None
+    step = await tables.choose(gid, 44, again.version, 1, "pick", 0)
+    assert step.depth == 2 and step.done == "Take 11"
+    await tables.choose_done(gid, 44, step.version, 2)
+    assert [note for _s, _seat, note in await tables.store.log(gid)] == ["3", "25", "12", "11"]
+
+
+async def test_dungeon_lords_orders_draft_survives_the_other_lords_move(tables: Tables) -> None:
+    """The case the chooser's drafts were fixed for: Dungeon Lords lords choose at
+    once; one lord's move keeps the other's half-made choice, which Done then plays once."""
+    if "dungeon-lords" not in core.available():
+        pytest.skip("dungeon-lords is not installed")
+    game = core.get("dungeon-lords")
+    lobby = await tables.create(ALICE, "alice", "dungeon-lords", seed=5)
+    await tables.join(lobby.game_id, BOB, "bob")
+    await tables.start(lobby.game_id, ALICE)
+    gid = lobby.game_id
+    row = await tables.store.get(gid)
+    assert row is not None and row.state is not None
+    assert game.to_act(row.state) == {0, 1}, "both lords choose at once"
+    first = await tables.choose(gid, ALICE, row.version, 0, "pick", 0)
+    await tables.act(gid, BOB, game.format(game.legal_actions(row.state, 1)[0]))
+    panel = await tables.panel(gid, ALICE, row.version + 1)
+    assert panel.step is not None and panel.step.path == first.path and panel.step.depth == 1
+    assert panel.step.note is not None and "still stand" in panel.step.note
+    step, ver = panel.step, panel.version
+    while step.done is None:
+        step = await tables.choose(gid, ALICE, ver, step.depth, "pick", 0)
+    await tables.choose_done(gid, ALICE, ver, step.depth)
+    seats = [seat for _q, seat, _n in await tables.store.log(gid)]
+    assert seats == [1, 0], seats

@@ -344,3 +344,197 @@ async def test_simultaneous_choices_ping_everyone_and_show_only_who_still_thinks
     )
     assert game.format(choice) not in update.text, "what alice chose is not shown to the table"
     assert update.ping == [], "bob was already pinged; alice's choice pings nobody new"
+
+
+# ---- issue 22: a week-long game --------------------------------------------------------
+
+
+async def ai_game(t: Tables, ais: int = 1, key: str = "test-race") -> int:
+    lobby = await t.create(ALICE, "alice", key, seed=4, guild_id=GUILD, take_seat=False)
+    for _ in range(ais):
+        await t.add_ai(lobby.game_id, ALICE)
+    await t.set_refs(lobby.game_id, thread_id=9000 + lobby.game_id)
+    return lobby.game_id
+
+
+async def post_all(t: Tables, sink: list[tuple[int, int, str]]) -> None:
+    """What cogs.common.post_owed does, with a list for a thread."""
+    for gid in await t.owed():
+        update = await t.owed_board(gid)
+        assert update is not None
+        sink.append((gid, update.moves, update.text))
+        await t.mark_posted(update)
+
+
+async def test_moves_the_bot_makes_at_start_up_are_posted_once(tmp_path: Path, clock: Clock) -> None:
+    """Item 1: after a restart the AI's moves (here to the game's end) get one board
+    summarising them, with the final result; nothing is owed twice."""
+    path = str(tmp_path / "o.db")
+    store = await Store(path, clock=clock).open()
+    t = Tables(store, clock=clock)
+    await t.start_tracking()
+    gid = await ai_game(t, ais=2)
+    update = await t.start(gid, None, run_ai=False)  # only AI seats: nobody moved yet
+    await t.mark_posted(update)
+    assert await t.owed() == []
+    await store.close()
+
+    store = await Store(path, clock=clock).open()
+    t = Tables(store, clock=clock)
+    await t.start_tracking()
+    assert await t.resume_all() == 1
+    sink: list[tuple[int, int, str]] = []
+    await post_all(t, sink)
+    row = await store.get(gid)
+    assert row is not None and row.status == "over"
+    assert [(g, m) for g, m, _ in sink] == [(gid, row.moves)]
+    text = sink[0][2]
+    assert f"{row.moves} move(s) since the last board" in text and "Final scores" in text
+    assert "adds" in text, "the AI moves are summarised"
+    await post_all(t, sink)
+    assert len(sink) == 1, "a board is owed once"
+    await store.close()
+
+
+async def test_a_deadline_or_takeover_move_is_owed_until_posted(t: Tables, clock: Clock) -> None:
+    await t.start_tracking()
+    gid = await game(t, {"deadline_hours": 1, "reminder_hours": 0})
+    await t.set_refs(gid, thread_id=31)
+    await t.mark_posted(await t.board(gid))
+    clock.now += HOUR + 1
+    notices = await t.fire_due()
+    assert notices and notices[0].update is not None
+    assert await t.owed() == [gid], "until the deadline's board reaches the thread"
+    await t.mark_posted(notices[0].update)
+    assert await t.owed() == []
+    assert await t.posted_version(gid) == notices[0].update.version
+    assert not await t.mark_posted(notices[0].update), "never marked twice"
+
+
+async def test_first_start_after_the_upgrade_owes_nothing(t: Tables) -> None:
+    gid = await game(t)
+    await t.store.set_refs(gid, thread_id=77)
+    assert await t.owed() == [gid]
+    await t.start_tracking()
+    assert await t.owed() == [], "boards from before the upgrade count as posted"
+
+
+async def test_mygames_is_paged_without_cutting_a_line(t: Tables) -> None:
+    """Item 3: 60 games do not fit in 2,000 characters; every line (and its channel
+    mention) is whole on exactly one page."""
+    for k in range(60):
+        lobby = await t.create(ALICE, "alice", "test-race", seed=k, guild_id=GUILD)
+        await t.join(lobby.game_id, BOB, "bob")
+        await t.start(lobby.game_id, ALICE)
+        await t.set_refs(lobby.game_id, thread_id=1_234_567_890_123_456_789 + k)
+    pages = await t.my_games_pages(ALICE, GUILD)
+    assert len(pages) >= 2
+    lines = [line for p in pages for line in p.splitlines() if not line.startswith("(page")]
+    assert len(lines) == 60 and all(len(p) <= 2000 for p in pages)
+    for k in range(60):
+        assert sum(f"<#{1_234_567_890_123_456_789 + k}>" in line for line in lines) == 1
+    assert pages[0].endswith(f"(page 1 of {len(pages)})")
+
+
+async def test_lobbies_expire_after_the_server_setting(t: Tables, clock: Clock) -> None:
+    """Item 4: default 7 days without a change, then a message for the thread."""
+    old = await t.create(ALICE, "alice", "test-race", guild_id=GUILD)
+    await t.set_refs(old.game_id, thread_id=4242)
+    clock.now += 6 * 24 * HOUR
+    fresh = await t.create(BOB, "bob", "test-race", guild_id=GUILD)
+    assert await t.expire_lobbies() == []
+    clock.now += 24 * HOUR + 1
+    notices = await t.expire_lobbies()
+    assert [(n.game_id, n.thread_id, n.kind) for n in notices] == [(old.game_id, 4242, "expired")]
+    assert "7 days" in notices[0].text
+    assert (await t.lobby(old.game_id)).status == "abandoned"
+    assert (await t.lobby(fresh.game_id)).status == "lobby"
+    assert all(g["game_id"] != old.game_id for g in await t.my_games(ALICE, GUILD))
+    with pytest.raises(TableError, match="lobby was closed"):
+        await t.join(old.game_id, BOB, "bob")
+    await t.set_guild_settings(GUILD, {"lobby_days": 1})
+    with pytest.raises(TableError, match="1 to 365"):
+        await t.set_guild_settings(GUILD, {"lobby_days": 0})
+    assert [n.game_id for n in await t.expire_lobbies()] == [fresh.game_id]
+
+
+async def test_a_seat_is_handed_to_another_member_and_back_from_the_ai(t: Tables) -> None:
+    """Item 5: only the new holder sees the seat's secrets and is pinged; the host
+    or Manage Server only; an AI-held seat can go back to a person."""
+    gid = await game(t)
+    row = await t.store.get(gid)
+    assert row is not None and row.state is not None
+    secret = f"Your secret card is {row.state['cards'][1]}."
+    assert (await t.hand(gid, BOB))[0] == secret
+    with pytest.raises(TableError, match="Only the host"):
+        await t.hand_seat(gid, BOB, 1, CAROL, "carol")
+    with pytest.raises(TableError, match="already plays"):
+        await t.hand_seat(gid, ALICE, 1, ALICE, "alice")
+    _user, seat, _other = await mover(t, gid)
+    update = await t.hand_seat(gid, ALICE, 1, CAROL, "carol")
+    assert f"<@{CAROL}> (carol) takes over the seat of bob" in update.text, "the new holder is pinged"
+    assert (CAROL in update.ping) == (seat == 1), "and told it is their turn when it is"
+    assert BOB not in update.ping
+    assert (await t.hand(gid, CAROL))[0] == secret
+    for outsider in (BOB, 99):
+        with pytest.raises(TableError, match="not a player"):
+            await t.hand(gid, outsider)
+    assert secret not in update.text
+    # To the AI and back to a person (by a Manage Server member, not the host).
+    await t.take_over(gid, CAROL)
+    back = await t.hand_seat(gid, 99, 1, BOB, "bob", is_admin=True)
+    assert f"<@{BOB}>" in back.text and (await t.hand(gid, BOB))[0] == secret
+    with pytest.raises(TableError, match="not a player"):
+        await t.hand(gid, CAROL)
+
+
+async def test_pause_resume_and_one_extension(t: Tables, clock: Clock) -> None:
+    """Item 6: while paused no move, reminder or deadline; the board says so; the
+    deadline gets its paused time back; the host extends a turn's deadline once."""
+    gid = await game(t, {"deadline_hours": 10, "reminder_hours": 2})
+    user, seat, _other = await mover(t, gid)
+    with pytest.raises(TableError, match="Only the host"):
+        await t.pause(gid, BOB)
+    await t.pause(gid, ALICE)
+    with pytest.raises(TableError, match="paused"):
+        await t.act(gid, user, "1")
+    board = await t.board(gid)
+    assert "Paused" in board.text and not board.choose
+    clock.now += 30 * HOUR
+    assert await t.fire_due() == [], "nothing fires while paused"
+    clock.now += 1
+    resumed = await t.resume(gid, ALICE)
+    assert "Paused" not in resumed.text
+    deadline = [d for _i, s, k, d in await t.store.timers_of(gid) if k == "deadline"][0]
+    assert abs(deadline - (clock.now + 10 * HOUR)) < 5, "the deadline got its paused time back"
+    text = await t.extend(gid, ALICE)
+    assert "10 hours later" in text
+    with pytest.raises(TableError, match="already extended"):
+        await t.extend(gid, ALICE)
+    assert [d for _i, s, k, d in await t.store.timers_of(gid) if k == "deadline"][0] == deadline + 10 * HOUR
+    await t.act(gid, user, "1")
+    await t.act(gid, _other, "1")
+    assert "later" in await t.extend(gid, ALICE), "a new turn may be extended once again"
+
+
+async def test_tell_me_when_i_am_next(t: Tables) -> None:
+    """Item 7: a watcher is told when the public move log says they act after the
+    players acting now; someone who did not ask is not."""
+    lobby = await t.create(ALICE, "alice", "test-race", seed=4, guild_id=GUILD)
+    await t.join(lobby.game_id, BOB, "bob")
+    await t.join(lobby.game_id, CAROL, "carol")
+    gid = lobby.game_id
+    await t.start(gid, ALICE)
+    with pytest.raises(TableError, match="not a player"):
+        await t.watch(gid, 99, True)
+    await t.watch(gid, CAROL, True)
+    order = [ALICE, BOB, CAROL]  # Race: seats in turn
+    for k in range(3):  # one round: the log learns the order
+        await t.act(gid, order[k], "1")
+    update = await t.act(gid, ALICE, "1")  # Bob acts now; Carol followed Bob last time
+    assert [u for u, _s in update.heads_up] == [CAROL] and "likely next" in update.heads_up[0][1]
+    update = await t.act(gid, BOB, "1")  # Carol's own turn: the normal ping, no heads-up
+    assert update.heads_up == [] and CAROL in update.ping
+    await t.watch(gid, CAROL, False)
+    await t.act(gid, CAROL, "1")
+    assert (await t.act(gid, ALICE, "1")).heads_up == []

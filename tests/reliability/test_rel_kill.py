@@ -1,6 +1,7 @@
 """kill -9 at random points during scripted moves: after every restart no
-confirmed move is lost, none is applied twice, and every game resumes and
-replays from seed + log to its stored snapshot."""
+confirmed move is lost, none is applied twice, every game resumes and replays
+from seed + log to its stored snapshot, and each move made is posted exactly
+once (the poster of owed boards is killed at random too)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,76 @@ from tests.playout import replay
 from tests.reliability._util import LONG, ROOT, keys, record, size
 
 DRIVER = Path(__file__).with_name("driver.py")
+
+# Posts every owed board the way cogs.common.post_owed does, into a file standing for
+# the threads: one JSON line a message, with the nonce Discord would be given. Run as
+# its own process so it can be killed between the send and the mark, like the bot.
+POSTER = """
+import asyncio, json, sys
+sys.path.insert(0, {root!r})
+from store import Store
+from tables import Tables
+
+async def main():
+    store = await Store({db!r}).open()
+    t = Tables(store)
+    try:
+        for row in await store.games():  # the driver plays without threads: give each one
+            if row.thread_id is None:
+                await store.set_refs(row.id, thread_id=row.id)
+        for gid in await t.owed():
+            since = await store.posted_moves(gid)
+            update = await t.owed_board(gid)
+            if update is None:
+                continue
+            nonce = f"lk{{update.game_id % 10**12}}v{{update.version % 10**9}}"
+            with open({sink!r}, "a") as f:
+                f.write(json.dumps([nonce, gid, since, update.moves]) + "\\n")
+                f.flush()
+            await t.mark_posted(update)
+    finally:
+        await store.close()
+
+asyncio.run(main())
+"""
+
+
+def post_owed(db: str, sink: Path, kill_after: float | None) -> None:
+    """Post what is owed; SIGKILL the poster after ``kill_after`` seconds if given."""
+    code = POSTER.format(root=str(ROOT), db=str(db), sink=str(sink))
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    if kill_after is not None:
+        time.sleep(kill_after)
+        proc.send_signal(signal.SIGKILL)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode in (0, -signal.SIGKILL), err[-3000:]
+
+
+async def check_posted(db: str, sink: Path) -> int:
+    """Each move made is posted exactly once: the threads (the sink, with a repeated
+    nonce dropped as Discord drops it) got boards whose move ranges follow each other
+    with no gap and no overlap, ending at the game's last move. Returns boards posted."""
+    seen: set[str] = set()
+    ranges: dict[int, list[tuple[int, int]]] = {}
+    for line in sink.read_text().splitlines() if sink.exists() else []:
+        nonce, gid, since, moves = json.loads(line)
+        if nonce in seen:
+            continue  # Discord answers an enforced nonce again with the first message
+        seen.add(nonce)
+        ranges.setdefault(gid, []).append((since, moves))
+    store = await Store(db).open()
+    try:
+        rows = await store._fetch("SELECT id, moves FROM games WHERE status IN ('active', 'over')")
+    finally:
+        await store.close()
+    for gid, moves in rows:
+        covered = 0
+        for since, upto in ranges.get(gid, []):
+            assert since == covered, f"game {gid}: board for moves {since + 1}..{upto} after {covered}"
+            assert upto >= since
+            covered = upto
+        assert covered == moves, f"game {gid}: moves {covered + 1}..{moves} never posted"
+    return len(seen)
 
 
 def run_until_killed(
@@ -137,11 +208,13 @@ async def resume_everything(db: str) -> int:
         await store.close()
 
 
-async def test_kill9_during_moves_loses_nothing(db_target: str) -> None:
+async def test_kill9_during_moves_loses_nothing(db_target: str, tmp_path: Path) -> None:
     target = size(16, 1000)
     kill_every = size(8, 20)
     ks = keys()
     db = db_target
+    sink = tmp_path / "threads.jsonl"
+    posted = 0
     rnd = random.Random(2024)
     confirmed: list[tuple[int, int, int, str]] = []
     kills = runs = 0
@@ -156,6 +229,11 @@ async def test_kill9_during_moves_loses_nothing(db_target: str) -> None:
         confirmed += got
         kills += killed
         runs += 1
+        # After every restart the owed boards go out; the poster is killed too, then
+        # run again to the end, like a bot killed while posting and restarted.
+        post_owed(db, sink, rnd.uniform(0.2, 1.0))
+        post_owed(db, sink, None)
+        posted = await check_posted(db, sink)
         if not LONG or runs % 10 == 0:
             await check_database(db, confirmed, kills)
     figures = await check_database(db, confirmed, kills)
@@ -172,6 +250,7 @@ async def test_kill9_during_moves_loses_nothing(db_target: str) -> None:
         saved_but_unconfirmed=figures["unconfirmed_but_saved"],
         lost=0,
         applied_twice=0,
+        boards_posted=posted,
         games_played=ks,
         seconds=round(time.perf_counter() - t0, 1),
     )

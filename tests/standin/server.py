@@ -378,6 +378,7 @@ class StandIn:
         self._runner: web.AppRunner | None = None
         self.port = 0
 
+        self.faults = Faults()  # fault injection: see the class
         self.users[self.bot_id] = user_payload(self.bot_id, bot_name, bot=True)
         self.users[self.owner_id] = user_payload(self.owner_id, "owner")
         self.bot_role_id = self.snowflake()
@@ -388,7 +389,9 @@ class StandIn:
 
     # ---- lifecycle ---------------------------------------------------------------------
     async def start(self) -> StandIn:
-        app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self._middleware])
+        app = web.Application(
+            client_max_size=64 * 1024 * 1024, middlewares=[self.faults.middleware, self._middleware]
+        )
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/attachments/{channel}/{id}/{name}", self._attachment)
         app.router.add_route("*", API + "/{tail:.*}", self._api)
@@ -1306,7 +1309,11 @@ class StandIn:
         body = body or {}
         if body.get("flags", 0) & EPHEMERAL:
             raise invalid("flags: only interaction responses can be ephemeral")
+        again = self.faults.same_nonce(self, int(channel_id), body)
+        if again is not None:  # Discord answers a repeated enforced nonce with the first message
+            return again.payload(self)
         m = await self.post_message(int(channel_id), body, files, self.bot_id)
+        self.faults.remember_nonce(m, body)
         return m.payload(self)
 
     def _message_in(self, channel_id: str, message_id: str) -> Message:
@@ -1685,3 +1692,101 @@ class StandIn:
         if user_id not in self.users:
             self.add_user(user_id, name, **kw)
         return Actor(self, user_id, name)
+
+
+# ---- fault injection (issue 22): a gateway that goes away, REST 5xx/429, a stalled server ----
+
+
+@dataclass
+class Fault:
+    method: str
+    path: re.Pattern[str]
+    status: int
+    times: int
+    retry_after: float = 0.0
+    hits: int = 0
+
+
+class Faults:
+    """What can go wrong with Discord, on demand. Self-contained: the stand-in calls
+    :meth:`middleware` before its own handlers and the nonce helpers when a message
+    is posted.
+
+    - :meth:`fail`: the next ``times`` requests matching a method and a path regex
+      are answered with ``status`` (5xx as Discord's outages do; 429 with
+      ``retry_after`` and the rate-limit headers discord.py reads).
+    - ``gateway_down``: the gateway refuses connections (503) until cleared; with
+      :meth:`StandIn.drop_connection` that is an outage of the gateway.
+    - enforce_nonce: a message posted again with the same nonce in the same channel
+      (Discord keeps them a few minutes) returns the first message, creating nothing.
+    - :func:`stalled_server`: a socket that accepts and never answers."""
+
+    def __init__(self) -> None:
+        self.rules: list[Fault] = []
+        self.gateway_down = False
+        self.answered: list[tuple[str, str, int]] = []  # (method, path, status) of each injected fault
+        self._nonces: dict[tuple[int, str], Message] = {}
+
+    def fail(self, method: str, path: str, status: int, times: int = 1, retry_after: float = 0.0) -> Fault:
+        rule = Fault(method.upper(), re.compile(path), status, times, retry_after)
+        self.rules.append(rule)
+        return rule
+
+    def clear(self) -> None:
+        self.rules.clear()
+        self.gateway_down = False
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.path == "/gateway" and self.gateway_down:
+            self.answered.append((request.method, request.path, 503))
+            return web.Response(status=503, text="gateway unavailable")
+        path = request.path.removeprefix(API)
+        for rule in self.rules:
+            if rule.hits < rule.times and rule.method == request.method and rule.path.fullmatch(path):
+                rule.hits += 1
+                self.answered.append((request.method, path, rule.status))
+                await request.read()
+                if rule.status == 429:
+                    body = {
+                        "message": "You are being rate limited.",
+                        "retry_after": rule.retry_after,
+                        "global": False,
+                    }
+                    headers = {
+                        "Content-Type": "application/json",
+                        "Via": "1.1 google",  # discord.py takes a 429 without it for a Cloudflare ban
+                        "Retry-After": str(rule.retry_after),
+                        "X-RateLimit-Limit": "5",
+                        "X-RateLimit-Remaining": "0",
+                        "X-RateLimit-Reset-After": str(rule.retry_after),
+                        "X-RateLimit-Bucket": "standin-fault",
+                        "X-RateLimit-Scope": "user",
+                    }
+                    return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
+                return web.Response(status=rule.status, text=f"{rule.status}: injected fault")
+        return await handler(request)  # type: ignore[no-any-return]
+
+    def same_nonce(self, standin: StandIn, channel_id: int, body: dict[str, Any]) -> Message | None:
+        nonce = body.get("nonce")
+        if nonce is None or not body.get("enforce_nonce"):
+            return None
+        m = self._nonces.get((channel_id, str(nonce)))
+        return m if m is not None and not m.deleted else None
+
+    def remember_nonce(self, m: Message, body: dict[str, Any]) -> None:
+        if body.get("nonce") is not None and body.get("enforce_nonce"):
+            self._nonces[(m.channel_id, str(body["nonce"]))] = m
+
+
+async def stalled_server() -> tuple[asyncio.AbstractServer, int, list[asyncio.StreamWriter]]:
+    """A TCP server on 127.0.0.1 that accepts every connection and never answers:
+    (server, port, the open connections). Close the server and the writers after."""
+    held: list[asyncio.StreamWriter] = []
+
+    async def hold(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)  # kept open, never written to
+
+    server = await asyncio.start_server(hold, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    return server, port, held
