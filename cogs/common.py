@@ -463,8 +463,7 @@ async def post_taken(interaction: discord.Interaction, update: Update, game_id: 
         await post_board(interaction.client, update)
     except (discord.HTTPException, OSError, TimeoutError):
         log.exception("posting the board failed (game %s)", game_id)
-        confirm += "
-Your move was taken; the board will be posted when Discord answers again."
+        confirm += "\nYour move was taken; the board will be posted when Discord answers again."
     return confirm[:2000]
 
 
