@@ -337,6 +337,10 @@ def _hire_options(state: State, seat: int, t: dict[str, Any]) -> list[str]:
             out += [f"hire {m} {w}" for w in ("food", "evil") if hire_cost(state, seat, m, t["space"], w)]
         else:
             out.append(f"hire {m}")
+        if MONSTERS[m].get("eats"):
+            # The meal may be named ('hire demon goblin'); the bare form eats the cheapest.
+            p = state["players"][seat]
+            out += [f"hire {m} {x}" for x in dict.fromkeys(e["id"] for e in board.edible(p))]
     return out + ["hire none"]
 
 

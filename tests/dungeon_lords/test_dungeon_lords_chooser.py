@@ -264,3 +264,33 @@ COMBAT_PETS = {
     for k, v in __import__("engine.dungeon_lords.data", fromlist=["PETS"]).PETS.items()
     if v["when"] == "combat"
 }
+
+
+def test_the_demon_s_meal_is_chosen_by_clicks() -> None:
+    """Issue 21 item 8: 'hire demon goblin' (the Demon eats the monster named) needed typing;
+    the chooser now offers the Demon, then each monster it may eat, or the cheapest."""
+    from engine.dungeon_lords import board
+
+    found = 0
+    for seed in range(30):
+        s = G.new(2, None, 3000 + seed)
+        while not G.is_over(s) and found < 3:
+            seat = min(G.to_act(s))
+            t = s.get("task") or {}
+            legal = G.legal_actions(s, seat)
+            if t.get("type") == "hire" and "hire demon" in legal and board.edible(s["players"][seat]):
+                meals = list(dict.fromkeys(m["id"] for m in board.edible(s["players"][seat])))
+                step = G.chooser(s, seat, ["hire-demon"])
+                assert [tok for tok, _ in step.options] == ["cheapest", *meals]
+                for meal in meals:
+                    made = G.chooser(s, seat, ["hire-demon", meal]).action
+                    assert made == G.parse(f"hire demon {meal}")
+                    after, _ = G.apply(s, seat, made)
+                    ids = [m["id"] for m in after["players"][seat]["monsters"]]
+                    before = [m["id"] for m in s["players"][seat]["monsters"]]
+                    assert ids.count(meal) == before.count(meal) - 1 and "demon" in ids
+                found += 1
+            s, _ = G.apply(s, seat, G.ai_action(s, seat))
+        if found >= 3:
+            break
+    assert found >= 1
