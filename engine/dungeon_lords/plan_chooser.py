@@ -15,8 +15,8 @@ from typing import Any
 from engine.core import Choice, IllegalAction, State
 
 from . import board, plans
-from .data import MONSTERS, PETS, TRAPS
-from .notation import IF_SPELL, fit, parse_plan
+from .data import MONSTERS, PETS, ROOMS, RULES, TRAPS
+from .notation import IF_SPELL, describe, fit, parse_plan
 
 STALE = "That choice is no longer open; open your moves again."
 AIMS = range(1, 10)  # the aims the notation takes ('at 1'..'at 9', 'ghost@1'..'ghost@9')
@@ -100,6 +100,15 @@ KIND = {
 }
 
 
+def _trap_cost(state: State, seat: int, tile: str, tid: str) -> dict[str, int]:
+    """The Trap Card's price this Year, with the gold more a room asks (as plans.check counts)."""
+    cost = dict(TRAPS[tid]["cost"][state["year"] - 1])
+    t = board.tile(state["players"][seat], tile)
+    if t["k"] == "r" and not ROOMS[t["room"]].get("combat", {}).get("no_surcharge"):
+        cost["gold"] = cost.get("gold", 0) + RULES["room_trap_surcharge"]
+    return cost
+
+
 def _monster(tok: str) -> str:
     mid = tok.rstrip("+")
     way = MONSTERS[mid]["options"][1 if tok.endswith("+") else 0]
@@ -119,12 +128,12 @@ def _items(state: State, seat: int, plan: dict[str, Any], part: str) -> list[tup
     if part == "trap":
         for tid in dict.fromkeys(p["traps"]):
             new = _with(plan, "traps", tid)
-            cost = board.cost_text(TRAPS[tid]["cost"][state["year"] - 1])
+            cost = board.cost_text(_trap_cost(state, seat, plan["tile"], tid))
             out.append((f"trap-{tid}", fit(f"Spring {TRAPS[tid]['name']} (costs {cost})"), new))
     elif part == "at" and plan["at"] is None:
         for n in AIMS:
             out.append(
-                (f"at-{n}", fit(f"The first Trap Card hits {_who(state, seat, n)}"), _with(plan, "at", n))
+                (f"at-{n}", fit(f"The first Trap Card aims at {_who(state, seat, n)}"), _with(plan, "at", n))
             )
     elif part == "send":
         sent = [t.rstrip("+") for t in plan["send"]]
@@ -172,7 +181,7 @@ def _step(state: State, seat: int, plan: dict[str, Any] | None, pending: Any) ->
     if pending is not None:
         return f"{PARTS[pending]}: choose.", _items(state, seat, plan, pending)
     parts = [(k, label, k) for k, label in PARTS.items() if _items(state, seat, plan, k)]
-    return f"Your plan so far: {text(plan)}. Add to it, or press Done.", parts
+    return f"Your plan so far: {describe(state, seat, text(plan))}. Add to it, or press Done.", parts
 
 
 def _walk(state: State, seat: int, prefix: list[str]) -> tuple[dict[str, Any] | None, Any]:
