@@ -17,7 +17,19 @@ from typing import Any
 from engine import core
 from engine.core import Event, IllegalAction, Result, Rng, State, seat_ref
 
-from . import board, events, expansion, festival, notation, plans, production, scoring, tasks, views
+from . import (
+    board,
+    events,
+    expansion,
+    festival,
+    notation,
+    plan_chooser,
+    plans,
+    production,
+    scoring,
+    tasks,
+    views,
+)
 from .board import DUMMY, hand, log, who
 from .combat import Battle, paladin_here
 from .data import (
@@ -507,11 +519,16 @@ class DungeonLords(core.Game):
         return notation.describe(state, seat, action)
 
     def segments(self, state: State, seat: int, action: Any) -> list[tuple[str, str]]:
+        if state["phase"] == "plan" and str(action).startswith("fight "):
+            return plan_chooser.path(state, seat, str(action))
         return notation.segments(state, seat, action)
 
     def chooser(self, state: State, seat: int, prefix: list[str]) -> core.Choice:
         if state["phase"] == "orders" and seat in self.to_act(state):
             return notation.order_chooser(state, seat, prefix)
+        if state["phase"] == "plan" and seat in self.to_act(state):
+            # Every legal battle plan, built one part a click (the legal list holds only a sample).
+            return plan_chooser.chooser(state, seat, prefix)
         return super().chooser(state, seat, prefix)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

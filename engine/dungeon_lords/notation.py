@@ -450,11 +450,21 @@ def segments(state: State, seat: int, action: Any) -> list[tuple[str, str]]:
     if verb == "prize" and words[1] in ("dig", "room") and len(words) > 2:
         return [("prize-" + words[1], fit(f"Festival prize: {festival.PRIZE[words[1]]}")),
                 ("-".join(words[2:]), label)]  # fmt: skip
+    demon = verb == "hire" and len(words) >= 2 and MONSTERS.get(words[1], {}).get("eats")
+    if demon and (state.get("task") or {}).get("type") == "hire":
+        # A Demon: the monster first, then the meal (a named one, or the cheapest).
+        head = label.split("; it eats ")[0]
+        meal = words[2] if len(words) > 2 else "cheapest"
+        return [("hire-" + words[1], head), (meal, fit(f"{head}; it eats {_meal(words)}"))]
     if verb == "fight":
         return _fight_segments(words, label)
     if verb == "orders":  # the same steps as order_chooser: one Orders Card a click
         return [(w, _order_option(w)) for w in words[1:]]
     return [(_token(words), label)]
+
+
+def _meal(words: list[str]) -> str:
+    return f"the {MONSTERS[words[2]]['name']}" if len(words) > 2 else "your cheapest monster"
 
 
 def _token(words: list[str]) -> str:

@@ -337,6 +337,12 @@ def _hire_options(state: State, seat: int, t: dict[str, Any]) -> list[str]:
             out += [f"hire {m} {w}" for w in ("food", "evil") if hire_cost(state, seat, m, t["space"], w)]
         else:
             out.append(f"hire {m}")
+        if MONSTERS[m].get("eats"):
+            # The meal may be named ('hire demon goblin'); the bare form eats the cheapest, so
+            # that one is not listed twice (the same move under two names).
+            food = board.edible(state["players"][seat])
+            cheapest = min(food, key=lambda e: MONSTERS[e["id"]]["rank"])["id"] if food else None
+            out += [f"hire {m} {x}" for x in dict.fromkeys(e["id"] for e in food) if x != cheapest]
     return out + ["hire none"]
 
 

@@ -111,3 +111,190 @@ def test_the_segments_of_every_legal_move_lead_through_the_chooser_to_it() -> No
             checked += 1
         s, _ = G.apply(s, seat, G.ai_action(s, seat))
     assert checked > 300
+
+
+# ---- issue 21 item 8: every battle plan by clicks ---------------------------------------------------
+#
+# The combat chooser's documented tokens (engine/dungeon_lords/plan_chooser.py): the tile, then
+# per part 'trap' + 'trap-<id>', 'at' + 'at-<n>', 'send' + 'send-<monster>[+]', 'aim' + 'aim-<k>'
+# + 'n-<n>', 'pet' + 'pet-<id>', 'spell' + '<answer>'. The test clicks them from the typed plan's
+# meaning (not from the engine's own path), so a plan the chooser cannot reach fails here.
+
+ANSWERS = ("peace:keep", "peace:withdraw", "suggestion:pay", "suggestion:withdraw", "installed:first",
+           "installed:last")  # fmt: skip
+
+
+def _combat_positions() -> list[tuple[dict[str, Any], int]]:
+    """Real plan-phase positions: AI games (with and without the expansion) and random-move games."""
+    out: list[tuple[dict[str, Any], int]] = []
+    for k, (n, opts) in enumerate(
+        [(2, None), (3, {"expansion": False}), (4, None), (2, {"expansion": False})]
+    ):
+        rnd = random.Random(k)
+        s = G.new(n, opts, 900 + k)
+        while not G.is_over(s):
+            seat = min(G.to_act(s))
+            if s["phase"] == "plan":
+                out.append((s, seat))
+            legal = G.legal_actions(s, seat)
+            move = rnd.choice(legal) if k % 2 and legal and rnd.random() < 0.5 else G.ai_action(s, seat)
+            s, _ = G.apply(s, seat, move)
+    return out
+
+
+def _random_plan(s: dict[str, Any], seat: int, rnd: random.Random) -> str:
+    """A random typed plan: a tile (sometimes a wrong one), traps, 'at n', monsters with options and
+    aims, a pet, spell answers - the parts in a random order, as a player might type them."""
+    p = s["players"][seat]
+    tiles = [c for c, t in p["grid"].items() if t.get("k") in ("r", "t")] or ["A1"]
+    tile = rnd.choice(G_TILES(p) if rnd.random() < 0.85 else tiles)
+    parts: list[list[str]] = []
+    if p["traps"] and rnd.random() < 0.6:
+        parts.append(["trap", *rnd.sample(p["traps"], rnd.randint(1, min(2, len(p["traps"]))))])
+    if rnd.random() < 0.3:
+        parts.append(["at", str(rnd.randint(1, 9))])
+    up = [m["id"] for m in p["monsters"] if m["up"] is True]
+    if up and rnd.random() < 0.8:
+        sent = []
+        for mid in rnd.sample(up, rnd.randint(1, min(3, len(up)))):
+            from engine.dungeon_lords.data import MONSTERS
+
+            tok = mid + ("+" if len(MONSTERS[mid]["options"]) > 1 and rnd.random() < 0.4 else "")
+            sent.append(tok + (f"@{rnd.randint(1, 9)}" if rnd.random() < 0.35 else ""))
+        parts.append(["send", *sent])
+    pets = [x for x in p.get("pets", []) if x in COMBAT_PETS]
+    if pets and rnd.random() < 0.5:
+        parts.append(["pet", rnd.choice(pets)])
+    for key in ("peace", "suggestion", "installed"):
+        if rnd.random() < 0.3:
+            parts.append([f"{key}:{rnd.choice([a for a in ANSWERS if a.startswith(key)]).split(':')[1]}"])
+    rnd.shuffle(parts)
+    return " ".join(
+        ["fight", tile.lower() if rnd.random() < 0.3 else tile] + [w for part in parts for w in part]
+    )
+
+
+def _clicks_for(plan: dict[str, Any]) -> list[str]:
+    toks = [plan["tile"]]
+    toks += [x for t in plan["traps"] for x in ("trap", f"trap-{t}")]
+    toks += ["at", f"at-{plan['target']}"] if plan["target"] is not None else []
+    toks += [x for m, o in plan["send"] for x in ("send", f"send-{m}{'+' * o}")]
+    toks += [x for i, n in plan.get("aim", {}).items() for x in ("aim", f"aim-{i + 1}", f"n-{n}")]
+    toks += ["pet", f"pet-{plan['pet']}"] if plan["pet"] else []
+    toks += [x for key, v in plan.get("if", {}).items() for x in ("spell", f"{key}:{v}")]
+    return toks
+
+
+def test_every_typed_battle_plan_is_reached_by_clicks_and_applies_the_same() -> None:
+    from engine.dungeon_lords.notation import parse_plan
+
+    rnd = random.Random(21)
+    positions = _combat_positions()
+    assert len(positions) >= 40, len(positions)
+    accepted = aimed = trapped = answered = pets = 0
+    for s, seat in positions:
+        for _ in range(12):
+            typed = _random_plan(s, seat, rnd)
+            try:
+                action = G.parse(typed)
+                after_typed, _ = G.apply(s, seat, action)
+            except IllegalAction:
+                continue
+            accepted += 1
+            plan = parse_plan(action)
+            aimed += bool(plan.get("aim")) or plan["target"] is not None
+            trapped += bool(plan["traps"])
+            answered += bool(plan.get("if"))
+            pets += bool(plan["pet"])
+            clicks = _clicks_for(plan)
+            for depth, tok in enumerate(clicks):
+                ch = G.chooser(s, seat, clicks[:depth])
+                assert len(ch.options) <= 25, (typed, depth, len(ch.options))
+                for t, label in ch.options:
+                    assert t and " " not in t and len(t) <= 25, t
+                    _check_label(s, label)
+                assert tok in [t for t, _ in ch.options], (typed, clicks[:depth], ch.options)
+            made = G.chooser(s, seat, clicks).action
+            assert made is not None, typed
+            # Done makes the plan /play makes of its parts typed in the plan form's order.
+            assert made == G.parse(made) and parse_plan(made) == plan, (typed, made)
+            after_made, _ = G.apply(s, seat, made)
+            stored = after_made.get("combat", {}).get("plans", {})
+            if stored.get(str(seat)) == made:  # the plan waits for the others, as its notation...
+                stored[str(seat)] = action  # ...in the word order typed
+            assert after_made == after_typed, typed  # otherwise the game is exactly the same
+            path = [t for t, _ in G.segments(s, seat, made)]  # the engine's own way there
+            assert sorted(path) == sorted(clicks) and G.chooser(s, seat, path).action == made, made
+    assert accepted >= 300 and aimed >= 40 and trapped >= 20 and answered >= 60 and pets >= 10, (
+        accepted, aimed, trapped, answered, pets)  # fmt: skip
+
+
+def test_the_plan_chooser_offers_only_what_keeps_the_plan_legal_and_rejects_a_stale_click() -> None:
+    s, seat = next((s, seat) for s, seat in _combat_positions() if s["players"][seat]["monsters"])
+    first = G.chooser(s, seat, [])
+    assert first.action is None and first.options  # the tile comes first
+    tile = first.options[0][0]
+    menu = G.chooser(s, seat, [tile])
+    assert menu.action == f"fight {tile}"  # fighting with nothing is a legal plan: Done is open
+    assert all(label[0].isupper() for _, label in menu.options)
+    with pytest.raises(IllegalAction):
+        G.chooser(s, seat, [tile, "send", "send-nosuchmonster"])
+    # Walking every reachable menu (to a depth of 6 clicks) never offers an illegal plan.
+    seen = 0
+    stack = [[tile]]
+    while stack and seen < 400:
+        prefix = stack.pop()
+        ch = G.chooser(s, seat, prefix)
+        if ch.action is not None:
+            G.apply(s, seat, ch.action)  # raises if the chooser made an illegal plan
+            seen += 1
+        if len(prefix) < 6:
+            stack += [prefix + [t] for t, _ in ch.options]
+    assert seen > 20
+
+
+def G_TILES(p: dict[str, Any]) -> list[str]:  # noqa: N802 - the battle tiles, as the rules pick them
+    from engine.dungeon_lords import board
+
+    return list(board.battle_tiles(p))
+
+
+COMBAT_PETS = {
+    k
+    for k, v in __import__("engine.dungeon_lords.data", fromlist=["PETS"]).PETS.items()
+    if v["when"] == "combat"
+}
+
+
+def test_the_demon_s_meal_is_chosen_by_clicks() -> None:
+    """Issue 21 item 8: 'hire demon goblin' (the Demon eats the monster named) needed typing;
+    the chooser now offers the Demon, then each monster it may eat, or the cheapest."""
+    from engine.dungeon_lords import board
+    from engine.dungeon_lords.data import MONSTERS
+
+    found = 0
+    for seed in range(30):
+        s = G.new(2, None, 3000 + seed)
+        while not G.is_over(s) and found < 3:
+            seat = min(G.to_act(s))
+            t = s.get("task") or {}
+            legal = G.legal_actions(s, seat)
+            if t.get("type") == "hire" and "hire demon" in legal and board.edible(s["players"][seat]):
+                food = board.edible(s["players"][seat])
+                cheapest = min(food, key=lambda m: MONSTERS[m["id"]]["rank"])["id"]
+                # The cheapest is the bare 'hire demon' (listed once, not twice under two names).
+                meals = [x for x in dict.fromkeys(m["id"] for m in food) if x != cheapest]
+                step = G.chooser(s, seat, ["hire-demon"])
+                assert [tok for tok, _ in step.options] == ["cheapest", *meals]
+                for meal in meals:
+                    made = G.chooser(s, seat, ["hire-demon", meal]).action
+                    assert made == G.parse(f"hire demon {meal}")
+                    after, _ = G.apply(s, seat, made)
+                    ids = [m["id"] for m in after["players"][seat]["monsters"]]
+                    before = [m["id"] for m in s["players"][seat]["monsters"]]
+                    assert ids.count(meal) == before.count(meal) - 1 and "demon" in ids
+                found += bool(meals)
+            s, _ = G.apply(s, seat, G.ai_action(s, seat))
+        if found >= 3:
+            break
+    assert found >= 1
