@@ -228,10 +228,14 @@ class Game:
     blurb: ClassVar[str] = ""
 
     # ---- setup -----------------------------------------------------------
-    def new(self, seats: int, options: dict[str, Any] | None = None, seed: int = 0) -> State:
+    def new(
+        self, seats: int, options: dict[str, Any] | None = None, seed: int = 0, revision: int | None = None
+    ) -> State:
         """A new game for ``seats`` players. ``options`` holds variant switches
         (validated against :attr:`options`) and, for tests only, ``setup``: a
-        game-specific override that stacks decks and bags."""
+        game-specific override that stacks decks and bags. ``revision`` is the rules
+        revision the game is played under (default: this engine's newest); a replay
+        of a stored game passes the revision the game was begun under."""
         if not self.min_players <= seats <= self.max_players:
             raise IllegalAction(
                 f"{self.title} is for {self.min_players} to {self.max_players} players, not {seats}."
@@ -242,6 +246,7 @@ class Game:
             "seats": seats,
             "options": {k: v for k, v in opts.items() if k != "setup"},
             "rng": new_rng(seed),
+            "revision": self.revision if revision is None else self.check_revision(revision),
         }
         self._setup(state, opts.get("setup"))
         return state
@@ -265,7 +270,56 @@ class Game:
     def _setup(self, state: State, setup: Any) -> None:
         raise NotImplementedError
 
+    # ---- rules revisions (docs/storage.md, "Changing a game's rules") ----------
+    @property
+    def revision(self) -> int:
+        """This engine's newest rules revision: ``REVISION`` of engine/<game>/upgrade.py."""
+        return int(self._upgrade_module().REVISION)
+
+    def _upgrade_module(self) -> Any:
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            return importlib.import_module(f"{package}.upgrade")
+        except ModuleNotFoundError:  # a game outside engine/ (a test's stand-in game)
+            return _NO_UPGRADES
+
+    def check_revision(self, revision: int) -> int:
+        if not FIRST_CARRIED_REVISION <= revision <= self.revision:
+            raise IllegalAction(f"{self.title} has no rules revision {revision}.")
+        return revision
+
+    def rules_revision(self, state: State) -> int:
+        """The revision whose rules are in force for ``state``. A rule changed in
+        revision N is written ``if game.rules_revision(state) >= N: new rule``, so a
+        stored game replays under the rules each of its moves was played with."""
+        return int(state.get("revision", FIRST_CARRIED_REVISION))
+
+    def upgrade(self, state: State) -> State:
+        """``state`` carried to this engine's newest revision, one step at a time
+        (``STEPS[n]`` of upgrade.py carries revision n-1 to n), on a copy."""
+        module = self._upgrade_module()
+        new = copy_state(state)
+        for n in range(self.rules_revision(state) + 1, self.revision + 1):
+            new = module.STEPS[n](new) if n in module.STEPS else new
+            new["revision"] = n
+        return new
+
+    def changes(self, from_revision: int) -> list[str]:
+        """What changed for the rest of a game carried from ``from_revision``, in
+        sentences a player understands (``CHANGES[n]`` of upgrade.py)."""
+        module = self._upgrade_module()
+        return [module.CHANGES[n] for n in range(from_revision + 1, self.revision + 1) if n in module.CHANGES]
+
     # ---- turn structure ----------------------------------------------------
+    def turn_id(self, state: State) -> str:
+        """Which turn the game is in, as the table sees turns (docs/rules/<game>.md,
+        "What a turn is"). The tables layer posts one board, pings and arms deadlines
+        when it changes, and a deadline plays the seat's moves until it changes.
+        A simultaneous phase is ONE turn id while its choices come in. Default: the
+        seats to act; games whose seat plays two turns in a row, or whose seats
+        choose at once, override it."""
+        return ",".join(str(s) for s in sorted(self.to_act(state)))
+
     def to_act(self, state: State) -> set[Seat]:
         """Seats that may act now (several when choices are simultaneous)."""
         raise NotImplementedError
@@ -284,7 +338,15 @@ class Game:
         if seat not in self.to_act(state):
             raise IllegalAction("It is not your turn.")
         new = copy_state(state)
-        events = self._apply(new, seat, action)
+        try:
+            events = self._apply(new, seat, action)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            # A malformed move object (a field missing, retyped or emptied) is the
+            # sender's mistake, refused in one sentence; a legal move that raises
+            # is the engine's bug and must surface.
+            if action in self.legal_actions(state, seat):
+                raise
+            raise IllegalAction(f"That is not a move in {self.title}; pick one from the list.") from None
         return new, events
 
     def _apply(self, state: State, seat: Seat, action: Action) -> list[Event]:
@@ -360,6 +422,11 @@ class Game:
         """What only ``seat`` may see, as text (``/hand``)."""
         return "You hold nothing secret in this game."
 
+    def header(self, state: State, seat: Seat) -> str:
+        """The top of the seat's private turn message: its own resources and hand in
+        a few short lines (at most 400 characters). Default: the private text."""
+        return self.private_text(state, seat)
+
     # ---- end -------------------------------------------------------------------
     def is_over(self, state: State) -> bool:
         raise NotImplementedError
@@ -389,6 +456,20 @@ class Game:
 
 
 # ---- registry -------------------------------------------------------------------
+
+# Games stored before rules revisions were recorded (release f63664e, store schema
+# 2) are revision 1 and replay on the frozen engine of that release; schemas 3-4
+# (up to 4f183ac) are revision 2, the first revision the engines here still carry.
+FIRST_CARRIED_REVISION = 2
+
+
+class _NoUpgrades:
+    REVISION = FIRST_CARRIED_REVISION
+    STEPS: dict[int, Callable[[State], State]] = {}
+    CHANGES: dict[int, str] = {}
+
+
+_NO_UPGRADES = _NoUpgrades()
 
 # Game key -> module that defines ``GAME``. Rendering lives at render/<module name>.py.
 MODULES: dict[str, str] = {

@@ -14,7 +14,7 @@ from engine import core
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = sorted(core.MODULES.values())
-SHAPE = ("__init__.py", "game.py", "notation.py", "views.py", "ai.py", "data.py")
+SHAPE = ("__init__.py", "game.py", "notation.py", "views.py", "ai.py", "data.py", "upgrade.py")
 
 
 def _functions(path: Path) -> list[tuple[str, int]]:
