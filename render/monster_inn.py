@@ -172,6 +172,10 @@ INN_H = 40 + IH + 44
 def _draw_inn(d: ImageDraw.ImageDraw, view: View, names: list[str], y: int) -> None:
     text(d, (PAD, y), "The Inn", 28, "accent")
     text(d, (PAD + 124, y + 2), "whoever leaves takes the leftmost creature", 24, "muted")
+    top = view.get("deck_top")
+    if top is not None:  # the back of the deck's top card, seen by everyone at the table
+        what = "a monster" if top["type"] == "monster" else f"humanoid {top['range']}, {top['skulls']} skulls"
+        text(d, (WIDTH - PAD, y + 2), f"Top of the deck: {what}", 24, "accent", "ra")
     cy = y + 40
     x: float = PAD
     for i, c in enumerate(view["inn"]):

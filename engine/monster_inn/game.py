@@ -71,6 +71,15 @@ class MonsterInn(core.Game):
             return {state["pending"]["seat"]}
         return {state["turn"]}
 
+    def turn_id(self, state: State) -> str:
+        """A turn is one Remain or Leave decision, with the humanoid bonus or the support
+        request that follows it (docs/rules/monster-inn.md, "What a turn is"). The round is
+        in the id: the last to leave a round by choice may start the next one."""
+        if state["over"]:
+            return "over"
+        (seat,) = self.to_act(state)
+        return f"{state['round']}:{seat}"
+
     def legal_actions(self, state: State, seat: int) -> list[str]:
         if seat not in self.to_act(state):
             return []
@@ -135,12 +144,27 @@ class MonsterInn(core.Game):
             rules.new_round(state, start)
             events.append(Event(f"Round {state['round']} begins; {seat_ref(start)} starts."))
 
+    @staticmethod
+    def _end_words(state: State) -> str:
+        """'ends after the round in which the draw deck is exhausted for 4 or 5 players. For
+        3 players, ... only 1 Creature remains in the draw deck. (This card should be returned
+        to the box)'."""
+        left = len(state["deck"])
+        if left == 0:
+            return "The deck is exhausted: the game is over. Dungeons are scored."
+        what = "1 card is left in the deck" if left == 1 else f"{left} cards are left in the deck"
+        goes = "goes" if left == 1 else "go"
+        return (
+            f"The game is over: {what}, too few for a round, and {goes} back to the box unseen. "
+            "Dungeons are scored."
+        )
+
     def _end(self, state: State, events: list[Event]) -> None:
         # 4-5 players: the deck is empty now. 3 players: 1 card is left; it goes to the box.
+        events.append(Event(self._end_words(state)))
         state["box"] += state["deck"]
         state["deck"] = []
         state["over"] = True
-        events.append(Event("The deck is exhausted: the game is over. Dungeons are scored."))
         res = self.result(state)
         assert res.tiebreak is not None
         for s in range(state["seats"]):
@@ -186,13 +210,17 @@ class MonsterInn(core.Game):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         res = self.result(state) if state["over"] else None
-        return views.view(state, seat, sorted(self.to_act(state)), res)
+        show_top = self.rules_revision(state) >= 3
+        return views.view(state, seat, sorted(self.to_act(state)), res, show_top)
 
     def status(self, state: State) -> str:
         return views.status(state, self.result(state) if state["over"] else None)
 
     def private_text(self, state: State, seat: int) -> str:
         return views.private_text(state, seat)
+
+    def header(self, state: State, seat: int) -> str:
+        return views.header(state, seat, self.rules_revision(state) >= 3)
 
     # ---- end ---------------------------------------------------------------------------
     def is_over(self, state: State) -> bool:

@@ -18,8 +18,20 @@ from collections.abc import Callable
 
 from engine.core import State
 
-REVISION = 2
+REVISION = 3
 
-STEPS: dict[int, Callable[[State], State]] = {}
 
-CHANGES: dict[int, str] = {}
+def _to_3(state: State) -> State:
+    """Revision 3 shows the back of the deck's top card to everyone (issue 29): it is
+    read from the deck as it lies, so the state carries over unchanged."""
+    return state
+
+
+STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
+
+CHANGES: dict[int, str] = {
+    3: (
+        "Everyone now sees the back of the deck's top card, as at the table: a monster, or a "
+        "humanoid with its combat value range and skulls."
+    ),
+}

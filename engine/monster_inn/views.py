@@ -9,8 +9,8 @@ from typing import Any
 
 from engine.core import Result, State, seat_ref
 
-from .data import CARDS
-from .rules import amount, score_columns, short_label
+from .data import CARDS, MONSTERS, back_of
+from .rules import amount, score_columns, short_label, skulls_word
 
 
 def card_view(cid: str, reveal: bool) -> dict[str, Any]:
@@ -35,7 +35,25 @@ def _player(state: State, s: int, seat: int | None, revealed: list[bool]) -> dic
     }
 
 
-def view(state: State, seat: int | None, to_act: list[int], result: Result | None) -> dict[str, Any]:
+def deck_top(state: State) -> dict[str, Any] | None:
+    """The back of the deck's top card, seen by everyone at the table (revision 3): the
+    deck lies "facedown ... in the center of the play area". None when the deck is empty
+    or the game is over (a 3-player game's last card has gone back to the box)."""
+    if state["over"] or not state["deck"]:
+        return None
+    return back_of(state["deck"][0])
+
+
+def back_words(back: dict[str, Any]) -> str:
+    """'a monster' or 'a humanoid 16-20 with 4 skulls'."""
+    if back["type"] == "monster":
+        return "a monster"
+    return f"a humanoid {back['range']} with {skulls_word(back['skulls'])}"
+
+
+def view(
+    state: State, seat: int | None, to_act: list[int], result: Result | None, show_top: bool = True
+) -> dict[str, Any]:
     over = state["over"]
     cols = score_columns(state) if over else None
     players = []
@@ -55,6 +73,7 @@ def view(state: State, seat: int | None, to_act: list[int], result: Result | Non
         "round": state["round"],
         "rounds": rounds(state["seats"]),
         "deck": len(state["deck"]),
+        "deck_top": deck_top(state) if show_top else None,
         "inn": [card_view(c, False) for c in state["inn"]],
         "pool": dict(state["pool"]),
         "supply": dict(state["supply"]),
@@ -110,3 +129,24 @@ def private_text(state: State, seat: int) -> str:
         + (f"; {sup} more lie on your monsters as support." if sup else ".")
         + " Your humanoids stay face down until the end, even to you: you see their range and skulls."
     )
+
+
+def header(state: State, seat: int, show_top: bool) -> str:
+    """The top of the seat's private turn message: purse, dungeon, the pool, the deck."""
+    p = state["players"][seat]
+    lines = [f"Your treasure: {amount(p['gold'], 'gold')}, {amount(p['gem'], 'gem')} (secret)."]
+    mons = [
+        f"{MONSTERS[m['card']].letter}{MONSTERS[m['card']].value}" + (f" (+{m['support']})" if m["support"] else "")
+        for m in p["monsters"]
+    ]
+    hums = [f"{CARDS[h].range}/{CARDS[h].skulls}" for h in p["humanoids"]]
+    lines.append("Your monsters: " + (", ".join(mons) or "none") + ".")
+    lines.append("Your humanoids (range/skulls): " + (", ".join(hums) or "none") + ".")
+    pool = state["pool"]
+    if not state["over"]:
+        pool_words = amount(pool["n"], pool["type"]) if pool["n"] else "empty"
+        top = deck_top(state) if show_top else None
+        deck = f"{len(state['deck'])} in the deck" + (f", the top one {back_words(top)}" if top else "")
+        lines.append(f"Pool: {pool_words}. Round {state['round']}; {deck}.")
+    out = "\n".join(lines)
+    return out if len(out) <= 400 else out[:397] + "..."
