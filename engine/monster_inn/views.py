@@ -136,7 +136,8 @@ def header(state: State, seat: int, show_top: bool) -> str:
     p = state["players"][seat]
     lines = [f"Your treasure: {amount(p['gold'], 'gold')}, {amount(p['gem'], 'gem')} (secret)."]
     mons = [
-        f"{MONSTERS[m['card']].letter}{MONSTERS[m['card']].value}" + (f" (+{m['support']})" if m["support"] else "")
+        f"{MONSTERS[m['card']].letter}{MONSTERS[m['card']].value}"
+        + (f" (+{m['support']})" if m["support"] else "")
         for m in p["monsters"]
     ]
     hums = [f"{CARDS[h].range}/{CARDS[h].skulls}" for h in p["humanoids"]]
