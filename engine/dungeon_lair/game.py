@@ -16,7 +16,7 @@ from engine import core
 from engine.core import Event, IllegalAction, Result, Rng, State, seat_ref
 
 from . import notation, views
-from .board import ROTATIONS, START, Dungeon, area_cell, parse_cell, upgrade
+from .board import ROTATIONS, START, Dungeon, area_cell, parse_area, parse_cell, upgrade
 from .data import BASE_IDS, RULES, TILES
 from .notation import SIZES, monster_word, tile_label, tile_summary
 
@@ -140,6 +140,13 @@ class DungeonLair(core.Game):
     def to_act(self, state: State) -> set[int]:
         return set() if self.is_over(state) else {state["current"]}
 
+    def turn_id(self, state: State) -> str:
+        """A turn is the tile(s) placed and then one monster action or none
+        (docs/rules/dungeon-lair.md, "What a turn is"): the game's turn counter, which
+        the draw at the start of every turn bumps; a two-player game's seat alone would
+        not tell two turns of a seat apart if a turn were ever skipped."""
+        return "over" if self.is_over(state) else f"turn {state['turn']}"
+
     def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
         upgrade(state)
         return super().apply(state, seat, action)
@@ -185,7 +192,7 @@ class DungeonLair(core.Game):
 
     # ---- applying ----------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: Any) -> list[Event]:
-        if not isinstance(action, dict) or action.get("a") not in ACTIONS:
+        if not isinstance(action, dict) or not isinstance(action.get("a"), str) or action["a"] not in ACTIONS:
             raise IllegalAction("That is not a Dungeon Lair move.")
         kind = action["a"]
         if kind in ("tile", "remove"):
@@ -228,7 +235,8 @@ class DungeonLair(core.Game):
         if state["phase"] == "monster":
             raise IllegalAction("Your tiles are placed for this turn; do a monster action or pass.")
         tile = action.get("t")
-        if not isinstance(tile, int) or tile not in state["hands"][seat]:
+        # type() is, not isinstance: JSON's true is an int to Python (True == 1 is tile T1).
+        if type(tile) is not int or tile not in state["hands"][seat]:
             raise IllegalAction("You do not hold that tile; /hand shows the tiles you hold.")
         dungeon = self.dungeon(state)
         cells = self.placement_cells(state, dungeon)
@@ -242,7 +250,7 @@ class DungeonLair(core.Game):
         cell, rot = action.get("at"), action.get("r")
         if not isinstance(cell, str) or parse_cell(cell) != cell:
             raise IllegalAction(f"Name a cell of the map as column,row, like {START}.")
-        if rot not in ROTATIONS:
+        if type(rot) is not int or rot not in ROTATIONS:
             raise IllegalAction("Turn a tile by 0, 90, 180 or 270 degrees.")
         if state["phase"] == "chain" and cell not in cells:
             where = ", ".join(cells) or "none left"
@@ -262,8 +270,10 @@ class DungeonLair(core.Game):
 
     def _apply_monster(self, state: State, seat: int, action: dict[str, Any]) -> list[Event]:
         size, src, dst = action.get("s"), action.get("from"), action.get("to")
-        if size not in SIZES or not isinstance(src, str) or not isinstance(dst, str):
+        if not isinstance(size, str) or size not in SIZES or not isinstance(src, str) or not isinstance(dst, str):
             raise IllegalAction("That is not a monster action.")
+        if (src != "hand" and parse_area(src) != src) or (dst != "hand" and parse_area(dst) != dst):
+            raise IllegalAction("Name a place on the map like 0,0 (or 0,0n for a room of a bridge), or hand.")
         word = monster_word(size)
         mine = state["monsters"][seat]
         dungeon = self.dungeon(state)
@@ -302,13 +312,19 @@ class DungeonLair(core.Game):
             raise IllegalAction(f"{cell} holds two rooms: name one, {' or '.join(labels)}.")
 
     def can_undo(self, before: State, after: State, seat: int, action: Any) -> bool:
-        # A chain draw shows the drawer a tile; the next player's draw at the end of a turn
-        # shows them a tile the undoing player could otherwise draw for her corridor.
-        if action.get("a") == "draw":
+        """Whether a move may be taken back (tables also checks that nobody acted since).
+        A tile is drawn "without revealing it to other players" (issue 29):
+        - a chain ``draw`` showed the drawer a tile;
+        - a move that ended the turn made the next player draw: taken back, that tile would
+          lie on the stack again for the undoing player, who could draw it for a corridor
+          after taking back her placement too, into a hand the other player now knows;
+        - "that tile is removed from the game" in front of everyone: a ``remove`` taken back
+          would put a tile the table has seen into a hidden hand.
+        Every chain of take-backs passes through one of these, so none of them leaks."""
+        kind = action.get("a") if isinstance(action, dict) else None
+        if kind in ("draw", "remove"):
             return False
-        if len(after["deck"]) < len(before["deck"]) and self.can_draw_more(before, seat) == "draw":
-            return False
-        return True
+        return len(after["deck"]) >= len(before["deck"])
 
     # ---- notation and the chooser ----------------------------------------------------------
     def parse(self, text: str) -> Any:
@@ -368,6 +384,9 @@ class DungeonLair(core.Game):
 
     def private_text(self, state: State, seat: int) -> str:
         return views.private_text(state, seat)
+
+    def header(self, state: State, seat: int) -> str:
+        return views.header(state, seat)
 
     # ---- end -----------------------------------------------------------------------------
     def is_over(self, state: State) -> bool:

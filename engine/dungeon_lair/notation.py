@@ -25,6 +25,15 @@ USAGE = (
 )
 
 
+QUOTE = 40  # a refusal quotes at most this much of what was typed (a long paste stays short)
+
+
+def quoted(word: str) -> str:
+    """``word`` in quotes for a refusal, cut to QUOTE characters (issue 29: a refusal that
+    repeated a long paste whole outgrew Discord's 2,000 characters)."""
+    return f"'{word}'" if len(word) <= QUOTE else f"'{word[: QUOTE - 3]}...'"
+
+
 def monster_word(size: str) -> str:
     return RULES.size_names[size]
 
@@ -64,7 +73,7 @@ def _parse_tile(words: list[str], low: list[str], tile: int) -> dict[str, Any]:
         raise IllegalAction("Place a tile as: tile, cell, turn; for example 'T17 2,-1 90'.")
     cell = parse_cell(words[1]) or legacy_area(words[1].upper())
     if cell is None or cell[-1] in "nesw":
-        raise IllegalAction(f"'{words[1]}' is not a cell: name it column,row like 0,0 or -2,3.")
+        raise IllegalAction(f"{quoted(words[1])} is not a cell: name it column,row like 0,0 or -2,3.")
     rot = 0
     if len(words) == 3:
         # A string check, not int(): int() accepts other scripts' digits and refuses
@@ -86,7 +95,7 @@ def _parse_monster(words: list[str], low: list[str]) -> dict[str, Any]:
     for w, p in zip(words[1:], places, strict=True):
         if p is None:
             raise IllegalAction(
-                f"'{w}' is not a place on the map (like 0,0, or 0,0n for a room of a bridge)."
+                f"{quoted(w)} is not a place on the map (like 0,0, or 0,0n for a room of a bridge)."
             )
     if len(places) == 1:
         places.insert(0, "hand")

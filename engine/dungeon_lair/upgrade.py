@@ -18,8 +18,22 @@ from collections.abc import Callable
 
 from engine.core import State
 
-REVISION = 2
+REVISION = 3
 
-STEPS: dict[int, Callable[[State], State]] = {}
 
-CHANGES: dict[int, str] = {}
+def _to_3(state: State) -> State:
+    """Revision 3 (issue 29, issue 26) changes what may be taken back, the move chooser and the
+    turn's board, none of which is in the state or replayed: a state carries over unchanged.
+    The take-back rule is not gated by revision: /undo is never replayed, and it closes a leak
+    of a hidden tile that games in progress must not keep."""
+    return state
+
+
+STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
+
+CHANGES: dict[int, str] = {
+    3: (
+        "A move after which the next player drew a tile, and the removal of a tile that cannot be "
+        "placed, can no longer be taken back; a place is now picked on a picture of the map."
+    ),
+}

@@ -186,3 +186,21 @@ def private_text(state: State, seat: int) -> str:
         lines.append("You hold no tile.")
     lines.append(f"Monsters in hand: {counts}.")
     return "\n".join(lines)
+
+
+def header(state: State, seat: int) -> str:
+    """The top of the seat's private turn message (<= 400 characters): its tiles in hand by
+    letter and name, its monsters in hand, and what its turn has placed so far."""
+    hand = state["hands"][seat]
+    letters = hand_letters(state, seat)
+    tiles = ", ".join(f"{letters[t]} {TILES[t].name} (T{t})" for t in sorted(hand, key=letters.__getitem__))
+    ms = state["monsters"][seat]
+    counts = ", ".join(
+        f"{sum(1 for m in ms if m['s'] == z and m['at'] is None)} {monster_word(z)}" for z in SIZES
+    )
+    lines = [f"Your tiles: {tiles or 'none'}.", f"Monsters in hand: {counts}."]
+    if state["current"] == seat and state["placed"]:
+        placed = ", ".join(f"T{state['board'][c]['t']} on {c}" for c in state["placed"])
+        lines.append(f"This turn you placed {placed}.")
+    out = "\n".join(lines)
+    return out if len(out) <= 400 else out[:397] + "..."
