@@ -677,6 +677,122 @@ def _turned(tile: dict[str, Any], rot: int) -> dict[str, Any]:
     return {**tile, "edges": edges, "areas": sorted(areas, key=lambda a: a["sides"]), "new": False}
 
 
+# ---- the chooser's preview (issue 26) ---------------------------------------------------------------
+
+PREVIEW_W = 800
+
+
+def _window(cells: list[str]) -> tuple[range, range]:
+    """The candidates' cells with one cell of the map around them."""
+    xy = [cell_xy(c) for c in cells]
+    xs = range(min(x for x, _ in xy) - 1, max(x for x, _ in xy) + 2)
+    ys = range(min(y for _, y in xy) - 1, max(y for _, y in xy) + 2)
+    return xs, ys
+
+
+def _label(d: ImageDraw.ImageDraw, centre: tuple[float, float], s: str, size: int) -> None:
+    """A candidate's label on a dark plate, readable on any tile."""
+    w = text_width(s, size) + 10
+    x, y = centre
+    d.rectangle((x - w / 2, y - size * 0.7, x + w / 2, y + size * 0.7), fill=(0, 0, 0), outline=PALETTE["accent"])
+    text(d, (x, y), s, size, "accent", "mm")
+
+
+def _mini_map(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], xs: range, ys: range, origin: tuple[int, int], cs: int
+) -> dict[str, Rect]:
+    """The map's cells in ``xs`` x ``ys`` from ``origin`` (tiles and monsters as on the board,
+    with the column and row numbers); returns each cell's rectangle."""
+    gx, gy = origin
+    tiles = {t["cell"]: t for t in view["tiles"]}
+    by_area: dict[str, list[dict[str, Any]]] = {}
+    for m in view["monsters"]:
+        by_area.setdefault(m["at"], []).append(m)
+    rects: dict[str, Rect] = {}
+    for i, x in enumerate(xs):
+        _coord(d, (gx + i * cs + cs / 2, gy - 4), x, "md")
+    for j, y in enumerate(ys):
+        _coord(d, (gx - 10, gy + j * cs + cs / 2), y, "rm")
+    for i, x in enumerate(xs):
+        for j, y in enumerate(ys):
+            cell = f"{x},{y}"
+            rect = (gx + i * cs + 1, gy + j * cs + 1, gx + (i + 1) * cs - 1, gy + (j + 1) * cs - 1)
+            rects[cell] = rect
+            _cell(d, view, tiles.get(cell), cell, rect, set(), by_area)
+    return rects
+
+
+def _tile_places(d: ImageDraw.ImageDraw, view: dict[str, Any], pv: dict[str, Any], rects: dict[str, Rect]) -> None:
+    mine = {t["id"]: t for t in (view.get("mine") or {}).get("tiles") or []}
+    tile = mine.get(pv["tile"])
+    for p in pv["places"]:
+        x0, y0, x1, y1 = rects[p["cell"]]
+        if tile is not None:  # the tile turned as it would lie there
+            draw_tile(d, _turned(tile, p["rot"]), (x0 + 4, y0 + 4, x1 - 4, y1 - 4))
+        d.rectangle((x0, y0, x1, y1), outline=PALETTE["accent"], width=4)
+        if p["label"]:
+            _label(d, ((x0 + x1) / 2, y1 - 16), p["label"], 20)
+
+
+def _monster_places(d: ImageDraw.ImageDraw, view: dict[str, Any], pv: dict[str, Any], rects: dict[str, Rect]) -> None:
+    tiles = {t["cell"]: t for t in view["tiles"]}
+    if pv.get("from") and pv["from"].rstrip("nesw") in rects:
+        fx0, fy0, fx1, fy1 = rects[pv["from"].rstrip("nesw")]
+        d.rectangle((fx0, fy0, fx1, fy1), outline=PALETTE["white"], width=4)
+    for p in pv["places"]:
+        rect = rects[p["cell"]]
+        tile = tiles.get(p["cell"])
+        r = rect
+        if tile is not None:
+            labels = [a["label"] for a in tile["areas"]]
+            if p["area"] in labels:
+                r = area_rects(tile, rect)[labels.index(p["area"])]
+        d.rectangle(r, outline=PALETTE["accent"], width=4)
+        rad = max(10, (rect[2] - rect[0]) * 0.13)  # in a corner: the monsters there stay visible
+        monster(d, pv["seat"], pv["size"], (r[2] - rad - 7, r[1] + rad + 7), rad)
+        _label(d, ((r[0] + r[2]) / 2, r[3] - 16), p["label"], 20)
+
+
+def _turns_preview(view: dict[str, Any], pv: dict[str, Any], title: str) -> bytes:
+    """Each turn that fits one place on its own copy of the map around it, labelled under it."""
+    places = pv["places"]
+    xs, ys = _window([places[0]["cell"]])
+    per_row = min(2, len(places))
+    cs = (PREVIEW_W - 2 * MARGIN - per_row * (LABEL_W + BAND_GAP)) // (3 * per_row)
+    block_w, block_h = LABEL_W + 3 * cs + BAND_GAP, LABEL_H + 3 * cs + 44
+    rows = -(-len(places) // per_row)
+    img, d = _canvas(PREVIEW_W, 60 + rows * block_h)
+    text(d, (MARGIN, 12), title, 28, "accent")
+    for k, p in enumerate(places):
+        ox = MARGIN + LABEL_W + (k % per_row) * block_w
+        oy = 60 + (k // per_row) * block_h + LABEL_H
+        rects = _mini_map(d, view, xs, ys, (ox, oy), cs)
+        _tile_places(d, view, {**pv, "places": [{**p, "label": ""}]}, rects)
+        text(d, (ox + 1.5 * cs, oy + 3 * cs + 8), p["label"], 26, "accent", "ma")
+    return to_png(to_palette(img))
+
+
+def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+    """A chooser step that picks a place or a turn: the map around the candidates, each
+    labelled exactly as its option reads, the tile drawn turned as it would lie there (or
+    the monster standing there). Turns of one place are drawn side by side, each on its own
+    copy of the map around that place."""
+    places = pv["places"]
+    cells = sorted({p["cell"] for p in places})
+    title = "Where it may go" if len(cells) > 1 or len(places) == 1 else "How it may lie"
+    if len(cells) == 1 and len(places) > 1:  # the turns of one place, two to a row
+        return _turns_preview(view, pv, title)
+    extra = [pv["from"].rstrip("nesw")] if pv.get("from") else []
+    xs, ys = _window(cells + extra)
+    cs = int(max(44, min(120, (PREVIEW_W - 2 * MARGIN - LABEL_W) / len(xs))))
+    width = max(PREVIEW_W, 2 * MARGIN + LABEL_W + len(xs) * cs)
+    img, d = _canvas(width, 60 + LABEL_H + len(ys) * cs + 20)
+    text(d, (MARGIN, 12), title, 28, "accent")
+    rects = _mini_map(d, view, xs, ys, (MARGIN + LABEL_W, 60 + LABEL_H), cs)
+    (_tile_places if pv["kind"] == "tile" else _monster_places)(d, view, pv, rects)
+    return to_png(to_palette(img))
+
+
 def render(view: dict[str, Any], names: list[str] | None = None) -> bytes:
     """The public board (the older entry point of tables/; names default to Player N)."""
     return board(view, names or default_names(view["seats"]))
@@ -686,4 +802,4 @@ def render_private(view: dict[str, Any], names: list[str] | None = None) -> byte
     return area(view, names or default_names(view["seats"]))
 
 
-RENDERER = Renderer(board=board, area=area)
+RENDERER = Renderer(board=board, area=area, preview=preview)

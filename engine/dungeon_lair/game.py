@@ -370,6 +370,22 @@ class DungeonLair(core.Game):
             _STEPS[key] = steps
         return steps.get(self.format(action)) or super().segments(state, seat, action)
 
+    def chooser(self, state: State, seat: int, prefix: list[str]) -> core.Choice:
+        """The default narrowing by segments, with a prompt for each step and, where a step
+        picks a place or a turn, a preview: the map around the candidates labelled exactly
+        as the options name them, the tile turned (or the monster) as it would lie."""
+        legal = self.legal_actions(state, seat)
+        choice = self.narrow(state, seat, legal, prefix, "Choose your move.")
+        under: dict[str, list[Any]] = {}
+        for a in legal:
+            segs = self.segments(state, seat, a)
+            if len(segs) > len(prefix) and [t for t, _ in segs[: len(prefix)]] == prefix:
+                under.setdefault(segs[len(prefix)][0], []).append(a)
+        labels = dict(choice.options)
+        choice.prompt = views.chooser_prompt(state, seat, prefix, under)
+        choice.preview = views.chooser_preview(seat, under, labels)
+        return choice
+
     def pass_action(self, state: State, seat: int) -> Any:
         return {"a": "pass"} if state["phase"] == "monster" and seat == state["current"] else None
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import State, seat_ref
 
-from .board import Dungeon, place
+from .board import Dungeon, area_cell, parse_area, place
 from .data import TILES
 from .notation import SIZES, monster_word, tile_summary
 
@@ -204,3 +204,53 @@ def header(state: State, seat: int) -> str:
         lines.append(f"This turn you placed {placed}.")
     out = "\n".join(lines)
     return out if len(out) <= 400 else out[:397] + "..."
+
+
+# ---- the chooser's prompts and previews (issue 26) ------------------------------------------------
+
+
+def _kind_of(under: dict[str, list[Any]]) -> str:
+    """What a chooser step picks: 'place' (a cell or a room), 'turn', 'group', or 'what'."""
+    tokens = list(under)
+    if tokens and all(parse_area(t) == t for t in tokens):
+        return "place"
+    if tokens and all(t[:1] == "r" and t[1:].isdigit() for t in tokens):
+        return "turn"
+    if tokens and all(t[:1] == "g" and t[1:].isdigit() for t in tokens):
+        return "group"
+    return "what"
+
+
+def chooser_prompt(state: State, seat: int, prefix: list[str], under: dict[str, list[Any]]) -> str:
+    kind = _kind_of(under)
+    sample = next(iter(under.values()))[0] if under else {}
+    if kind == "group":
+        return "More than 25 places are open: first pick the part of the map."
+    if kind == "turn":
+        return f"How it lies on {sample['at']}: pick a turn (the picture shows each)."
+    if kind == "place" and sample.get("a") == "tile":
+        letter = hand_letters(state, seat).get(sample["t"], "?")
+        return f"Where tile {letter} goes: pick a place (the picture labels each one)."
+    if kind == "place":
+        return f"Where the {monster_word(sample['s'])} monster goes: pick a place (labelled on the picture)."
+    if state["phase"] in ("place", "chain"):
+        return "Choose the tile to place."
+    return "Choose one monster action, or end your turn."
+
+
+def chooser_preview(seat: int, under: dict[str, list[Any]], labels: dict[str, str]) -> dict[str, Any] | None:
+    """What the renderer draws for a step that picks a place or a turn: each candidate with
+    its label (the option's), the tile turned as it would lie there, or the monster."""
+    kind = _kind_of(under)
+    if kind not in ("place", "turn"):
+        return None
+    sample = next(iter(under.values()))[0]
+    if sample["a"] == "tile":
+        places = [
+            {"label": labels[tok].split(":")[0], "cell": moves[0]["at"], "rot": moves[0]["r"]}
+            for tok, moves in under.items()
+        ]
+        return {"kind": "tile", "tile": sample["t"], "places": places}
+    places = [{"label": labels[tok], "area": tok, "cell": area_cell(tok)} for tok in under]
+    src = sample["from"] if sample["from"] != "hand" else None
+    return {"kind": "monster", "seat": seat, "size": sample["s"], "from": src, "places": places}
