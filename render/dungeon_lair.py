@@ -694,7 +694,9 @@ def _label(d: ImageDraw.ImageDraw, centre: tuple[float, float], s: str, size: in
     """A candidate's label on a dark plate, readable on any tile."""
     w = text_width(s, size) + 10
     x, y = centre
-    d.rectangle((x - w / 2, y - size * 0.7, x + w / 2, y + size * 0.7), fill=(0, 0, 0), outline=PALETTE["accent"])
+    d.rectangle(
+        (x - w / 2, y - size * 0.7, x + w / 2, y + size * 0.7), fill=(0, 0, 0), outline=PALETTE["accent"]
+    )
     text(d, (x, y), s, size, "accent", "mm")
 
 
@@ -722,7 +724,9 @@ def _mini_map(
     return rects
 
 
-def _tile_places(d: ImageDraw.ImageDraw, view: dict[str, Any], pv: dict[str, Any], rects: dict[str, Rect]) -> None:
+def _tile_places(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], pv: dict[str, Any], rects: dict[str, Rect]
+) -> None:
     mine = {t["id"]: t for t in (view.get("mine") or {}).get("tiles") or []}
     tile = mine.get(pv["tile"])
     for p in pv["places"]:
@@ -734,7 +738,9 @@ def _tile_places(d: ImageDraw.ImageDraw, view: dict[str, Any], pv: dict[str, Any
             _label(d, ((x0 + x1) / 2, y1 - 16), p["label"], 20)
 
 
-def _monster_places(d: ImageDraw.ImageDraw, view: dict[str, Any], pv: dict[str, Any], rects: dict[str, Rect]) -> None:
+def _monster_places(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], pv: dict[str, Any], rects: dict[str, Rect]
+) -> None:
     tiles = {t["cell"]: t for t in view["tiles"]}
     if pv.get("from") and pv["from"].rstrip("nesw") in rects:
         fx0, fy0, fx1, fy1 = rects[pv["from"].rstrip("nesw")]

@@ -270,7 +270,12 @@ class DungeonLair(core.Game):
 
     def _apply_monster(self, state: State, seat: int, action: dict[str, Any]) -> list[Event]:
         size, src, dst = action.get("s"), action.get("from"), action.get("to")
-        if not isinstance(size, str) or size not in SIZES or not isinstance(src, str) or not isinstance(dst, str):
+        if (
+            not isinstance(size, str)
+            or size not in SIZES
+            or not isinstance(src, str)
+            or not isinstance(dst, str)
+        ):
             raise IllegalAction("That is not a monster action.")
         if (src != "hand" and parse_area(src) != src) or (dst != "hand" and parse_area(dst) != dst):
             raise IllegalAction("Name a place on the map like 0,0 (or 0,0n for a room of a bridge), or hand.")
