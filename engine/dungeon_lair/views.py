@@ -242,6 +242,13 @@ def chooser_preview(seat: int, under: dict[str, list[Any]], labels: dict[str, st
     """What the renderer draws for a step that picks a place or a turn: each candidate with
     its label (the option's), the tile turned as it would lie there, or the monster."""
     kind = _kind_of(under)
+    if kind == "what":  # "Put a big monster (power 2) on 1,0": the one place, named in the option
+        puts = [m[0] for tok, m in under.items() if tok.startswith("put") and len(m) == 1]
+        if not puts:
+            return None
+        dst = puts[0]["to"]
+        places = [{"label": dst, "area": dst, "cell": area_cell(dst)}]
+        return {"kind": "monster", "seat": seat, "size": puts[-1]["s"], "from": None, "places": places}
     if kind not in ("place", "turn"):
         return None
     sample = next(iter(under.values()))[0]
