@@ -735,7 +735,7 @@ def _tile_places(
             draw_tile(d, _turned(tile, p["rot"]), (x0 + 4, y0 + 4, x1 - 4, y1 - 4))
         d.rectangle((x0, y0, x1, y1), outline=PALETTE["accent"], width=4)
         if p["label"]:
-            _label(d, ((x0 + x1) / 2, y1 - 16), p["label"], 20)
+            _label(d, ((x0 + x1) / 2, y1 - 14), p["label"], 20 if x1 - x0 >= 80 else 16)
 
 
 def _monster_places(
@@ -756,7 +756,7 @@ def _monster_places(
         d.rectangle(r, outline=PALETTE["accent"], width=4)
         rad = max(10, (rect[2] - rect[0]) * 0.13)  # in a corner: the monsters there stay visible
         monster(d, pv["seat"], pv["size"], (r[2] - rad - 7, r[1] + rad + 7), rad)
-        _label(d, ((r[0] + r[2]) / 2, r[3] - 16), p["label"], 20)
+        _label(d, ((r[0] + r[2]) / 2, r[3] - 14), p["label"], 20 if rect[2] - rect[0] >= 80 else 16)
 
 
 def _turns_preview(view: dict[str, Any], pv: dict[str, Any], title: str) -> bytes:
@@ -785,12 +785,13 @@ def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes
     copy of the map around that place."""
     places = pv["places"]
     cells = sorted({p["cell"] for p in places})
-    title = "Where it may go" if len(cells) > 1 or len(places) == 1 else "How it may lie"
-    if len(cells) == 1 and len(places) > 1:  # the turns of one place, two to a row
+    turns = pv["kind"] == "tile" and len(cells) == 1 and len(places) > 1
+    title = "How it may lie" if turns else "Where it may go"
+    if turns:  # the turns of one place, each on its own copy of the map around it
         return _turns_preview(view, pv, title)
     extra = [pv["from"].rstrip("nesw")] if pv.get("from") else []
     xs, ys = _window(cells + extra)
-    cs = int(max(44, min(120, (PREVIEW_W - 2 * MARGIN - LABEL_W) / len(xs))))
+    cs = int(max(64, min(120, (PREVIEW_W - 2 * MARGIN - LABEL_W) / len(xs))))
     width = max(PREVIEW_W, 2 * MARGIN + LABEL_W + len(xs) * cs)
     img, d = _canvas(width, 60 + LABEL_H + len(ys) * cs + 20)
     text(d, (MARGIN, 12), title, 28, "accent")

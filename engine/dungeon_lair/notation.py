@@ -175,15 +175,17 @@ def place_groups(places: list[str]) -> dict[str, Step]:
     places = sorted(set(places), key=sort_key)
     if len(places) <= MAX_OPTIONS:
         return {}
+    # Parts of about equal size (27 places: 14 and 13, not 25 and 2), each at most 25.
+    cap = -(-len(places) // -(-len(places) // MAX_OPTIONS))
     rows: list[list[str]] = []
     for p in places:
-        if rows and sort_key(rows[-1][-1])[0] == sort_key(p)[0] and len(rows[-1]) < MAX_OPTIONS:
+        if rows and sort_key(rows[-1][-1])[0] == sort_key(p)[0] and len(rows[-1]) < cap:
             rows[-1].append(p)
         else:
             rows.append([p])
     groups: list[list[str]] = []
     for row in rows:
-        if groups and len(groups[-1]) + len(row) <= MAX_OPTIONS:
+        if groups and len(groups[-1]) + len(row) <= cap:
             groups[-1] += row
         else:
             groups.append(list(row))
@@ -191,7 +193,7 @@ def place_groups(places: list[str]) -> dict[str, Step]:
     for i, g in enumerate(groups):
         (x0, y0), (x1, y1) = sort_key(g[0])[::-1], sort_key(g[-1])[::-1]
         where = f"row {y0}, columns {x0} to {x1}" if y0 == y1 else f"rows {y0} to {y1}"
-        label = f"In {where} ({len(g)} places)"
+        label = f"Part {i + 1}: {where} ({len(g)} places)"  # the preview labels its places "Part N"
         out.update({p: (f"g{i}", label) for p in g})
     return out
 

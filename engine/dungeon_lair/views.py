@@ -249,15 +249,18 @@ def chooser_preview(seat: int, under: dict[str, list[Any]], labels: dict[str, st
         dst = puts[0]["to"]
         places = [{"label": dst, "area": dst, "cell": area_cell(dst)}]
         return {"kind": "monster", "seat": seat, "size": puts[-1]["s"], "from": None, "places": places}
-    if kind not in ("place", "turn"):
+    if kind == "what":
         return None
     sample = next(iter(under.values()))[0]
+    # One place per candidate: a group step (more than 25 places) labels each place with its
+    # part's name ("Part 2"), a place step with its cell, a turn step with "Turned 90°".
+    picks = [(labels[tok].split(":")[0], a) for tok, moves in under.items() for a in moves]
     if sample["a"] == "tile":
-        places = [
-            {"label": labels[tok].split(":")[0], "cell": moves[0]["at"], "rot": moves[0]["r"]}
-            for tok, moves in under.items()
-        ]
+        firsts: dict[str, tuple[str, Any]] = {}
+        for label, a in picks:
+            firsts.setdefault(a["at"] if kind != "turn" else f"{a['at']} {a['r']}", (label, a))
+        places = [{"label": label, "cell": a["at"], "rot": a["r"]} for label, a in firsts.values()]
         return {"kind": "tile", "tile": sample["t"], "places": places}
-    places = [{"label": labels[tok], "area": tok, "cell": area_cell(tok)} for tok in under]
+    places = [{"label": label, "area": a["to"], "cell": area_cell(a["to"])} for label, a in picks]
     src = sample["from"] if sample["from"] != "hand" else None
     return {"kind": "monster", "seat": seat, "size": sample["s"], "from": src, "places": places}

@@ -217,14 +217,21 @@ def test_the_header_shows_the_seats_own_tiles_and_monsters_only() -> None:
 def _walk(state: dict, seat: int, prefix: list[str], seen: list) -> None:
     choice = GAME.chooser(state, seat, prefix)
     tokens = [t for t, _ in choice.options]
-    if tokens and all(parse_area(t) == t for t in tokens) or tokens and all(t[0] == "r" for t in tokens):
+    places = bool(tokens) and all(parse_area(t) == t for t in tokens)
+    turns = bool(tokens) and all(t[0] == "r" and t[1:].isdigit() for t in tokens)
+    groups = bool(tokens) and all(t[0] == "g" and t[1:].isdigit() for t in tokens)
+    if places or turns or groups:
         assert choice.preview is not None, prefix
         shown = [p["label"] for p in choice.preview["places"]]
-        assert shown == [label.split(":")[0] for _, label in choice.options]
-        if all(parse_area(t) == t for t in tokens):
+        if groups:  # every place of every part, labelled "Part N" as its option begins
+            assert set(shown) == {label.split(":")[0] for _, label in choice.options}
+            seen.append(("group", choice.preview, GAME.view(state, seat)))
+        else:
+            assert shown == [label.split(":")[0] for _, label in choice.options]
+            seen.append(("place", choice.preview, GAME.view(state, seat)))
+        if places:
             assert shown == tokens  # each place labelled exactly as its option names it
-        seen.append((choice.preview, GAME.view(state, seat)))
-    for token in tokens[:3]:
+    for token in tokens[:2]:
         _walk(state, seat, [*prefix, token], seen)
 
 
@@ -234,16 +241,22 @@ def test_every_place_or_turn_step_has_a_labelled_preview(monkeypatch: pytest.Mon
     rnd = random.Random(2)
     s = GAME.new(2, None, 3)
     seen: list = []
-    for _ in range(50):
+    for k in range(120):
         seat = s["current"]
-        _walk(s, seat, [], seen)
+        if k % 3 == 0:
+            _walk(s, seat, [], seen)
         s, _ = GAME.apply(s, seat, rnd.choice(GAME.legal_actions(s, seat)))
-    kinds = {pv["kind"] for pv, _ in seen}
-    assert kinds == {"tile", "monster"}
+        if GAME.is_over(s):
+            break
+    assert {pv["kind"] for _, pv, _ in seen} == {"tile", "monster"}
+    assert {step for step, _, _ in seen} == {"place", "group"}  # more than 25 places were grouped
     drawn: list[str] = []
     real = R.text
     monkeypatch.setattr(R, "text", lambda d, xy, s, *a, **k: (drawn.append(s), real(d, xy, s, *a, **k)))
-    for pv, view in seen[:: max(1, len(seen) // 12)]:
+    # Every monster preview (a bridge's two rooms share a cell) and a sample of the tile ones.
+    for k, (_, pv, view) in enumerate(seen):
+        if pv["kind"] == "tile" and k % 6:
+            continue
         drawn.clear()
         png = R.preview(view, pv, render.default_names(2))
         assert png.startswith(b"\x89PNG")
