@@ -18,6 +18,14 @@ Player = dict[str, Any]
 DUMMY = -1  # the non-player's seat number (2 and 3 players)
 
 
+def revision(state: State) -> int:
+    """The rules revision in force for ``state`` (``GAME.rules_revision``): a rule changed in
+    revision n reads ``if revision(state) >= n``, so a stored game replays as it was played."""
+    from engine.dungeon_lords import GAME  # the package imports this module: imported late
+
+    return int(GAME.rules_revision(state))
+
+
 def who(seat: int) -> str:
     """How engine texts name a seat: seat_ref, or the non-player."""
     return "the non-player" if seat == DUMMY else seat_ref(seat)

@@ -18,8 +18,23 @@ from collections.abc import Callable
 
 from engine.core import State
 
-REVISION = 2
+REVISION = 3
 
-STEPS: dict[int, Callable[[State], State]] = {}
 
-CHANGES: dict[int, str] = {}
+def _to_3(state: State) -> State:
+    """Revision 3 (issue 29) changes rules, not the state's shape: every field a revision-2
+    state holds means the same, so the game goes on from where it stands."""
+    return state
+
+
+STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
+
+CHANGES: dict[int, str] = {
+    3: (
+        "Baby Golem now counts toward the monster limit when he first comes into a battle "
+        "(unless he comes with a Golem); answering Word of Peace with 'withdraw' when you sent "
+        "no monster costs no Evil; Magic Shield also stops the first point of fatigue, poison or "
+        "a pet; Tunnel Audit no longer counts the Secret Passage; Monster Strike says that an "
+        "unpaid monster is turned face down."
+    ),
+}
