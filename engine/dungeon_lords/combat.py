@@ -583,7 +583,9 @@ class Battle:
         while fatigue:
             dealt = 0
             for a in self.real():
-                dealt = self.hurt(a, min(fatigue, left(a)), "Fatigue")
+                shield = self.shield
+                # A point Magic Shield absorbs is fatigue spent too (revision 3: it takes any damage).
+                dealt = self.hurt(a, min(fatigue, left(a)), "Fatigue") + (shield - self.shield)
                 if dealt:
                     break  # the line may have changed (a knock-out): start from the front again
             if not dealt:
