@@ -549,11 +549,11 @@ class DungeonLords(core.Game):
             return notation.order_chooser(state, seat, prefix)
         if state["phase"] == "plan" and seat in self.to_act(state):
             # Every legal battle plan, built one part a click (the legal list holds only a sample).
-            return notation.place_preview(seat, plan_chooser.chooser(state, seat, prefix))
+            return notation.place_preview(state, seat, plan_chooser.chooser(state, seat, prefix))
         # A step choosing a square (a tunnel to dig, a room's place ...) carries its picture.
         prompt = notation.step_prompt(state, prefix)
         return notation.place_preview(
-            seat, self.narrow(state, seat, self.legal_actions(state, seat), prefix, prompt)
+            state, seat, self.narrow(state, seat, self.legal_actions(state, seat), prefix, prompt)
         )
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

@@ -449,7 +449,9 @@ def segments(state: State, seat: int, action: Any) -> list[tuple[str, str]]:
         return [(words[1], f"Improve the tunnel on {words[1]}"), (words[2], label)]
     if verb == "prize" and words[1] in ("dig", "room") and len(words) > 2:
         # The second step names the place first, so no label is cut before it (issue 26).
-        where = f"Tunnel on {words[2]}" if words[1] == "dig" else f"The {ROOMS[words[2]]['name']} on {words[3]}"
+        where = (
+            f"Tunnel on {words[2]}" if words[1] == "dig" else f"The {ROOMS[words[2]]['name']} on {words[3]}"
+        )
         return [("prize-" + words[1], fit(f"Festival prize: {festival.PRIZE[words[1]]}")),
                 ("-".join(words[2:]), fit(where))]  # fmt: skip
     demon = verb == "hire" and len(words) >= 2 and MONSTERS.get(words[1], {}).get("eats")
@@ -528,20 +530,24 @@ def _order_option(token: str) -> str:
 # ---- the picture of a place chosen ------------------------------------------------------------------
 
 
-def place_of(token: str) -> str | None:
+def place_of(token: str, fight: bool = False) -> str | None:
     """The square of the seat's dungeon a chooser token names ('dig-B2', 'C3', 'mint-C3',
-    'pet-mole-B3'), or a rented room ('R1'); None for a token naming no place."""
+    'pet-mole-B3'), or, choosing where to fight, a rented combat room ('R1'; elsewhere 'R1'
+    picks a rented room to use: no place); None for a token naming no place."""
+    if fight and rented(token) and token[0] == "R":
+        return token
     for part in reversed(token.split("-")):
-        if (board.is_cell(part) and part[0].isupper()) or (rented(part) and part[0] == "R"):
+        if board.is_cell(part) and part[0].isupper():
             return part
     return None
 
 
-def place_preview(seat: int, choice: Choice) -> Choice:
+def place_preview(state: State, seat: int, choice: Choice) -> Choice:
     """``choice`` with a preview when its options choose a place in the seat's dungeon
     (issue 26): the renderer draws that dungeon with each candidate square labelled with
     its name, the name every option choosing it carries ('Dig a tunnel on B2 (1 imp)')."""
-    places = [c for c in dict.fromkeys(place_of(t) for t, _ in choice.options) if c is not None]
+    fight = state["phase"] == "plan"
+    places = [c for c in dict.fromkeys(place_of(t, fight) for t, _ in choice.options) if c is not None]
     if places:
         choice.preview = {"kind": "places", "seat": seat, "places": places, "prompt": choice.prompt}
     return choice
