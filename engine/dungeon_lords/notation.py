@@ -438,9 +438,9 @@ def segments(state: State, seat: int, action: Any) -> list[tuple[str, str]]:
             (words[2], label),
         ]
     if verb == "use" and len(words) == 3 and board.is_cell(words[2]):
-        head = label.split(f" on {words[2]} ")
+        halves = label.split(f" on {words[2]} ")
         return [
-            (words[1], fit(head[0] + " " + head[1] if len(head) == 2 else label)),
+            (words[1], fit(halves[0] + " " + halves[1] if len(halves) == 2 else label)),
             (words[2], f"New tunnel on {words[2]}"),
         ]
     if verb == "install" and len(words) == 3:
