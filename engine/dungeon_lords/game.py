@@ -551,10 +551,12 @@ class DungeonLords(core.Game):
             # Every legal battle plan, built one part a click (the legal list holds only a sample).
             return notation.place_preview(state, seat, plan_chooser.chooser(state, seat, prefix))
         # A step choosing a square (a tunnel to dig, a room's place ...) carries its picture.
-        prompt = notation.step_prompt(state, prefix)
-        return notation.place_preview(
-            state, seat, self.narrow(state, seat, self.legal_actions(state, seat), prefix, prompt)
+        choice = self.narrow(
+            state, seat, self.legal_actions(state, seat), prefix, notation.step_prompt(state, prefix)
         )
+        if choice.action is not None and not choice.options:
+            choice.prompt = notation.describe(state, seat, choice.action)  # nothing left to choose
+        return notation.place_preview(state, seat, choice)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(self, state, seat)

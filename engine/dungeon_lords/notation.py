@@ -380,9 +380,12 @@ def _prize(state: State, seat: int | None, words: list[str]) -> str:
     if words[1] == "dig":
         extra = f" on {words[2]}"
     elif words[1] == "monster":
-        extra = f": the {MONSTERS[words[2]]['name']}"
+        # The monster first: a long name must never be what the label cuts off.
+        cost = cost_words(festival.festival_monster_cost(words[2]))
+        return f"Festival prize: the {MONSTERS[words[2]]['name']} from the discard pile for {cost}"
     elif words[1] == "room":
-        extra = f": the {ROOMS[words[2]]['name']} on {words[3]}"
+        gold = cost_words({"gold": festival.OPPS["festival"]["room_gold"]})
+        return f"Festival prize: the {ROOMS[words[2]]['name']} on {words[3]} from the discard pile for {gold}"
     return f"Festival prize: {festival.PRIZE[words[1]]}{extra}"
 
 

@@ -15,7 +15,7 @@ from engine.dungeon_lords import events, plan_chooser
 from engine.dungeon_lords.combat import Battle
 from engine.dungeon_lords.data import CARDS
 
-from .helpers import G, adv
+from .helpers import G, adv, new_x
 
 
 def plan_state(
@@ -342,3 +342,24 @@ def test_plan_chooser_module_has_no_fixed_aims_left() -> None:
     # The nine fixed aims ('at 1'..'at 9') are gone from the chooser (typed, they still parse).
     assert not hasattr(plan_chooser, "AIMS")
     assert G.parse("fight C1 trap dart at 7 send ghost@9") == "fight C1 trap dart at 7 send ghost@9"
+
+
+# ---- found while playing the game again: the festival prize in words ---------------------------------
+
+
+def test_a_festival_monster_prize_names_the_monster_and_its_real_price() -> None:
+    # Festival prize "pay 1 food to hire a monster from the discard pile": the monster's own cost
+    # and 1 food more; the label named the monster last and cut it off ("the …").
+    from engine.dungeon_lords import festival, notation
+
+    s = new_x(2, seed=3)
+    s["phase"], s["task"] = "prize", {"type": "prize", "seat": 0}
+    s["fest"] = {"boards": ["expert"], "order": [], "bids": {"0": 1, "1": 0}}
+    s["discard"] = {"monsters": ["cockatrice"], "rooms": []}
+    s["players"][0]["food"] = 5
+    cost = notation.cost_words(festival.festival_monster_cost("cockatrice"))
+    label = notation.describe(s, 0, "prize monster cockatrice")
+    assert label == f"Festival prize: the Cockatrice from the discard pile for {cost}", label
+    after, ev = G.apply(s, 0, G.parse("prize monster cockatrice"))
+    assert "Player 1 takes the festival prize: the Cockatrice from the discard pile." in [e.text for e in ev]
+    assert {"id": "cockatrice", "up": True} in after["players"][0]["monsters"]
