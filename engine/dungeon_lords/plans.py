@@ -35,6 +35,13 @@ def check(state: State, seat: int, text: str) -> None:
             need["gold"] = need.get("gold", 0) + RULES["room_trap_surcharge"]
     if not board.can_pay(p, need):
         raise IllegalAction(f"You cannot pay {board.cost_text(need)} for those traps.")
+    if need.get("monster") and board.revision(state) >= 3:
+        # The catapult is loaded with a monster that stays home: one sent fights (decision 48).
+        home = sum(1 for m in p["monsters"] if m["up"] is True and not m.get("pet"))
+        if home - len([m for m, _ in plan["send"] if m != "babygolem"]) < need["monster"]:
+            raise IllegalAction(
+                "The Monster Catapult needs a monster of yours that is not sent into this battle."
+            )
     limit = RULES["monster_limit"]["room" if room else "tunnel"]
     sent_ids = [m for m, _ in plan["send"]]
     if plan["pet"] == "babygolem" and board.revision(state) >= 3:

@@ -34,7 +34,8 @@ CHANGES: dict[int, str] = {
         "Baby Golem now counts toward the monster limit when he first comes into a battle "
         "(unless he comes with a Golem); answering Word of Peace with 'withdraw' when you sent "
         "no monster costs no Evil; Magic Shield also stops the first point of fatigue, poison or "
-        "a pet; Tunnel Audit no longer counts the Secret Passage; Monster Strike says that an "
+        "a pet; Tunnel Audit no longer counts the Secret Passage; the Monster Catapult is loaded "
+        "with a monster that is not sent into the same battle; Monster Strike says that an "
         "unpaid monster is turned face down."
     ),
 }

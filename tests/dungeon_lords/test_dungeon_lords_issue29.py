@@ -363,3 +363,27 @@ def test_a_festival_monster_prize_names_the_monster_and_its_real_price() -> None
     after, ev = G.apply(s, 0, G.parse("prize monster cockatrice"))
     assert "Player 1 takes the festival prize: the Cockatrice from the discard pile." in [e.text for e in ev]
     assert {"id": "cockatrice", "up": True} in after["players"][0]["monsters"]
+
+
+# ---- found while playing the game again: the catapult is not loaded with a monster that fights ---------
+
+
+def test_the_monster_catapult_is_loaded_with_a_monster_that_stays_home() -> None:
+    # "If you use a Monster Catapult, you have to immediately discard the monster": the monster
+    # goes on the Trap Card, so it cannot also be the one sent to fight (house decision 48).
+    s = plan_state(monsters=["goblin", "troll"], traps=["catapult", "kamikaze"])
+    after = plan(s, "fight C1 trap catapult send goblin")
+    assert [m["id"] for m in after["players"][0]["monsters"]] == ["goblin"]  # the troll was loaded
+    assert any(x.startswith("Goblin deals") for x in after["combat"]["log"])
+    alone = plan_state(monsters=["goblin"], traps=["catapult", "kamikaze"])
+    with pytest.raises(IllegalAction, match="Monster Catapult needs a monster"):
+        plan(alone, "fight C1 trap catapult send goblin")
+    assert plan(alone, "fight C1 trap catapult")["players"][0]["monsters"] == []
+
+
+def test_a_revision_2_game_keeps_the_catapult_it_had() -> None:
+    s = plan_state(revision=2, monsters=["goblin"], traps=["catapult", "kamikaze"])
+    after = plan(s, "fight C1 trap catapult send goblin")  # loaded and still fighting, as it was
+    assert after["players"][0]["monsters"] == [] and any(
+        x.startswith("Goblin deals") for x in after["combat"]["log"]
+    )
