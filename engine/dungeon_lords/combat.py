@@ -139,15 +139,16 @@ class Battle:
             else:
                 self.ev.append(e)
 
-    def hurt(self, a: Adv, n: int, source: str, monster: bool = False) -> int:
+    def hurt(self, a: Adv, n: int, source: str, monster: bool = False, pet: bool = False) -> int:
         """Deal ``n`` damage; returns what was dealt. Eliminated adventurers go to prison."""
         if n <= 0:
             return 0
         if self.invisible and a["cls"] == "wizard":
             return 0
-        if self.shield and (monster or self.rev >= 3):
+        if self.shield and (monster or (self.rev >= 3 and not pet)):
             # "Absorbs the first point of damage to be dealt this round": from revision 3 any
-            # damage after the spell is cast - monsters and ghosts, a pet, fatigue, poison
+            # damage after the spell is cast - monsters and ghosts, fatigue, poison - but not a
+            # pet's: "Spells affecting monsters (or ghosts) do not affect pets (not even Ghosty)"
             # (house decision 44); before, only a monster's.
             absorbed = min(self.shield, n)
             self.shield -= absorbed
@@ -216,7 +217,7 @@ class Battle:
         if self.plan.get("pet_dmg") and self.real():
             # A pet is not a monster: no spell touches it and it does not make priests heal.
             name, n = self.plan["pet_dmg"]
-            self.hurt(pick_target(self.real(), n), n, name)
+            self.hurt(pick_target(self.real(), n), n, name, pet=True)
         if card["speed"] == "slow" and casts and self.real():
             self.slow_spell()
         self.healing_step()

@@ -31,11 +31,10 @@ STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
 
 CHANGES: dict[int, str] = {
     3: (
-        "Baby Golem now counts toward the monster limit when he first comes into a battle "
-        "(unless he comes with a Golem); answering Word of Peace with 'withdraw' when you sent "
-        "no monster costs no Evil; Magic Shield also stops the first point of fatigue, poison or "
-        "a pet; Tunnel Audit no longer counts the Secret Passage; the Monster Catapult is loaded "
-        "with a monster that is not sent into the same battle; Monster Strike says that an "
-        "unpaid monster is turned face down."
+        "In Combat, Baby Golem counts toward the monster limit from his first battle (unless a Golem "
+        "comes too), answering Word of Peace with 'withdraw' costs no Evil when you sent no monster, "
+        "Magic Shield also stops the first point of fatigue or poison, and the Monster Catapult is "
+        "loaded with a monster you do not send into that battle. Tunnel Audit no longer counts the "
+        "Secret Passage, and Monster Strike says that an unpaid monster stays, face down."
     ),
 }

@@ -141,11 +141,26 @@ def test_magic_shield_absorbs_one_point_only() -> None:
     assert after["combat"]["log"].count("Magic Shield absorbs 1 damage.") == 1
 
 
-def test_magic_shield_absorbs_a_pet_s_damage() -> None:
-    s = shield_battle(None, pets=["ghosty"])
-    after = plan(s, "fight C1 pet ghosty")
-    # Ghosty's 2: 1 absorbed, 1 dealt; then the card's fatigue 1 is dealt in full.
-    assert sum(a["dmg"] for a in after["players"][0]["party"]) == 1 + 1
+def test_magic_shield_does_not_touch_a_pet_s_damage_but_takes_the_fatigue() -> None:
+    # "Spells affecting monsters (or ghosts) do not affect pets (not even Ghosty)": Magic Shield,
+    # the spell that works against ghosts, lets Ghosty's 2 through and absorbs the fatigue point.
+    after = plan(shield_battle(None, pets=["ghosty"]), "fight C1 pet ghosty")
+    log = after["combat"]["log"]
+    assert any(x.startswith("Ghosty deals 2 to") for x in log), log
+    assert log.index("Magic Shield absorbs 1 damage.") > log.index(
+        "The party conquers C1; Player 1 loses 1 Evil."
+    )
+    assert sum(a["dmg"] for a in after["players"][0]["party"]) == 2
+
+
+def test_magic_shield_takes_the_baby_golem_s_blow_he_is_affected_by_spells() -> None:
+    # Baby Golem: "If you send Baby Golem into battle, he will be affected by spells".
+    after = plan(shield_battle(None, pets=["babygolem"]), "fight C1 pet babygolem")
+    log = after["combat"]["log"]
+    assert log.index("Magic Shield absorbs 1 damage.") < log.index(
+        "The party conquers C1; Player 1 loses 1 Evil."
+    )
+    assert [a["dmg"] for a in after["players"][0]["party"]] == [1 + 1, 0]  # 2 - 1 absorbed; fatigue 1
 
 
 def test_magic_shield_works_against_ghosts_as_the_faq_says() -> None:
