@@ -230,5 +230,9 @@ def header(g: Any, state: State, seat: int) -> str:
         lines.append(
             "Combat Cards seen: " + ", ".join(f"{i + 1} {CARDS[cards[i]]['name']}" for i in p["seen"])
         )
+    t = state.get("task") or {}
+    if t.get("seat") == seat and t.get("type") == "dig" and t.get("n"):
+        # What the turn has done so far (issue 26): the tunnels this order has dug.
+        lines.append(f"This turn: {t['n']} tunnel{'s' if t['n'] > 1 else ''} dug, at most {t['cap']}")
     text = "\n".join(lines)
     return text if len(text) <= 400 else text[:399].rsplit(" ", 1)[0] + "…"

@@ -84,6 +84,7 @@ def test_digging_every_tunnel_of_one_order_is_one_turn() -> None:
     assert G.turn_id(s) == turn and s["task"]
     s = act(s, 0, "dig D3")
     assert G.turn_id(s) == turn
+    assert G.header(s, 0).endswith("This turn: 2 tunnels dug, at most 3")  # what the turn has done
     s = act(s, 0, "done")
     assert G.turn_id(s) != turn
 
