@@ -49,6 +49,19 @@ def _comp(view: dict[str, Any], kind: str, key: str) -> str:
     return str(view["components"][kind].get(key, key))
 
 
+SPEED = {"fast": "fast spell", "slow": "slow spell"}
+
+
+def card_words(view: dict[str, Any], cid: str) -> str:
+    """A Combat Card in words: 'Invisibility (fast spell, fatigue 0)' (issue 26: never the
+    component record itself)."""
+    card = view["components"]["cards"].get(cid)
+    if not isinstance(card, dict):
+        return str(card or cid)
+    speed = SPEED.get(str(card.get("speed")), str(card.get("speed") or ""))
+    return f"{card['name']} ({speed}, fatigue {card['fatigue']})" if speed else f"{card['name']}"
+
+
 def _lines(draw: Any, x: int, y: int, parts: list[tuple[str, str]], width: int, size: int = BODY) -> int:
     """Wrapped lines (text, colour) from (x, y); returns the y below them."""
     for s, colour in parts:
@@ -163,7 +176,7 @@ def _offer_lines(view: dict[str, Any], names: list[str]) -> list[tuple[str, str]
     if pals:
         out.append(("; ".join(pals) + ".", "text"))
     if view["combat_round"]:
-        cards = [_comp(view, "cards", c) if c else "face down" for c in view["combat_cards"]]
+        cards = [card_words(view, c) if c else "face down" for c in view["combat_cards"]]
         out.append(("Combat Cards: " + ", ".join(f"{i + 1} {c}" for i, c in enumerate(cards)) + ".", "text"))
     return out + _expansion_lines(view, names)
 
@@ -254,7 +267,8 @@ def _monster(view: dict[str, Any], m: dict[str, Any]) -> str:
     if m.get("expert"):
         s += f" (expert: {m['expert']})"
     if m["up"] is not True:
-        s += " (knocked out)"
+        # Outside Combat a face-down monster is one Monster Strike left unpaid.
+        s += " (knocked out)" if view["combat_round"] else " (face down)"
     return s
 
 
@@ -422,7 +436,7 @@ def hand_lines(view: dict[str, Any]) -> list[tuple[str, str]]:
         out.append(
             (
                 "Combat Cards you have seen: "
-                + ", ".join(f"{k} {_comp(view, 'cards', c)}" for k, c in seen.items()),
+                + ", ".join(f"{k} {card_words(view, c)}" for k, c in seen.items()),
                 "text",
             )
         )
@@ -458,8 +472,51 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
     return to_png(to_palette(img))
 
 
+# ---- the picture of a place being chosen ------------------------------------------------------
+def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+    """The seat's own dungeon while it chooses a square (issue 26): every candidate square
+    outlined and labelled with its name - the name the options choosing it carry ('Dig a
+    tunnel on B2 (1 imp)') - and rented rooms, which lie beside the grid, as labelled boxes."""
+    seat = int(pv["seat"])
+    p = view["players"][seat]
+    places = [str(c) for c in pv.get("places", [])]
+    rented = [r for r in p.get("rented", []) if r["cell"] in places]
+    head = wrap(named(str(pv.get("prompt") or "Choose a square."), names), AW - 32, 26)[:3]
+    rooms = dungeon_lines(view, p, names)[:1]
+    body = sum(len(wrap(line, AW - 32, 24)) for line, _ in rooms)
+    cell, top = 100, 24 + 34 * len(head) + 44
+    height = top + 4 * cell + 16 + (cell // 2 + 24 if rented else 0) + body * 30 + 16
+    img, draw = canvas(AW, height)
+    for i, line in enumerate(head):
+        text(draw, (16, 14 + 34 * i), line, 26, "accent" if i == 0 else "text")
+    gx = 50
+    draw_grid(draw, p, gx, top, cell, 26)
+    for c in places:
+        if c[0] == "R":
+            continue
+        ci, ri = ord(c[0]) - 65, int(c[1:]) - 1
+        x0, y0 = gx + ci * cell, top + ri * cell
+        draw.rectangle((x0 + 3, y0 + 3, x0 + cell - 3, y0 + cell - 3), outline=PALETTE["accent"], width=5)
+        draw.rounded_rectangle(
+            (x0 + cell / 2 - 30, y0 + cell / 2 - 20, x0 + cell / 2 + 30, y0 + cell / 2 + 20),
+            radius=8, fill=PALETTE["black"],
+        )  # fmt: skip
+        text(draw, (x0 + cell / 2, y0 + cell / 2), c, 28, "accent", "mm")
+    y = top + 4 * cell + 16
+    for k, r in enumerate(rented):
+        x0 = 16 + k * (AW - 32) // max(1, len(rented))
+        w = (AW - 32) // max(1, len(rented)) - 8
+        box(draw, (x0, y, x0 + w, y + cell // 2), "blue", "accent", 4)
+        label = f"{r['cell']} {_comp(view, 'rooms', r['room'])}"
+        label = label if text_width(label, 24) <= w - 16 else r["cell"]  # never a word cut
+        text(draw, (x0 + 8, y + cell // 4), label, 24, "white", "lm")
+    y += cell // 2 + 24 if rented else 0
+    _lines(draw, 16, y, rooms, AW - 32, 24)
+    return to_png(to_palette(img))
+
+
 # The one protocol (render/__init__.py).
-RENDERER = Renderer(board=board, area=area, steps=steps)
+RENDERER = Renderer(board=board, area=area, steps=steps, preview=preview)
 
 
 # ---- the plain drawing functions the benchmark and the engine tests call, with default names ---

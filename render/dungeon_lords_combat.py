@@ -108,7 +108,7 @@ Row = tuple[Any, ...]
 
 @dataclass
 class Member:
-    key: str  # the label the combat log uses, lower case ("the warrior (l2)", "the dwarven paladin")
+    key: str  # the label the combat log uses, lower case ("the warrior (level 2)", "the dwarven paladin")
     short: str
     hp: int
     left: int
@@ -150,7 +150,7 @@ def _members(view: dict[str, Any], seat: int) -> list[Member]:
         hp = int(a["hp"]) + int(a.get("bonus", 0))
         name = adventurer(a)
         heal = int(a.get("icons", 0)) if a["cls"] == "priest" else 0
-        key = f"the {a['cls']} (l{a.get('level', '')})"
+        key = f"the {a['cls']} (level {a.get('level', '')})"
         out.append(Member(key, name, hp, hp - int(a["dmg"]), heal, str(a.get("uid", key))))
     return out
 
@@ -158,7 +158,7 @@ def _members(view: dict[str, Any], seat: int) -> list[Member]:
 def _find(members: list[Member], key: str, left: int | None = None) -> Member | None:
     """The member a log line names. Two of one class and level share a label: prefer the one
     whose hit points fit the line (``left`` = what it had before, when the line says)."""
-    key = key.lower()
+    key = LEVEL.sub(r"(level \1)", key).lower()  # '(L1)' in a revision-2 log, '(level 1)' after
     same = [m for m in members if m.key == key and not m.captured]
     fit = [m for m in same if left is None or m.left == left]
     found = fit or same

@@ -47,12 +47,18 @@ def left(a: Adv) -> int:
     return max_hp(a) - int(a["dmg"])
 
 
-def label(a: Adv) -> str:
+def label(a: Adv, words: bool = True) -> str:
+    """'the warrior (level 1)'; ``words=False``: the revision-2 log's 'the warrior (L1)'."""
     if a["cls"] == "illusion":
         return "the illusion"
     if a["cls"] == "paladin":
         return f"the {a['name']}"
-    return f"the {a['cls']} (L{a['level']})"
+    return f"the {a['cls']} (level {a['level']})" if words else f"the {a['cls']} (L{a['level']})"
+
+
+def first_up(text: str) -> str:
+    """``text`` with its first letter a capital, the rest untouched ('The warrior (level 1)')."""
+    return text[:1].upper() + text[1:]
 
 
 def paladin_here(state: State, seat: int) -> Adv | None:
@@ -89,6 +95,7 @@ class Battle:
         self.minus = int(combat.get("minus", 0))  # Hall of Chaos: fewer trap, heal and spell icons
         self.fatigue_add = int(combat.get("fatigue_add", 0))
         self.fatigue_mult = 1.0
+        self.rev = board.revision(state)
 
     # ---- the party line ---------------------------------------------------------
     def line(self) -> list[Adv]:
@@ -110,6 +117,13 @@ class Battle:
     def real(self) -> list[Adv]:
         return [a for a in self.line() if a["cls"] != "illusion"]
 
+    def name(self, a: Adv, first: bool = False) -> str:
+        """An adventurer in the log. Revision 3 says 'the warrior (level 1)' (and 'The warrior
+        (level 1)' at the start of a line); a revision-2 game keeps its log's '(L1)' words."""
+        if self.rev >= 3:
+            return first_up(label(a)) if first else label(a)
+        return label(a, False).capitalize() if first else label(a, False)
+
     def say(self, text: str) -> None:
         self.ev.append(Event(text))
         self.state["combat"]["log"].append(text)
@@ -125,13 +139,17 @@ class Battle:
             else:
                 self.ev.append(e)
 
-    def hurt(self, a: Adv, n: int, source: str, monster: bool = False) -> int:
+    def hurt(self, a: Adv, n: int, source: str, monster: bool = False, pet: bool = False) -> int:
         """Deal ``n`` damage; returns what was dealt. Eliminated adventurers go to prison."""
         if n <= 0:
             return 0
         if self.invisible and a["cls"] == "wizard":
             return 0
-        if monster and self.shield:
+        if self.shield and (monster or (self.rev >= 3 and not pet)):
+            # "Absorbs the first point of damage to be dealt this round": from revision 3 any
+            # damage after the spell is cast - monsters and ghosts, fatigue, poison - but not a
+            # pet's: "Spells affecting monsters (or ghosts) do not affect pets (not even Ghosty)"
+            # (house decision 44); before, only a monster's.
             absorbed = min(self.shield, n)
             self.shield -= absorbed
             n -= absorbed
@@ -143,12 +161,12 @@ class Battle:
             cancel = min(int(a["courage"]), n)
             a["courage"] -= cancel
             n -= cancel
-            self.say(f"Courage cancels {cancel} damage to {label(a)}.")
+            self.say(f"Courage cancels {cancel} damage to {self.name(a)}.")
             if n <= 0:
                 return 0
         n = min(n, left(a))
         a["dmg"] += n
-        self.say(f"{source} deals {n} to {label(a)} ({left(a)} left).")
+        self.say(f"{source} deals {n} to {self.name(a)} ({left(a)} left).")
         if left(a) <= 0:
             self.fall(a)
         return n
@@ -166,7 +184,7 @@ class Battle:
             a["status"] = "captured"
             a["at"] = None
             self.p["prison"].append({k: v for k, v in a.items() if k not in ("status", "at")})
-            self.say(f"{label(a).capitalize()} is knocked out and thrown into {who(self.seat)}'s prison.")
+            self.say(f"{self.name(a, True)} is knocked out and thrown into {who(self.seat)}'s prison.")
             year = self.state["year"]
             others = [q for q in self.state["paladins"] if q.get("year", year) == year and q is not a]
             if others:
@@ -178,7 +196,7 @@ class Battle:
         self.p["party"].remove(a)
         self.p["prison"].append(a)
         self.p["mourn"] = self.p.get("mourn", 0) + 1
-        self.say(f"{label(a).capitalize()} is knocked out and thrown into {who(self.seat)}'s prison.")
+        self.say(f"{self.name(a, True)} is knocked out and thrown into {who(self.seat)}'s prison.")
 
     # ---- steps -------------------------------------------------------------------------
     def run(self) -> None:
@@ -199,7 +217,7 @@ class Battle:
         if self.plan.get("pet_dmg") and self.real():
             # A pet is not a monster: no spell touches it and it does not make priests heal.
             name, n = self.plan["pet_dmg"]
-            self.hurt(pick_target(self.real(), n), n, name)
+            self.hurt(pick_target(self.real(), n), n, name, pet=True)
         if card["speed"] == "slow" and casts and self.real():
             self.slow_spell()
         self.healing_step()
@@ -222,7 +240,8 @@ class Battle:
             for a in line[:pts]:
                 a["courage"] = a.get("courage", 0) + 1
             if pts:
-                self.say(f"The bard (L{bard['level']}) sings: {min(pts, len(line))} Courage Token(s).")
+                singer = self.name(bard, True) if self.rev >= 3 else f"The bard (L{bard['level']})"
+                self.say(f"{singer} sings: {min(pts, len(line))} Courage Token(s).")
 
     def pet_start(self) -> None:
         """Stareplant: while active, the first adventurer takes 1 damage as a battle begins."""
@@ -326,8 +345,17 @@ class Battle:
             # keep the monsters unless the 2 Evil would call a paladin to this dungeon.
             p = self.p
             auto = p["evil"] + 2 >= board.EVIL["paladin"] and paladin_here(self.state, self.seat) is None
+            if self.rev >= 3 and not solid:
+                auto = True  # nothing to withdraw: withdrawing "all your monsters" costs nothing
             withdraw = answer["peace"] == "withdraw" if "peace" in answer else auto
-            if solid and withdraw:
+            if self.rev >= 3 and withdraw:
+                # "Withdraw all your monsters or gain 2 evil": withdrawing is never charged,
+                # even when no monster (or only ghosts) came (issue 29 item 12).
+                for s in solid:
+                    self.withdraw(s, "Word of Peace")
+                if not solid:
+                    self.say(f"{who(self.seat)} has no monster to withdraw and gains no Evil.")
+            elif solid and withdraw:
                 for s in solid:
                     self.withdraw(s, "Word of Peace")
             else:
@@ -505,7 +533,7 @@ class Battle:
             target = self.aimed(line, dmg + first_bonus, aim)
             if opt.get("hypno"):
                 self.hypno = target
-                self.say(f"The {name} hypnotises {label(target)}, who steps to the front.")
+                self.say(f"The {name} hypnotises {self.name(target)}, who steps to the front.")
             self.hurt(target, dmg + first_bonus, name, monster=True)
             if opt.get("poison"):
                 # Cockatrice: the poison hurts at the end of the round even if courage stopped the bite.
@@ -556,7 +584,9 @@ class Battle:
         while fatigue:
             dealt = 0
             for a in self.real():
-                dealt = self.hurt(a, min(fatigue, left(a)), "Fatigue")
+                shield = self.shield
+                # A point Magic Shield absorbs is fatigue spent too (revision 3: it takes any damage).
+                dealt = self.hurt(a, min(fatigue, left(a)), "Fatigue") + (shield - self.shield)
                 if dealt:
                     break  # the line may have changed (a knock-out): start from the front again
             if not dealt:

@@ -551,13 +551,28 @@ def do_prize(g: Any, state: State, seat: int, words: list[str], ev: list[Event])
         if BOARDS[b]["replaces"] == loc:
             state["fest"]["boards"].remove(b)
             break
-    log(
-        state,
-        ev,
-        f"{who(seat)} takes the festival prize: {PRIZE[loc]}"
-        + (f" ({' '.join(words[2:])})." if len(words) > 2 else "."),
-    )
+    if board.revision(state) >= 3:
+        log(state, ev, f"{who(seat)} takes the festival prize: {prize_words(words)}.")
+    else:  # a revision-2 game's log keeps its words ('(monster troll)')
+        log(
+            state,
+            ev,
+            f"{who(seat)} takes the festival prize: {PRIZE[loc]}"
+            + (f" ({' '.join(words[2:])})." if len(words) > 2 else "."),
+        )
     next_prize(g, state, ev)
+
+
+def prize_words(words: list[str]) -> str:
+    """A prize taken, in words: 'a tunnel on B3', 'the Troll from the discard pile'."""
+    loc = words[1]
+    if loc == "dig":
+        return f"a tunnel on {words[2]} (no imp needed)"
+    if loc == "monster":
+        return f"the {MONSTERS[words[2]]['name']} from the discard pile"
+    if loc == "room":
+        return f"the {ROOMS[words[2]]['name']} on {words[3]} from the discard pile"
+    return PRIZE[loc]
 
 
 # ---- pets -------------------------------------------------------------------------------------------

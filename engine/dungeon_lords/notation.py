@@ -380,9 +380,12 @@ def _prize(state: State, seat: int | None, words: list[str]) -> str:
     if words[1] == "dig":
         extra = f" on {words[2]}"
     elif words[1] == "monster":
-        extra = f": the {MONSTERS[words[2]]['name']}"
+        # The monster first: a long name must never be what the label cuts off.
+        cost = cost_words(festival.festival_monster_cost(words[2]))
+        return f"Festival prize: the {MONSTERS[words[2]]['name']} from the discard pile for {cost}"
     elif words[1] == "room":
-        extra = f": the {ROOMS[words[2]]['name']} on {words[3]}"
+        gold = cost_words({"gold": festival.OPPS["festival"]["room_gold"]})
+        return f"Festival prize: the {ROOMS[words[2]]['name']} on {words[3]} from the discard pile for {gold}"
     return f"Festival prize: {festival.PRIZE[words[1]]}{extra}"
 
 
@@ -438,9 +441,9 @@ def segments(state: State, seat: int, action: Any) -> list[tuple[str, str]]:
             (words[2], label),
         ]
     if verb == "use" and len(words) == 3 and board.is_cell(words[2]):
-        head = label.split(f" on {words[2]} ")
+        halves = label.split(f" on {words[2]} ")
         return [
-            (words[1], fit(head[0] + " " + head[1] if len(head) == 2 else label)),
+            (words[1], fit(halves[0] + " " + halves[1] if len(halves) == 2 else label)),
             (words[2], f"New tunnel on {words[2]}"),
         ]
     if verb == "install" and len(words) == 3:
@@ -448,8 +451,12 @@ def segments(state: State, seat: int, action: Any) -> list[tuple[str, str]]:
     if verb == "improve" and len(words) == 3:
         return [(words[1], f"Improve the tunnel on {words[1]}"), (words[2], label)]
     if verb == "prize" and words[1] in ("dig", "room") and len(words) > 2:
+        # The second step names the place first, so no label is cut before it (issue 26).
+        where = (
+            f"Tunnel on {words[2]}" if words[1] == "dig" else f"The {ROOMS[words[2]]['name']} on {words[3]}"
+        )
         return [("prize-" + words[1], fit(f"Festival prize: {festival.PRIZE[words[1]]}")),
-                ("-".join(words[2:]), label)]  # fmt: skip
+                ("-".join(words[2:]), fit(where))]  # fmt: skip
     demon = verb == "hire" and len(words) >= 2 and MONSTERS.get(words[1], {}).get("eats")
     if demon and (state.get("task") or {}).get("type") == "hire":
         # A Demon: the monster first, then the meal (a named one, or the cheapest).
@@ -521,3 +528,52 @@ def _order_option(token: str) -> str:
     if token.endswith("-"):
         return fit(f"{LOC[loc]['name']}, only to block a space (decline it)")
     return fit(f"{LOC[loc]['name']}: {LOC_WHAT[loc]}")
+
+
+# ---- the picture of a place chosen ------------------------------------------------------------------
+
+
+def place_of(token: str, fight: bool = False) -> str | None:
+    """The square of the seat's dungeon a chooser token names ('dig-B2', 'C3', 'mint-C3',
+    'pet-mole-B3'), or, choosing where to fight, a rented combat room ('R1'; elsewhere 'R1'
+    picks a rented room to use: no place); None for a token naming no place."""
+    if fight and rented(token) and token[0] == "R":
+        return token
+    for part in reversed(token.split("-")):
+        if board.is_cell(part) and part[0].isupper():
+            return part
+    return None
+
+
+def place_preview(state: State, seat: int, choice: Choice) -> Choice:
+    """``choice`` with a preview when its options choose a place in the seat's dungeon
+    (issue 26): the renderer draws that dungeon with each candidate square labelled with
+    its name, the name every option choosing it carries ('Dig a tunnel on B2 (1 imp)')."""
+    fight = state["phase"] == "plan"
+    places = [c for c in dict.fromkeys(place_of(t, fight) for t, _ in choice.options) if c is not None]
+    if places:
+        choice.preview = {"kind": "places", "seat": seat, "places": places, "prompt": choice.prompt}
+    return choice
+
+
+# What each step of a task's chooser asks (the first step, then the second), so the private
+# message and the picture of a place say what is being chosen.
+STEP_PROMPTS: dict[str, tuple[str, str]] = {
+    "dig": ("Dig Tunnels: choose the square for the next tunnel (1 imp), or stop digging.", ""),
+    "build": ("Build Room: choose the room.", "Build Room: choose its square (an unconquered tunnel)."),
+    "install": ("Install Traps: choose the trap.", "Install Traps: choose the tunnel or room it goes in."),
+    "improve": ("Improve Tunnels: choose a tunnel to improve or a tile to deconquer, or stop.",
+                "Improve Tunnels: choose the improvement."),
+    "prize": ("Festival prize: choose one.", "Festival prize: choose its square."),
+    "production": ("Production: use a room or a pet, or finish.", "Production: choose the square for the tunnel."),
+    "payday": ("Pay Day: pay every monster, or let one go.", ""),
+    "hire": ("Hire Monster: choose the monster.", "Hire Monster: choose what the Demon eats."),
+    "expert": ("Hire an expert monster: choose the monster.", ""),
+    "mine": ("Mine Gold: how many imps mine?", ""),
+}  # fmt: skip
+
+
+def step_prompt(state: State, prefix: list[str]) -> str:
+    kind = "production" if state["phase"] == "production" else str((state.get("task") or {}).get("type"))
+    pair = STEP_PROMPTS.get(kind)
+    return (pair[min(len(prefix), 1)] if pair else "") or "Choose your move."

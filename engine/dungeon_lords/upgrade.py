@@ -18,8 +18,23 @@ from collections.abc import Callable
 
 from engine.core import State
 
-REVISION = 2
+REVISION = 3
 
-STEPS: dict[int, Callable[[State], State]] = {}
 
-CHANGES: dict[int, str] = {}
+def _to_3(state: State) -> State:
+    """Revision 3 (issue 29) changes rules, not the state's shape: every field a revision-2
+    state holds means the same, so the game goes on from where it stands."""
+    return state
+
+
+STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
+
+CHANGES: dict[int, str] = {
+    3: (
+        "In Combat, Baby Golem counts toward the monster limit from his first battle (unless a Golem "
+        "comes too), answering Word of Peace with 'withdraw' costs no Evil when you sent no monster, "
+        "Magic Shield also stops the first point of fatigue or poison, and the Monster Catapult is "
+        "loaded with a monster you do not send into that battle. Tunnel Audit no longer counts the "
+        "Secret Passage, and Monster Strike says that an unpaid monster stays, face down."
+    ),
+}

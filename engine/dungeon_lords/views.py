@@ -194,3 +194,45 @@ def private_text(g: Any, state: State, seat: int) -> str:
             "Combat Cards seen: " + ", ".join(f"#{i + 1} {CARDS[cards[i]]['name']}" for i in p["seen"])
         )
     return "\n".join(lines)
+
+
+def _names(ids: list[str], names: dict[str, Any]) -> str:
+    """'Troll x2, Goblin' - each kind once, with how many."""
+    counts: dict[str, int] = {}
+    for i in ids:
+        counts[i] = counts.get(i, 0) + 1
+    return ", ".join(names[i] + (f" x{k}" if k > 1 else "") for i, k in counts.items()) or "none"
+
+
+def header(g: Any, state: State, seat: int) -> str:
+    """The top of the seat's private turn message: its own resources and hand, a few lines
+    (at most 400 characters), only what this seat may see."""
+    p = state["players"][seat]
+    free = board.free_imps(p)
+    lines = [f"Gold {p['gold']} · Food {p['food']} · Imps {free} free of {p['imps']} · "
+             f"Evil {p['evil']} (paladin at {board.EVIL['paladin']})"]  # fmt: skip
+    ready = [m["id"] for m in p["monsters"] if m["up"] is True]
+    down = [m["id"] for m in p["monsters"] if m["up"] is not True]
+    mons = _names(ready, COMPONENTS["monsters"])
+    lines.append(
+        "Monsters: " + mons + (f" (face down: {_names(down, COMPONENTS['monsters'])})" if down else "")
+    )
+    lines.append("Trap Cards: " + _names(p["traps"], COMPONENTS["traps"]))
+    given = state["orders"].get(str(seat))
+    if given:
+        lines.append("Orders given: " + ", ".join(LOC[o.rstrip("-")]["name"] for o in given))
+    elif state["phase"] in ("orders", "dummy", "inacc", "new_round"):
+        lines.append("Orders in hand: " + ", ".join(LOC[c]["name"] for c in board.hand(p)))
+    if p.get("pets"):
+        lines.append("Pets: " + _names(p["pets"], COMPONENTS["pets"]))
+    cards = state["decks"][str(state["year"])]["cards"]
+    if p["seen"]:
+        lines.append(
+            "Combat Cards seen: " + ", ".join(f"{i + 1} {CARDS[cards[i]]['name']}" for i in p["seen"])
+        )
+    t = state.get("task") or {}
+    if t.get("seat") == seat and t.get("type") == "dig" and t.get("n"):
+        # What the turn has done so far (issue 26): the tunnels this order has dug.
+        lines.append(f"This turn: {t['n']} tunnel{'s' if t['n'] > 1 else ''} dug, at most {t['cap']}")
+    text = "\n".join(lines)
+    return text if len(text) <= 400 else text[:399].rsplit(" ", 1)[0] + "…"
