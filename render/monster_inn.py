@@ -320,7 +320,7 @@ def _dungeon(
 LEGEND = [
     "Top row: monsters (colour and letter = kind). Bottom row: the humanoid under each, face down:",
     "its back shows the combat value range and the skulls. A coin or gem on a monster = support.",
-    "Column numbers are for support: support <number> gold|gem.",
+    "Column numbers are for support: type support 2 gold (or gem) for the monster in column 2.",
 ]
 FINAL_LEGEND = [
     "Under each column: its fame. Red cross: the humanoid was weaker and removed after it was",

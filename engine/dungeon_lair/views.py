@@ -152,6 +152,14 @@ def view(game: DungeonLair, state: State, seat: int | None) -> dict[str, Any]:
     return out
 
 
+# How the corridor may go on: 'draw' from the stack, or 'continue' with a tile in hand once
+# the stack is empty (not "may continue to continue").
+MORE_WORDS = {
+    "draw": "draw a tile to continue the corridor",
+    "continue": "continue the corridor with a tile in hand",
+}
+
+
 def status(game: DungeonLair, state: State) -> str:
     if game.is_over(state):
         res = game.result(state)
@@ -167,7 +175,7 @@ def status(game: DungeonLair, state: State) -> str:
         return f"{who} places a tile at a free exit of the corridor on {state['chain']}."
     more = game.can_draw_more(state, state["current"])
     if more:
-        return f"{who} may {more} to continue the corridor, do one monster action, or pass."
+        return f"{who} may {MORE_WORDS[more]}, do one monster action, or pass."
     return f"{who} does one monster action or passes."
 
 
@@ -235,6 +243,9 @@ def chooser_prompt(state: State, seat: int, prefix: list[str], under: dict[str, 
         return f"Where the {monster_word(sample['s'])} monster goes: pick a place (labelled on the picture)."
     if state["phase"] in ("place", "chain"):
         return "Choose the tile to place."
+    if "draw" in under or "continue" in under:
+        more = "draw" if "draw" in under else "continue"
+        return f"You may {MORE_WORDS[more]}; or choose one monster action, or end your turn."
     return "Choose one monster action, or end your turn."
 
 
@@ -249,8 +260,6 @@ def chooser_preview(seat: int, under: dict[str, list[Any]], labels: dict[str, st
         dst = puts[0]["to"]
         places = [{"label": dst, "area": dst, "cell": area_cell(dst)}]
         return {"kind": "monster", "seat": seat, "size": puts[-1]["s"], "from": None, "places": places}
-    if kind == "what":
-        return None
     sample = next(iter(under.values()))[0]
     # One place per candidate: a group step (more than 25 places) labels each place with its
     # part's name ("Part 2"), a place step with its cell, a turn step with "Turned 90°".

@@ -13,7 +13,7 @@ from .rules import TYPES, amount, other, short_label
 
 HELP = (
     "Type gold or gem to remain, swap for a treasure exchange, leave, "
-    "bonus gold / bonus gem, support <monster number> gold|gem, or nosupport."
+    "bonus gold / bonus gem, support 2 gold (your monster's number, then gold or gem), or nosupport."
 )
 
 _ALIASES = {

@@ -134,7 +134,30 @@ def test_four_player_end_says_the_deck_is_exhausted() -> None:
 def test_odd_digits_are_refused_in_one_sentence(text: str) -> None:
     with pytest.raises(IllegalAction) as refused:
         GAME.parse(text)
-    assert "support <monster number> gold|gem" in str(refused.value)
+    assert "support 2 gold (your monster's number, then gold or gem)" in str(refused.value)
+
+
+def test_support_is_explained_in_words_not_in_placeholders() -> None:
+    # "you may request Support for any 1 of your Monsters of the same Kind ... Place 1 Treasure of
+    # your choice": the refusals and the board's legend say how to ask for it in words a player
+    # would use ("support 2 gold"), not in program placeholders ("<monster number> gold|gem").
+    from render.monster_inn import LEGEND
+
+    texts = [" ".join(LEGEND)]
+    for bad in ("support", "support 2", "bonus"):
+        with pytest.raises(IllegalAction) as refused:
+            GAME.parse(bad)
+        texts.append(str(refused.value))
+    # round 1: U1, K2, U10 go to seats 0, 1, 2; round 2 (G3, G8, U11): seat 0 ends with U11
+    s = stacked(3, ["U1", "K2", "U10", "U11", "G3", "G8", "K9", "O7", "T5"])
+    s = play(s, (0, "leave"), (1, "leave"), (0, "gold"), (1, "leave"), (2, "leave"))
+    assert s["pending"] == {"seat": 0, "kind": "support", "monster_kind": "Undead"}
+    with pytest.raises(IllegalAction) as refused:
+        GAME.apply(s, 0, "bonus gold")
+    texts.append(str(refused.value))
+    assert "like support 2 gold" in texts[-1]
+    for t in texts:
+        assert not any(ch in t for ch in "<>|"), t
 
 
 @pytest.mark.parametrize("move", [None, 5, ["leave"], {"a": "leave"}, "", "leave leave", "bonus", b"leave"])
