@@ -422,6 +422,13 @@ class Game:
         """What only ``seat`` may see, as text (``/hand``)."""
         return "You hold nothing secret in this game."
 
+    def what_now(self, state: State, seat: Seat | None) -> str:
+        """The "What now?" answer for ``seat`` (None: a watcher): the current phase in
+        two or three sentences, what this seat can do now, and what each choice costs
+        and gives. Only what ``seat`` may see; at most 1,500 characters. Default: the
+        public status."""
+        return self.status(state)
+
     def header(self, state: State, seat: Seat) -> str:
         """The top of the seat's private turn message: its own resources and hand in
         a few short lines (at most 400 characters). Default: the private text."""
