@@ -107,6 +107,17 @@ def legal(state: State, seat: int, every_wall: bool = False) -> list[Any]:
     sheet = p["sheet"]
     if el is None:
         return [{"t": "done"}, {"t": "erase"}]
+    # DuBuL ch.2 §1(3), "any elements that have been installed for this Card may be erased":
+    # from revision 3 Erase is offered as soon as one element is on the sheet.
+    erase = [{"t": "erase"}] if p["pending"]["next"] > len(p["pending"]["lost"]) and _revision(state) >= 3 else []
+    return _element_moves(sheet, el, every_wall) + erase
+
+
+def _revision(state: State) -> int:
+    return int(state.get("revision", 2))
+
+
+def _element_moves(sheet: dict, el: str, every_wall: bool) -> list[Any]:
     if el.startswith("wall:"):
         spots = board.wall_placements(sheet, el[5:])
         return [{"t": "wall", "cells": c} for c in (spots if every_wall else _wall_offer(sheet, spots))]

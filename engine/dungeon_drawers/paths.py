@@ -19,6 +19,7 @@ from .rules import MONSTERS, p_win
 
 STEPS = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
 STEP_WORDS = {"U": "Up", "D": "Down", "L": "Left", "R": "Right"}
+MORE = "more"  # chooser token: turn earlier than the runs offered
 
 
 def _active(sheet: dict, cell: str) -> str | None:
@@ -113,14 +114,33 @@ def step_cell(cell: str, token: str) -> str | None:
     return board.at(x + dx, y + dy)
 
 
+def _run_token(token: str) -> tuple[str, int] | None:
+    """'R' (one space) or 'R3' (a run of three spaces) -> ('R', 3); None if not a step."""
+    if not token or token[0] not in STEPS:
+        return None
+    tail = token[1:]
+    if not tail:
+        return token[0], 1
+    if not (tail.isascii() and tail.isdigit() and len(tail) <= 2 and int(tail) >= 1):
+        return None
+    return token[0], int(tail)
+
+
 def cells_of(tokens: list[str]) -> list[str] | None:
-    """The spaces of a path that starts on A1 and takes the steps ``tokens`` (None if one leaves the grid)."""
+    """The spaces of a path that starts on A1 and takes the steps or runs ``tokens``
+    (None if one leaves the grid or is not a step)."""
     cells = [board.ENTRANCE]
     for t in tokens:
-        nxt = step_cell(cells[-1], t) if t in STEPS else None
-        if nxt is None:
+        if t == MORE:
+            continue  # the step that opens every stop of the lines: no space of its own
+        run = _run_token(t)
+        if run is None:
             return None
-        cells.append(nxt)
+        for _ in range(run[1]):
+            nxt = step_cell(cells[-1], run[0])
+            if nxt is None:
+                return None
+            cells.append(nxt)
     return cells
 
 
@@ -203,6 +223,73 @@ def _finishable(walk: _Walk, cell: str, dist: dict[str, int], budget: list[int],
 SEARCH_BUDGET = 4000
 
 
+def _walk_of(sheet: dict, cells: list[str]) -> _Walk | None:
+    walk = _Walk(sheet)
+    for i, c in enumerate(cells):
+        if (i and c not in board.NEIGHBOURS[cells[i - 1]]) or not walk.can_enter(c):
+            return None
+        walk.enter(c)
+    return walk
+
+
+def _sides(walk: _Walk, cell: str, token: str) -> tuple[bool, bool]:
+    """Whether the path could turn off to either side of ``cell`` when moving along ``token``."""
+    sides = ("L", "R") if token in ("U", "D") else ("U", "D")
+    out = []
+    for s in sides:
+        nxt = step_cell(cell, s)
+        out.append(nxt is not None and walk.can_enter(nxt))
+    return out[0], out[1]
+
+
+def _run(walk: _Walk, start: str, token: str, dist: dict[str, int]) -> list[str]:
+    """The run from ``start`` along ``token`` to the next stop: H10, the last space before
+    the path must turn, or a junction - the first space where a way off to a side opens, or
+    the last one before it closes. It runs over monsters and traps (the labels name them).
+    Shortened to the furthest space from which the path can still be finished."""
+    run: list[str] = []
+    undos = []
+    cur, prev = start, None
+    while True:
+        nxt = step_cell(cur, token)
+        if nxt is None or not walk.can_enter(nxt):
+            break
+        undos.append(walk.enter(nxt))
+        run.append(nxt)
+        if nxt == board.EXIT:
+            break
+        now = _sides(walk, nxt, token)
+        if prev is not None and any(n and not p for n, p in zip(now, prev, strict=True)):
+            break  # a way off to a side opens here
+        ahead = step_cell(nxt, token)
+        if ahead is not None and walk.can_enter(ahead):
+            later = _sides(walk, ahead, token)
+            if any(n and not a for n, a in zip(now, later, strict=True)):
+                break  # the last space before a way off to a side closes
+        prev, cur = now, nxt
+    while run and not _finishable(walk, run[-1], dist, [SEARCH_BUDGET], set()):
+        walk.leave(undos.pop())
+        run.pop()
+    for undo in reversed(undos):
+        walk.leave(undo)
+    return run
+
+
+def next_runs(sheet: dict, cells: list[str]) -> list[tuple[str, list[str]]] | None:
+    """The runs (token like 'R3', spaces entered) the path ``cells`` may take next, one per
+    direction, or None if ``cells`` itself already breaks a law (a stale or forged prefix)."""
+    walk = _walk_of(sheet, cells)
+    if walk is None:
+        return None
+    dist = board.distances(sheet, board.EXIT)
+    out = []
+    for token in STEPS:
+        run = _run(walk, cells[-1], token, dist)
+        if run:
+            out.append((f"{token}{len(run)}", run))
+    return out
+
+
 def next_steps(sheet: dict, cells: list[str]) -> list[tuple[str, str]] | None:
     """The steps (token, space) that keep the path ``cells`` finishable, or None if
     ``cells`` itself already breaks a law (a stale or forged prefix)."""
@@ -253,3 +340,47 @@ def draw(state: State, seat: int, action: dict, events: list[Event]) -> bool:
     events.append(Event(f"{seat_ref(seat)} has drawn the hero's path (shown when every path is drawn)."))
     events.append(Event(f"Your path through {seat_ref(owner)}'s dungeon: path {corners}.", seat))
     return all(p["path"] is not None for p in state["players"])
+
+
+def straight_options(sheet: dict, cells: list[str]) -> list[tuple[str, list[str]]] | None:
+    """Every stop on the four straight lines from the path's end (token like 'R2', spaces
+    entered) from which the path can still be finished; None for a prefix that breaks a law."""
+    walk = _walk_of(sheet, cells)
+    if walk is None:
+        return None
+    dist = board.distances(sheet, board.EXIT)
+    out = []
+    for token in STEPS:
+        line: list[str] = []
+        undos = []
+        cur = cells[-1]
+        while (nxt := step_cell(cur, token)) is not None and walk.can_enter(nxt):
+            undos.append(walk.enter(nxt))
+            line.append(nxt)
+            if _finishable(walk, nxt, dist, [SEARCH_BUDGET], set()):
+                out.append((f"{token}{len(line)}", list(line)))
+            cur = nxt
+        for undo in reversed(undos):
+            walk.leave(undo)
+    return out
+
+
+def run_tokens(sheet: dict, cells: list[str]) -> list[str]:
+    """The chooser's tokens that draw ``cells``: a run wherever one follows the path, else
+    "more" and the straight stretch to the path's next corner."""
+    out: list[str] = []
+    i = 0
+    while i < len(cells) - 1:
+        runs = next_runs(sheet, cells[: i + 1]) or []
+        match = next((tok for tok, run in runs if cells[i + 1 : i + 1 + len(run)] == run), None)
+        if match is None:
+            token = steps_of(cells[i : i + 2])[0]
+            k = 1
+            while i + k + 1 < len(cells) and steps_of(cells[i + k : i + k + 2])[0] == token:
+                k += 1
+            out += [MORE, f"{token}{k}"]
+            i += k
+        else:
+            out.append(match)
+            i += int(match[1:])
+    return out
