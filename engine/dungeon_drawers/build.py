@@ -136,7 +136,7 @@ def take(state: State, seat: int, action: dict, events: list[Event]) -> None:
     if not state["queue"] or state["queue"][0] != seat:
         raise IllegalAction("It is not your turn to pick a card.")
     cid = action.get("card")
-    if not isinstance(cid, int) or cid not in state["display"]:
+    if type(cid) is not int or cid not in state["display"]:  # True == 1 and 12.0 == 12: refused
         raise IllegalAction(
             f"Card {cid} is not on display; pick one of: {', '.join(map(str, state['display']))}."
         )
@@ -188,9 +188,9 @@ def _check_order(el: str, action: dict) -> None:
             "place": f"{el} (like: {el} C5)",
         }[want]
         raise IllegalAction(f"Elements go in left to right: next is the {how}.")
-    spaces = (
-        list(action.get("cells") or []) if want == "wall" else [action.get("at")] if want != "improve" else []
-    )
+    if want == "wall" and not isinstance(action.get("cells"), list):
+        raise IllegalAction("Name the spaces of the wall formation, like: wall C3 C4 D4.")
+    spaces = list(action["cells"]) if want == "wall" else [action.get("at")] if want != "improve" else []
     if any(not isinstance(c, str) or board.parse_cell(c) != c for c in spaces):
         raise IllegalAction("Name spaces by a column A-H and a row 1-10, like C5.")
 

@@ -329,8 +329,8 @@ def draw(state: State, seat: int, action: dict, events: list[Event]) -> bool:
     """Draw ``seat``'s path; returns True when it was the last one."""
     n = state["seats"]
     owner = (seat - 1) % n
-    cells = list(action.get("cells") or [])
-    if any(not isinstance(c, str) or board.parse_cell(c) != c for c in cells):
+    cells = action.get("cells")
+    if not isinstance(cells, list) or any(not isinstance(c, str) or board.parse_cell(c) != c for c in cells):
         raise IllegalAction("A path is a list of spaces like A1 A5 C5 C10 H10.")
     problem = board.path_problem(state["players"][owner]["sheet"], cells)
     if problem:
