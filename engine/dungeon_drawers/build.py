@@ -109,7 +109,9 @@ def legal(state: State, seat: int, every_wall: bool = False) -> list[Any]:
         return [{"t": "done"}, {"t": "erase"}]
     # DuBuL ch.2 §1(3), "any elements that have been installed for this Card may be erased":
     # from revision 3 Erase is offered as soon as one element is on the sheet.
-    erase = [{"t": "erase"}] if p["pending"]["next"] > len(p["pending"]["lost"]) and _revision(state) >= 3 else []
+    erase = (
+        [{"t": "erase"}] if p["pending"]["next"] > len(p["pending"]["lost"]) and _revision(state) >= 3 else []
+    )
     return _element_moves(sheet, el, every_wall) + erase
 
 

@@ -108,7 +108,10 @@ def _place_options(
     sheet: dict, el: str, cells: list[str], quarters: list[str], cands: list[str]
 ) -> list[tuple[str, str]]:
     wall = el.startswith("wall:")
-    opts = [((f"at:{c}" if wall else c), (f"{c}: first wall" if wall else _cell_note(sheet, c, el))) for c in cells]
+    opts = [
+        ((f"at:{c}" if wall else c), (f"{c}: first wall" if wall else _cell_note(sheet, c, el)))
+        for c in cells
+    ]
     for q in quarters:
         n = sum(1 for c in cands if quarter_of(c) == q)
         tag, where = QUARTERS[q]
@@ -123,8 +126,7 @@ def _preview(seat: int, cells: list[str], quarters: list[str], cands: list[str],
         "what": what,
         "labels": {c: c for c in cells},
         "quarters": [
-            {"label": QUARTERS[q][0], "cells": [c for c in cands if quarter_of(c) == q]}
-            for q in quarters
+            {"label": QUARTERS[q][0], "cells": [c for c in cands if quarter_of(c) == q]} for q in quarters
         ],
     }
 
@@ -160,11 +162,20 @@ def element_choice(state: State, seat: int, el: str, prefix: list[str], erase: b
     prompt = f"Where does the {element_label(el)} go? Pick its space on your dungeon."
     if el == "improvement":
         opts = [
-            (f"imp_{t}", f"Improve {t}: box {sheet['imp'][t] + 1} of {track_size(t)}, now {level(t, sheet['imp'][t])}")
+            (
+                f"imp_{t}",
+                f"Improve {t}: box {sheet['imp'][t] + 1} of {track_size(t)}, now {level(t, sheet['imp'][t])}",
+            )
             for t in TRACKS
             if sheet["imp"][t] < track_size(t)
         ]
-        return _final(prefix, opts, lambda tok: {"t": "improve", "track": tok[4:]}, erase, "Choose the track to improve.")
+        return _final(
+            prefix,
+            opts,
+            lambda tok: {"t": "improve", "track": tok[4:]},
+            erase,
+            "Choose the track to improve.",
+        )
     wall = el.startswith("wall:")
     anchors = wall_anchors(sheet, el[5:]) if wall else {}
     cands, useful = (
@@ -214,13 +225,19 @@ def build_choice(state: State, seat: int, prefix: list[str]) -> Choice:
     if pend is None:
         opts = [(f"take_{c}", describe({"t": "take", "card": c})) for c in state["display"]]
         return _final(
-            prefix, opts, lambda tok: {"t": "take", "card": int(tok[5:])}, False, "Take a card from the display."
+            prefix,
+            opts,
+            lambda tok: {"t": "take", "card": int(tok[5:])},
+            False,
+            "Take a card from the display.",
         )
     el = build.current_element(state, seat)
     erase = pend["next"] > len(pend["lost"])  # something of this card is on the sheet
     if el is None:
         opts = [("done", f"Turn #{pend['card']} {card_name(pend['card'])} over: its installs are final")]
-        return _final(prefix, opts, lambda tok: {"t": "done"}, erase, "Every element is placed: turn the card over.")
+        return _final(
+            prefix, opts, lambda tok: {"t": "done"}, erase, "Every element is placed: turn the card over."
+        )
     return element_choice(state, seat, el, prefix, erase)
 
 

@@ -84,7 +84,7 @@ def begin_turn(state: State, events: list[Event]) -> None:
 
 
 def _encounter(state: State, seat: int, cell: str, kind: str, events: list[Event]) -> None:
-    enc = {"cell": cell, "kind": kind, "dice": [], "bonus": 0, "played": []}
+    enc: dict[str, Any] = {"cell": cell, "kind": kind, "dice": [], "bonus": 0, "played": []}
     state["encounter"] = enc
     state["step"] = "encounter"
     where = f"The hero in {seat_ref(seat)}'s dungeon"
@@ -275,7 +275,9 @@ def refill(state: State, seat: int, action: dict, events: list[Event]) -> None:
     p = state["players"][seat]
     under = action.get("under")
     if not isinstance(under, list) or any(type(c) is not int for c in under):
-        raise IllegalAction("Name the cards to put under your action deck by their numbers, like: refill 12 7.")
+        raise IllegalAction(
+            "Name the cards to put under your action deck by their numbers, like: refill 12 7."
+        )
     if len(set(under)) != len(under) or any(c not in p["hand"] for c in under):
         raise IllegalAction("You can put only cards from your hand under your action deck, each once.")
     for c in under:

@@ -13,7 +13,23 @@ from engine.core import IllegalAction
 from tests.dungeon_drawers.helpers import GAME, cards_with, defend_state, path_state, sheet_from
 
 EMPTY_ROWS = ["........"] * 10
-BAD_VALUES: list[Any] = [None, 5, -1, 10**9, True, 12.0, "x", "", "Z9", [], [5], ["Z9"], [["A1"]], {}, {"a": 1}]
+BAD_VALUES: list[Any] = [
+    None,
+    5,
+    -1,
+    10**9,
+    True,
+    12.0,
+    "x",
+    "",
+    "Z9",
+    [],
+    [5],
+    ["Z9"],
+    [["A1"]],
+    {},
+    {"a": 1},
+]
 
 
 def positions() -> list[tuple[dict, int]]:
@@ -34,7 +50,9 @@ def positions() -> list[tuple[dict, int]]:
     goblin = sheet_from(["........", "g......."] + ["........"] * 8)
     down = GAME.parse("path A1 A10 H10")["cells"]
     club, sword = cards_with("spear")[0], cards_with("sword")[0]
-    fight = defend_state([goblin, sheet_from(EMPTY_ROWS)], [down, down], hands=[[club, sword], []], dice=[3, 4])
+    fight = defend_state(
+        [goblin, sheet_from(EMPTY_ROWS)], [down, down], hands=[[club, sword], []], dice=[3, 4]
+    )
     out.append((fight, 0))
     after = GAME.apply(fight, 0, {"t": "resolve"})[0]
     out.append((after, 0))

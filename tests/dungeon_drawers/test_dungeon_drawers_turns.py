@@ -44,7 +44,9 @@ def test_a_build_turn_is_one_turn_id_from_the_pick_to_turning_the_card_over() ->
     for turn in turns:
         assert turn[0][2] == "take" and turn[-1][2] == "done"
         assert len({seat for _, seat, _ in turn}) == 1
-    assert any(a[0][1] == b[0][1] for a, b in zip(turns, turns[1:])), "a seat builds twice in a row"
+    assert any(a[0][1] == b[0][1] for a, b in zip(turns, turns[1:], strict=False)), (
+        "a seat builds twice in a row"
+    )
 
 
 def test_the_hero_paths_are_one_turn_and_phase_c_turns_change_at_each_refill() -> None:
@@ -54,7 +56,7 @@ def test_the_hero_paths_are_one_turn_and_phase_c_turns_change_at_each_refill() -
     ids = [GAME.turn_id(s) for s, _, m in moves if s["phase"] == "path"]
     assert ids == ["B", "B", "B"]
     defend = [(s, seat, m) for s, seat, m in moves if s["phase"] == "defend"]
-    for (s, seat, m), (nxt, _, _) in zip(defend, defend[1:]):
+    for (s, _seat, m), (nxt, _, _) in zip(defend, defend[1:], strict=False):
         changed = GAME.turn_id(s) != GAME.turn_id(nxt)
         assert changed == (m["t"] == "refill"), (m, GAME.turn_id(s))
 
@@ -62,7 +64,7 @@ def test_the_hero_paths_are_one_turn_and_phase_c_turns_change_at_each_refill() -
 def test_the_header_shows_the_seats_own_state_only_in_a_few_lines() -> None:
     moves = ai_game(2, 3)
     seen = set()
-    for state, seat, _ in moves[::7]:
+    for state, _seat, _ in moves[::7]:
         for s in range(2):
             head = GAME.header(state, s)
             assert 0 < len(head) <= 400 and "Tracks: goblin" in head
@@ -158,7 +160,9 @@ def test_every_place_step_has_a_picture_naming_its_places_as_the_options_do() ->
     while state["phase"] == "build":
         seat = min(GAME.to_act(state))
         choice = GAME.chooser(state, seat, [])
-        places = [t for t, _ in choice.options if t not in ("erase", "done") and not t.startswith(("take_", "imp_"))]
+        places = [
+            t for t, _ in choice.options if t not in ("erase", "done") and not t.startswith(("take_", "imp_"))
+        ]
         if places:
             pv = choice.preview
             assert pv and pv["kind"] == "cells" and pv["owner"] == seat
