@@ -292,7 +292,7 @@ class DungeonDrawers(core.Game):
             # only a forged or stale prefix gets here: every offered run can be finished
             raise IllegalAction(STALE)
         options = [(token, self._run_label(sheet, cells, token, run)) for token, run in runs]
-        if not more and (any(len(run) > 1 for _, run in runs) or len(runs) < self._ways_on(sheet, cells)):
+        if not more and {t for t, _ in paths.straight_options(sheet, cells) or []} - {t for t, _ in runs}:
             options.append((paths.MORE, "Turn earlier: every space on the four straight lines"))
         where = f"Hero's path in {seat_ref(owner)}'s dungeon: {len(cells)} space(s), now on {cells[-1]}."
         tail = " Done draws it here, or keep going." if finished else ""
@@ -312,18 +312,17 @@ class DungeonDrawers(core.Game):
         )
 
     @staticmethod
-    def _ways_on(sheet: dict, cells: list[str]) -> int:
-        """Spaces next to the path's end that are not walls (an upper bound on runs on offer)."""
-        return sum(1 for c in board.NEIGHBOURS[cells[-1]] if sheet["grid"].get(c) != "wall")
-
-    @staticmethod
     def _run_label(sheet: dict, cells: list[str], token: str, run: list[str]) -> str:
         end = run[-1]
         met = [f"{sheet['grid'][c]} {c}" for c in run if sheet["grid"].get(c) in board.BLOCKER_KINDS]
         what = f", over {', '.join(met)}" if met else ""
         again = ", 2nd time" if end in cells else ""
-        spaces = "1 space" if len(run) == 1 else f"{len(run)} spaces"
-        return notation.fit(f"{end}: {paths.STEP_WORDS[token[0]]} {spaces}{what}{again}")
+        parts = paths.run_parts(token) or []
+        if len(parts) == 1:
+            way = f"{paths.STEP_WORDS[parts[0][0]]} {'1 space' if len(run) == 1 else f'{len(run)} spaces'}"
+        else:
+            way = " then ".join(f"{paths.STEP_WORDS[d]} {n}" for d, n in parts)
+        return notation.fit(f"{end}: {way}{what}{again}")
 
     # ---- views -------------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

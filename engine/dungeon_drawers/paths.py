@@ -9,6 +9,7 @@ the path can still be finished under those laws.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine.core import Event, IllegalAction, State, seat_ref
@@ -114,16 +115,32 @@ def step_cell(cell: str, token: str) -> str | None:
     return board.at(x + dx, y + dy)
 
 
-def _run_token(token: str) -> tuple[str, int] | None:
-    """'R' (one space) or 'R3' (a run of three spaces) -> ('R', 3); None if not a step."""
-    if not token or token[0] not in STEPS:
-        return None
-    tail = token[1:]
-    if not tail:
-        return token[0], 1
-    if not (tail.isascii() and tail.isdigit() and len(tail) <= 2 and int(tail) >= 1):
-        return None
-    return token[0], int(tail)
+RUN = re.compile(r"([UDLR])([1-9][0-9]?)?")
+
+
+def run_parts(token: str) -> list[tuple[str, int]] | None:
+    """'R' (one space), 'R3' (three spaces right) or 'R3D2' (a run round a bend) ->
+    [('R', 3), ('D', 2)]; None if the token is not a run."""
+    parts = []
+    pos = 0
+    while pos < len(token):
+        m = RUN.match(token, pos)
+        if m is None or m.end() == pos:
+            return None
+        parts.append((m.group(1), int(m.group(2) or 1)))
+        pos = m.end()
+    return parts or None
+
+
+def run_token(start: str, run: list[str]) -> str:
+    """The token of the run ``run`` from ``start``: its straight stretches, like 'R3D2'."""
+    out: list[list[Any]] = []
+    for step in steps_of([start, *run]):
+        if out and out[-1][0] == step:
+            out[-1][1] += 1
+        else:
+            out.append([step, 1])
+    return "".join(f"{d}{n}" for d, n in out)
 
 
 def cells_of(tokens: list[str]) -> list[str] | None:
@@ -133,14 +150,15 @@ def cells_of(tokens: list[str]) -> list[str] | None:
     for t in tokens:
         if t == MORE:
             continue  # the step that opens every stop of the lines: no space of its own
-        run = _run_token(t)
-        if run is None:
+        parts = run_parts(t)
+        if parts is None:
             return None
-        for _ in range(run[1]):
-            nxt = step_cell(cells[-1], run[0])
-            if nxt is None:
-                return None
-            cells.append(nxt)
+        for step, n in parts:
+            for _ in range(n):
+                nxt = step_cell(cells[-1], step)
+                if nxt is None:
+                    return None
+                cells.append(nxt)
     return cells
 
 
@@ -242,31 +260,49 @@ def _sides(walk: _Walk, cell: str, token: str) -> tuple[bool, bool]:
     return out[0], out[1]
 
 
-def _run(walk: _Walk, start: str, token: str, dist: dict[str, int]) -> list[str]:
-    """The run from ``start`` along ``token`` to the next stop: H10, the last space before
-    the path must turn, or a junction - the first space where a way off to a side opens, or
-    the last one before it closes. It runs over monsters and traps (the labels name them).
-    Shortened to the furthest space from which the path can still be finished."""
-    run: list[str] = []
-    undos = []
+BACK = {"U": "D", "D": "U", "L": "R", "R": "L"}
+LONGEST_RUN = 40
+
+
+def _straight(walk: _Walk, start: str, token: str, run: list[str], undos: list[Any]) -> bool:
+    """Extend ``run`` straight along ``token`` to the next stop; True if it stopped because
+    the way ahead is blocked (a turn), False at a junction or H10."""
     cur, prev = start, None
-    while True:
+    while len(run) < LONGEST_RUN:
         nxt = step_cell(cur, token)
         if nxt is None or not walk.can_enter(nxt):
-            break
+            return True
         undos.append(walk.enter(nxt))
         run.append(nxt)
         if nxt == board.EXIT:
-            break
+            return False
+        ahead = step_cell(nxt, token)
+        if ahead is None or not walk.can_enter(ahead):
+            return True  # a corner: _run decides whether it is a bend or a choice
         now = _sides(walk, nxt, token)
         if prev is not None and any(n and not p for n, p in zip(now, prev, strict=True)):
-            break  # a way off to a side opens here
-        ahead = step_cell(nxt, token)
-        if ahead is not None and walk.can_enter(ahead):
-            later = _sides(walk, ahead, token)
-            if any(n and not a for n, a in zip(now, later, strict=True)):
-                break  # the last space before a way off to a side closes
+            return False  # a way off to a side opens here
+        if any(n and not a for n, a in zip(now, _sides(walk, ahead, token), strict=True)):
+            return False  # the last space before a way off to a side closes
         prev, cur = now, nxt
+    return False
+
+
+def _run(walk: _Walk, start: str, token: str, dist: dict[str, int]) -> list[str]:
+    """The run from ``start`` along ``token`` to the next stop: H10, a junction - the first
+    space where a way off to a side opens, or the last one before it closes - or a turn with
+    a choice. Where the way ahead is blocked and only one way goes on (a bend of a corridor),
+    the run follows it round the bend. It runs over monsters and traps (the labels name
+    them), and is shortened to the furthest space from which the path can still be finished."""
+    run: list[str] = []
+    undos: list[Any] = []
+    cur = start
+    while _straight(walk, cur, token, run, undos) and run:
+        cur = run[-1]
+        ways = [d for d in STEPS if d != BACK[token] and (n := step_cell(cur, d)) and walk.can_enter(n)]
+        if len(ways) != 1 or cur == board.EXIT:
+            break
+        token = ways[0]
     while run and not _finishable(walk, run[-1], dist, [SEARCH_BUDGET], set()):
         walk.leave(undos.pop())
         run.pop()
@@ -286,7 +322,7 @@ def next_runs(sheet: dict, cells: list[str]) -> list[tuple[str, list[str]]] | No
     for token in STEPS:
         run = _run(walk, cells[-1], token, dist)
         if run:
-            out.append((f"{token}{len(run)}", run))
+            out.append((run_token(cells[-1], run), run))
     return out
 
 
@@ -382,5 +418,5 @@ def run_tokens(sheet: dict, cells: list[str]) -> list[str]:
             i += k
         else:
             out.append(match)
-            i += int(match[1:])
+            i += sum(n for _, n in run_parts(match) or [])
     return out

@@ -5,7 +5,8 @@ A "human" seat picks at random among the offered options; Done is a click too. A
 that reaches a step with a move and nothing more to choose plays the move at once (the
 tables layer does that). Paths are drawn by a human who takes the run that ends nearest
 the exit (``--random-paths``: uniformly at random among the runs and Done). Erase is
-never picked (``--erase``: it is one option among the others). Each build
+never picked (``--erase``: it is one option among the others). ``--fewest``: the path is
+drawn in the fewest runs that reach the exit. Each build
 turn, each path and each Phase C turn is counted on its own; a turn changes when
 ``turn_id`` changes.
 """
@@ -15,10 +16,11 @@ from __future__ import annotations
 import random
 import statistics
 import sys
+from collections import deque
 from typing import Any
 
 from engine import core
-from engine.dungeon_drawers import board
+from engine.dungeon_drawers import board, paths
 
 GAME = core.get("dungeon-drawers")
 FLAGS: list[str] = []
@@ -33,11 +35,30 @@ def _pick(state: dict, seat: int, ch: core.Choice, rnd: random.Random, random_pa
         if ch.action is not None:
             return None
         owner = state["players"][(seat - 1) % state["seats"]]["sheet"]
+        if "--fewest" in FLAGS:
+            return _fewest(owner, ch.preview["cells"])
         dist = board.distances(owner, board.EXIT)
         runs = ch.preview["runs"]
         best = min(range(len(runs)), key=lambda i: (dist[runs[i][-1]], -len(runs[i]), rnd.random()))
         return ch.options[best][0]
     return rnd.choice(comps)
+
+
+def _fewest(sheet: dict, cells: list[str]) -> str:
+    """The first run of a path to H10 in the fewest runs from ``cells`` (breadth first)."""
+    queue: deque[tuple[list[str], str]] = deque([(cells, "")])
+    seen = set()
+    while queue:
+        here, first = queue.popleft()
+        for token, run in paths.next_runs(sheet, here) or []:
+            nxt = here + run
+            if nxt[-1] == board.EXIT and board.path_problem(sheet, nxt) is None:
+                return first or token
+            key = (nxt[-1], tuple(sorted((c, nxt.count(c)) for c in set(nxt))))
+            if key not in seen:
+                seen.add(key)
+                queue.append((nxt, first or token))
+    raise AssertionError("no run leads to the exit")
 
 
 def move_by_clicks(state: dict, seat: int, rnd: random.Random, random_paths: bool) -> tuple[Any, int]:

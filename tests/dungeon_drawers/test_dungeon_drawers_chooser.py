@@ -61,18 +61,23 @@ def test_a_rulebook_legal_path_is_built_only_through_chooser_steps_and_done() ->
 
 
 def test_a_run_goes_on_to_the_next_junction_or_turn() -> None:
-    """From A1 on the rulebook's sheet: down the open first column all the way (no way off to
-    the left, the right open all along), right until the wall on G2 closes the way down."""
+    """From A1 on the rulebook's sheet: down the open first column (no way off to the left, the
+    right open all along) and round the corner on A10, where the only way on is right, to H10;
+    right until the wall on G2 closes the way down."""
     state = path_state([SHEET, sheet_from(EMPTY)])
     assert dict(choose(state, []).options) == {
-        "D9": "A10: Down 9 spaces",
+        "D9R7": "H10: Down 9 then Right 7",
         "R5": "F1: Right 5 spaces",
         "more": "Turn earlier: every space on the four straight lines",
     }
-    # a corridor: walls on both sides, the run ends where it opens out
-    corridor = sheet_from([".#######", ".#######", ".#######", "........"] + ["........"] * 6)
+    # a corridor: walls on both sides, the run follows its bends and ends where it opens out
+    corridor = sheet_from([".#######", ".#######", "...#####", "##.#####", "##......"] + ["........"] * 5)
     state = path_state([corridor, sheet_from(EMPTY)])
-    assert [t for t, _ in choose(state, []).options] == ["D3", "more"]
+    assert dict(choose(state, []).options) == {
+        "D2R2D2": "C5: Down 2 then Right 2 then Down 2",
+        "more": "Turn earlier: every space on the four straight lines",
+    }
+    assert paths.cells_of(["D2R2D2"]) == ["A1", "A2", "A3", "B3", "C3", "C4", "C5"]
 
 
 def test_back_is_the_prefix_without_its_last_step_and_gives_the_same_choice() -> None:
@@ -110,7 +115,9 @@ def test_the_monster_law_and_dead_ends_remove_steps_before_they_are_taken() -> N
     pocket = sheet_from(["..#.....", ".#......"] + ["........"] * 8)
     state = path_state([pocket, sheet_from(EMPTY)])
     assert "R1" in dict(choose(state, []).options)  # into the pocket once is fine: back out via A1
-    assert [t for t, _ in choose(state, ["R1"]).options] == ["L1"]
+    # out of the pocket the only way is back to A1 and round its corner, down to B3's opening
+    assert [t for t, _ in choose(state, ["R1"]).options] == ["L1D2", "more"]
+    assert [t for t, _ in choose(state, ["R1", "more"]).options] == ["L1"]
     # on A1 a second time, the pocket would need a third pass of A1 to get out: only down
     assert all(t.startswith("D") for t, _ in choose(state, ["D", "U", "more"]).options)
 
