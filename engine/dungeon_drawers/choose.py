@@ -109,7 +109,10 @@ def _place_options(
 ) -> list[tuple[str, str]]:
     wall = el.startswith("wall:")
     opts = [
-        ((f"at:{c}" if wall else c), (f"{c}: first wall" if wall else _cell_note(sheet, c, el)))
+        (
+            (f"at:{c}" if wall else c),
+            (f"{c}: the formation's first space" if wall else _cell_note(sheet, c, el)),
+        )
         for c in cells
     ]
     for q in quarters:
@@ -156,15 +159,24 @@ def _shape_choice(seat: int, el: str, spots: list[list[str]], rest: list[str], p
     return Choice(prompt, [], {"t": "wall", "cells": chosen})
 
 
+def _level(track: str, sheet: dict) -> str:
+    lv = level(track, sheet["imp"][track])
+    return f"+{lv}" if track in MONSTERS else str(lv)
+
+
 def element_choice(state: State, seat: int, el: str, prefix: list[str], erase: bool) -> Choice:
     """The steps that install one element (``prefix`` holds the tokens after the first)."""
     sheet = state["players"][seat]["sheet"]
-    prompt = f"Where does the {element_label(el)} go? Pick its space on your dungeon."
+    prompt = (
+        f"Where does the {element_label(el)} go? Pick its first space (top row, leftmost) on your dungeon."
+        if el.startswith("wall:")
+        else f"Where does the {el} go? Pick its space on your dungeon."
+    )
     if el == "improvement":
         opts = [
             (
                 f"imp_{t}",
-                f"Improve {t}: box {sheet['imp'][t] + 1} of {track_size(t)}, now {level(t, sheet['imp'][t])}",
+                f"Improve {t}: box {sheet['imp'][t] + 1} of {track_size(t)} (level {_level(t, sheet)} now)",
             )
             for t in TRACKS
             if sheet["imp"][t] < track_size(t)

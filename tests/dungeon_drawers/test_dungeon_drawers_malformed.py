@@ -110,3 +110,21 @@ def test_a_card_named_by_true_or_a_float_is_refused_not_read_as_a_number() -> No
     for bad in (float(card), True if card == 1 else float(card)):
         with pytest.raises(IllegalAction):
             GAME.apply(state, seat, {"t": "take", "card": bad})
+
+
+def test_parse_raises_only_a_sentence_for_any_mix_of_words() -> None:
+    """parse never raises anything but IllegalAction: random mixes of move words, spaces,
+    numbers and stray characters."""
+    import random
+
+    words = ["take", "wall", "goblin", "treasure", "improve", "path", "play", "hero", "refill", "erase"]
+    words += ["done", "resolve", "A1", "H10", "Z9", "12", "0", "-3", "99", "P2", "Player", "①", "٣", "#7", ""]
+    rnd = random.Random(17)
+    for _ in range(3000):
+        text = " ".join(rnd.choice(words) for _ in range(rnd.randint(1, 6)))
+        try:
+            move = GAME.parse(text)
+        except IllegalAction as refused:
+            assert str(refused).strip()
+        else:
+            assert GAME.parse(GAME.format(move)) == move, text
