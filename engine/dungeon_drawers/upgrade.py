@@ -35,7 +35,8 @@ STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
 CHANGES: dict[int, str] = {
     3: (
         "Phase A is now played player by player: you take your card, install it and turn it over, "
-        "then the next player takes theirs. The hero's path is drawn from corner to corner, and "
-        "at refill you may put any of your cards under your action deck."
+        "then the next player takes theirs; Erase is offered from your first element on. The hero's "
+        "path is drawn run by run, each run going to the next junction or turn, and at refill you may "
+        "put any of your cards under your action deck."
     ),
 }
