@@ -181,12 +181,14 @@ def private_text(state: State, seat: int) -> str:
     return "\n".join(lines)
 
 
-def _tracks_line(sheet: dict[str, Any]) -> str:
+def _tracks_line(sheet: dict[str, Any], boxes: bool) -> str:
+    """The improvement levels, with the boxes checked of each track while they can still grow."""
     lv = levels(sheet)
     parts = []
     for t in TRACKS:
         plus = "+" if t in ("goblin", "orc", "dragon") else ""
-        parts.append(f"{t} {plus}{lv[t]} ({sheet['imp'][t]}/{track_size(t)})")
+        count = f" ({sheet['imp'][t]}/{track_size(t)})" if boxes else ""
+        parts.append(f"{t} {plus}{lv[t]}{count}")
     return "Tracks: " + ", ".join(parts) + "."
 
 
@@ -217,6 +219,6 @@ def header(state: State, seat: int) -> str:
         lines.append(f"Your hero: {p['hero']['hearts']}/{HEARTS} hearts ({p['hero']['state']}).")
     else:
         lines.append(f"Action deck: {len(p['taken'])} card(s) taken.")
-    lines.append(_tracks_line(sheet))
+    lines.append(_tracks_line(sheet, state["phase"] == "build"))
     text = "\n".join(lines)
     return text if len(text) <= 400 else text[:397] + "..."
