@@ -461,28 +461,115 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
 # ---- the preview of a hero path being drawn ------------------------------------------------------
 
 
-def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+def _cell_label(d: ImageDraw.ImageDraw, g: Grid, c: str, label: str) -> None:
+    """A candidate space: outlined, its name (as the option names it) on a dark plate."""
+    x0, y0 = g.corner(c)
+    cs = g.cell
+    d.rectangle((x0 + 2, y0 + 2, x0 + cs - 2, y0 + cs - 2), outline=PALETTE["accent"], width=3)
+    size = max(12, cs // 3)
+    w = text_width(label, size)
+    d.rectangle((x0 + 3, y0 + cs - size - 6, x0 + 7 + w, y0 + cs - 3), fill=PALETTE["black"])
+    text(d, (x0 + 5, y0 + cs - 4), label, size, "accent", "ld")
+
+
+def _title(d: ImageDraw.ImageDraw, width: int, head: str) -> None:
+    for i, line in enumerate(wrap(head, width - 16, 20)[:2]):
+        text(d, (8, 6 + i * 24), line, 20, "text")
+
+
+def _path_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
     """The dungeon the seat draws in, the path so far (arrows, passes told apart), the space the
-    hero's path now stands on ringed, and the spaces it may step to next outlined."""
+    hero's path now stands on ringed, and where each run on offer ends, named as its option."""
     owner = view["players"][pv["owner"]]
     cells, cell, label = pv["cells"], 44, 18
     width = label + 24 + 8 * cell + 60
     img, d = canvas(width, 56 + label + 12 + 10 * cell + label + 24)
-    head = f"Path in {names[pv['owner']]}'s dungeon: {len(cells)} spaces, on {cells[-1]}"
-    for i, line in enumerate(wrap(head, width - 16, 20)[:2]):
-        text(d, (8, 6 + i * 24), line, 20, "text")
+    _title(d, width, f"Path in {names[pv['owner']]}'s dungeon: {len(cells)} spaces, on {cells[-1]}")
     g = Grid(label + 24, 56 + label + 12, cell)
     grid(d, (g.x, g.y), 8, 10, cell, size=label)
     _gates(d, g, label)
     colour = seat_colour(pv["owner"])  # as the board draws this dungeon's path
     draw_path(d, g, cells, colour)
+    for run in pv.get("runs") or []:  # where each run would go, thin
+        for a, b in zip([cells[-1], *run], run, strict=False):
+            d.line((g.centre(a), g.centre(b)), fill=PALETTE["accent"], width=1)
     _tokens(d, g, owner["sheet"])
-    for c in pv.get("next") or []:
-        x0, y0 = g.corner(c)
-        d.rectangle((x0 + 2, y0 + 2, x0 + cell - 2, y0 + cell - 2), outline=PALETTE["accent"], width=3)
     x0, y0 = g.corner(cells[-1])
     d.ellipse((x0 + 3, y0 + 3, x0 + cell - 3, y0 + cell - 3), outline=PALETTE["white"], width=3)
+    labels = pv.get("labels") or {c: "" for c in pv.get("next") or []}
+    for c, name in labels.items():
+        if name:
+            _cell_label(d, g, c, name)
     return to_png(to_palette(img))
+
+
+def _cells_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+    """The seat's own dungeon with each space on offer named as its option, and the quarters
+    offered as "Other spaces" framed and named, their spaces dotted."""
+    me = view["players"][pv["owner"]]
+    cell, label = 44, 18
+    width = label + 24 + 8 * cell + 24
+    img, d = canvas(width, 56 + label + 12 + 10 * cell + label + 16)
+    _title(d, width, f"{names[pv['owner']]}'s dungeon: where does the {pv['what']} go?")
+    g = Grid(label + 24, 56 + label + 12, cell)
+    grid(d, (g.x, g.y), 8, 10, cell, size=label)
+    _gates(d, g, label)
+    if me.get("path"):
+        draw_path(d, g, me["path"], seat_colour(pv["owner"]))
+    _tokens(d, g, me["sheet"])
+    _treasures(d, g, me["sheet"].get("treasures") or [])
+    for q in pv.get("quarters") or []:
+        for c in q["cells"]:
+            cx, cy = g.centre(c)
+            d.ellipse((cx - 3, cy - 3, cx + 3, cy + 3), fill=PALETTE["sky"])
+        xs = [g.corner(c)[0] for c in q["cells"]]
+        ys = [g.corner(c)[1] for c in q["cells"]]
+        box = (min(xs) + 1, min(ys) + 1, max(xs) + cell - 1, max(ys) + cell - 1)
+        d.rectangle(box, outline=PALETTE["sky"], width=2)
+    for c, name in pv["labels"].items():
+        _cell_label(d, g, c, name)
+    for q in pv.get("quarters") or []:  # the quarter's tag in its corner, as its option names it
+        x = min(g.corner(c)[0] for c in q["cells"])
+        y = min(g.corner(c)[1] for c in q["cells"])
+        tag = q["label"]
+        d.rectangle((x + 3, y + 3, x + 7 + text_width(tag, 14), y + 20), fill=PALETTE["black"])
+        text(d, (x + 5, y + 4), tag, 14, "sky")
+    return to_png(to_palette(img))
+
+
+def _shapes_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+    """Each way the wall formation can lie from the chosen space, drawn on a small copy of the
+    seat's dungeon and named as its option."""
+    me = view["players"][pv["owner"]]
+    shapes = pv["shapes"]
+    cell, per_row = 18, 4
+    tile_w, tile_h = 8 * cell + 16, 10 * cell + 34
+    rows = -(-len(shapes) // per_row)
+    width = max(per_row, min(len(shapes), per_row)) * tile_w + 16
+    img, d = canvas(width, 56 + rows * tile_h + 8)
+    _title(d, width, f"{names[pv['owner']]}'s dungeon: which way does the {pv['what']} lie?")
+    for i, sh in enumerate(shapes):
+        x = 8 + (i % per_row) * tile_w
+        y = 56 + (i // per_row) * tile_h
+        text(d, (x, y), sh["label"], 18, "accent")
+        g = Grid(x, y + 24, cell)
+        grid(d, (g.x, g.y), 8, 10, cell, col_labels=[], row_labels=[])
+        _tokens(d, g, me["sheet"])
+        for c in sh["cells"]:
+            x0, y0 = g.corner(c)
+            d.rectangle((x0, y0, x0 + cell, y0 + cell), fill=PALETTE["accent"])
+    return to_png(to_palette(img))
+
+
+def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+    """A half-made move of the chooser: a hero path so far, the spaces on offer for an element,
+    or the ways a wall formation can lie."""
+    kind = pv.get("kind", "path")
+    if kind == "cells":
+        return _cells_preview(view, pv, names)
+    if kind == "shapes":
+        return _shapes_preview(view, pv, names)
+    return _path_preview(view, pv, names)
 
 
 # ---- what tables calls today (until it reads RENDERER) ---------------------------------------------

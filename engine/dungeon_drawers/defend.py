@@ -84,7 +84,7 @@ def begin_turn(state: State, events: list[Event]) -> None:
 
 
 def _encounter(state: State, seat: int, cell: str, kind: str, events: list[Event]) -> None:
-    enc = {"cell": cell, "kind": kind, "dice": [], "bonus": 0, "played": []}
+    enc: dict[str, Any] = {"cell": cell, "kind": kind, "dice": [], "bonus": 0, "played": []}
     state["encounter"] = enc
     state["step"] = "encounter"
     where = f"The hero in {seat_ref(seat)}'s dungeon"
@@ -146,7 +146,7 @@ def bombs(state: State, seat: int, cell: str, events: list[Event]) -> None:
 
 def dungeon_problem(state: State, seat: int, cid: Any) -> str | None:
     p = state["players"][seat]
-    if cid not in p["hand"]:
+    if type(cid) is not int or cid not in p["hand"]:  # True == 1 and 12.0 == 12: refused
         return f"Card {cid} is not in your hand."
     a = ACTIONS[CARDS[cid].action]
     enc = state["encounter"]
@@ -241,12 +241,12 @@ def resolve(state: State, seat: int, events: list[Event]) -> None:
 
 def hero_problem(state: State, seat: int, cid: Any, target: Any) -> str | None:
     p = state["players"][seat]
-    if cid not in p["hand"]:
+    if type(cid) is not int or cid not in p["hand"]:
         return f"Card {cid} is not in your hand."
     a = ACTIONS[CARDS[cid].action]
     if a["type"] != "hero":
         return f"{a['name']} is a dungeon action: play it during your own encounter."
-    if not isinstance(target, int) or not 0 <= target < state["seats"]:
+    if type(target) is not int or not 0 <= target < state["seats"]:
         return "There is no such player."
     if target == seat:
         return "Hero actions support the hero in an opponent's dungeon, never your own."
@@ -273,7 +273,11 @@ def hero(state: State, seat: int, action: dict, events: list[Event]) -> None:
 
 def refill(state: State, seat: int, action: dict, events: list[Event]) -> None:
     p = state["players"][seat]
-    under = list(action.get("under") or [])
+    under = action.get("under")
+    if not isinstance(under, list) or any(type(c) is not int for c in under):
+        raise IllegalAction(
+            "Name the cards to put under your action deck by their numbers, like: refill 12 7."
+        )
     if len(set(under)) != len(under) or any(c not in p["hand"] for c in under):
         raise IllegalAction("You can put only cards from your hand under your action deck, each once.")
     for c in under:

@@ -16,7 +16,20 @@ from engine.core import State, seat_ref
 
 from . import board
 from .build import current_element
-from .data import ACTIONS, CARDS, DIE, HEARTS, ROUNDS, SHEET, TARGET, TRACKS, card_text, element_label
+from .data import (
+    ACTIONS,
+    CARDS,
+    DIE,
+    HEARTS,
+    ROUNDS,
+    SHEET,
+    TARGET,
+    TRACKS,
+    card_name,
+    card_text,
+    element_label,
+    track_size,
+)
 from .rules import fight_strength, levels
 
 
@@ -166,3 +179,46 @@ def private_text(state: State, seat: int) -> str:
         corners = " ".join(board.compress(drawn))
         lines.append(f"Your path in {seat_ref((seat - 1) % n)}'s dungeon: path {corners}.")
     return "\n".join(lines)
+
+
+def _tracks_line(sheet: dict[str, Any], boxes: bool) -> str:
+    """The improvement levels, with the boxes checked of each track while they can still grow."""
+    lv = levels(sheet)
+    parts = []
+    for t in TRACKS:
+        plus = "+" if t in ("goblin", "orc", "dragon") else ""
+        count = f" ({sheet['imp'][t]}/{track_size(t)})" if boxes else ""
+        parts.append(f"{t} {plus}{lv[t]}{count}")
+    return "Tracks: " + ", ".join(parts) + "."
+
+
+def _card_line(state: State, seat: int) -> str | None:
+    """The face-up card: what it has installed so far and what comes next."""
+    pend = state["players"][seat]["pending"]
+    if pend is None:
+        return None
+    els = [element_label(e) for e in CARDS[pend["card"]].elements]
+    done = "; ".join(pend["log"]) or "nothing yet"
+    rest = els[pend["next"] :]
+    nxt = f" Next: {', '.join(rest)}." if rest else " All placed: turn it over."
+    return f"Card #{pend['card']} {card_name(pend['card'])}: installed {done}.{nxt}"
+
+
+def header(state: State, seat: int) -> str:
+    """The top of the seat's private turn message (at most 400 characters): its treasures,
+    its improvement tracks, the card in play and what it placed, its hand and deck."""
+    p = state["players"][seat]
+    sheet = p["sheet"]
+    lines = [f"Your treasures: {', '.join(sheet['treasures']) or 'none'}."]
+    card = _card_line(state, seat)
+    if card:
+        lines.append(card)
+    if state["phase"] in ("defend", "over"):
+        hand = "; ".join(f"#{c} {card_name(c)} ({ACTIONS[CARDS[c].action]['short']})" for c in p["hand"])
+        lines.append(f"Hand: {hand or 'empty'}. Deck: {len(p['deck'])} cards.")
+        lines.append(f"Your hero: {p['hero']['hearts']}/{HEARTS} hearts ({p['hero']['state']}).")
+    else:
+        lines.append(f"Action deck: {len(p['taken'])} card(s) taken.")
+    lines.append(_tracks_line(sheet, state["phase"] == "build"))
+    text = "\n".join(lines)
+    return text if len(text) <= 400 else text[:397] + "..."

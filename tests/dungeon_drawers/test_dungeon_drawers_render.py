@@ -157,3 +157,42 @@ def test_the_final_board_names_the_winner_and_every_score_and_is_phone_shaped(pl
         assert f"{NAMES[s]} {res['scores'][s]}" in info[1]
     img = Image.open(io.BytesIO(R.RENDERER.board(view, NAMES[:players])))
     assert img.width == 1200 and img.height <= 0.92 * img.width  # clearly not square
+
+
+def test_every_place_preview_draws_the_seats_dungeon_with_the_places_named() -> None:
+    """Issue 26: every step choosing a place shows the player's own dungeon with the candidate
+    places labelled as the options name them: spaces, the quarters "Q1".."Q4", and the shapes a
+    wall formation can take; each is a PNG of phone size."""
+    state = GAME.new(2, None, 3)
+    drawn: set[str] = set()
+    labels: list[str] = []
+    real = R.text
+
+    def spy(d, xy, s, *a, **k):  # type: ignore[no-untyped-def]
+        labels.append(s)
+        return real(d, xy, s, *a, **k)
+
+    R.text = spy  # type: ignore[assignment]
+    try:
+        while state["phase"] == "build" and len(drawn) < 3:
+            seat = min(GAME.to_act(state))
+            steps = [GAME.chooser(state, seat, [])]
+            steps += [
+                GAME.chooser(state, seat, [t]) for t, _ in steps[0].options if t.startswith(("q:", "at:"))
+            ][:3]
+            for choice in steps:
+                pv = choice.preview
+                if not pv or (pv["kind"] == "cells" and not pv["labels"]):
+                    continue
+                labels.clear()
+                png = R.preview(GAME.view(state, seat), pv, default_names(2))
+                img = Image.open(io.BytesIO(png))
+                assert img.width <= 700 and img.height <= 700
+                names = pv["labels"].values() if pv["kind"] == "cells" else [s["label"] for s in pv["shapes"]]
+                assert set(names) <= set(labels)
+                assert {q["label"] for q in pv.get("quarters", [])} <= set(labels)
+                drawn.add(pv["kind"] + ("+quarters" if pv.get("quarters") else ""))
+            state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+    finally:
+        R.text = real  # type: ignore[assignment]
+    assert drawn == {"cells", "cells+quarters", "shapes"}
