@@ -29,11 +29,15 @@ import aiosqlite
 
 from store.backends import (
     APPLICATION_ID,
+    DEFAULT_TIMEOUT,
     Body,
+    CommitUnknown,
+    DatabaseTimeout,
     PgBackend,
     SqliteBackend,
     StoreError,
     check_file,
+    budget,
     execute,
     executemany,
     fetch,
@@ -43,7 +47,7 @@ from store.backends import (
 log = logging.getLogger(__name__)
 
 __all__ = ["APPLICATION_ID", "MIGRATIONS", "PG_MIGRATIONS", "Conflict", "GameRow", "SeatRow", "Store"]
-__all__ += ["StoreError", "check_file", "encode_state"]
+__all__ += ["StoreError", "check_file", "encode_state", "DatabaseTimeout", "CommitUnknown", "budget"]
 
 # One schema history, numbered alike for both engines: MIGRATIONS[i] and
 # PG_MIGRATIONS[i] both move the schema from version i to i+1 and leave the same
@@ -339,12 +343,13 @@ class Store:
         target: str,
         clock: Callable[[], float] = time.time,
         shards: tuple[Sequence[int], int] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
         self.path = target
         self.clock = clock
         self.postgres = is_postgres(target)
         self.backend: SqliteBackend | PgBackend = (
-            PgBackend(target) if self.postgres else SqliteBackend(target)
+            PgBackend(target, timeout=timeout) if self.postgres else SqliteBackend(target, timeout=timeout)
         )
         self.d = self.backend.dialect
         # Set when a timer is armed, here or (PostgreSQL) in any other process: the
@@ -367,6 +372,20 @@ class Store:
             self._shard_sql = (
                 f" AND ((COALESCE(g.guild_id, 0) >> 22) % {int(shard_count)}) IN ({', '.join(map(str, ids))})"
             )
+
+    @property
+    def timeout(self) -> float:
+        """Seconds any query or transaction may take before it is given up
+        (:class:`DatabaseTimeout`); LAIRKEEPER_DB_TIMEOUT, 5 by default."""
+        return self.backend.timeout
+
+    @timeout.setter
+    def timeout(self, seconds: float) -> None:
+        self.backend.timeout = float(seconds)
+
+    def budget(self, seconds: float | None = None) -> Any:
+        """A context in which every query shares one deadline (default: the time limit)."""
+        return budget(self.timeout if seconds is None else seconds)
 
     @property
     def db(self) -> aiosqlite.Connection:
