@@ -17,6 +17,7 @@ from cogs.common import (
     game_here,
     guarded,
     hours,
+    only,
     post_board,
     post_owed,
     post_public,
@@ -25,13 +26,15 @@ from cogs.common import (
     tables_of,
     thread_of,
 )
-from tables import Notice, TableError, Tables
+from tables import DatabaseTimeout, Notice, TableError, Tables
 
 log = logging.getLogger("lairkeeper.slowplay")
 
 # The scheduler never sleeps longer than this, so a timer added by another
 # process (or a clock jump) is noticed within a minute.
 MAX_SLEEP = 60.0
+# After a database timeout the loop tries again this soon (the database may be back).
+RETRY_SLOW = 10.0
 
 
 def describe_settings(s: dict[str, Any]) -> str:
@@ -73,6 +76,10 @@ class SlowPlay(commands.Cog):
                     await self.deliver(notice)
                 await post_owed(self.bot)
                 nxt = await t.next_due()
+            except DatabaseTimeout:
+                # The database stalls: try again soon; claimed timers wait for their lease.
+                log.warning("timer loop: the database did not answer in time; retrying in %g s", RETRY_SLOW)
+                nxt = time.time() + RETRY_SLOW
             except Exception:
                 log.exception("timer loop failed; retrying in a minute")
                 nxt = None
@@ -90,7 +97,7 @@ class SlowPlay(commands.Cog):
             resumed = await t.resume_all()
             posted = await post_owed(self.bot)
             log.info("after start-up: %d games moved on, %d owed boards posted", resumed, posted)
-        except Exception:
+        except Exception:  # a database timeout included: the loop posts what is owed
             log.exception("start-up posting failed; the timer loop retries")
 
     @commands.Cog.listener()
@@ -110,8 +117,7 @@ class SlowPlay(commands.Cog):
                 if channel is not None:
                     mentions = " ".join(f"<@{u}>" for u in notice.ping)
                     await channel.send(
-                        f"{mentions} {notice.text}".strip()[:2000],
-                        allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                        f"{mentions} {notice.text}".strip()[:2000], allowed_mentions=only(list(notice.ping))
                     )
             if notice.update is None:
                 for uid in notice.dm:

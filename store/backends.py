@@ -57,7 +57,9 @@ class StoreError(Exception):
 
 DEFAULT_TIMEOUT = 5.0
 
-_deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar("lairkeeper_db_deadline", default=None)
+_deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "lairkeeper_db_deadline", default=None
+)
 
 
 class DatabaseTimeout(TimeoutError):
