@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from engine import core
 from engine.core import IllegalAction
 from store import Conflict, DatabaseTimeout, GameRow, Store, encode_state
+from store.backends import time_left
 from tables.results import HOUR, TableError
 
 if TYPE_CHECKING:
@@ -51,12 +52,17 @@ class GameLock:
         return self.lock.locked()
 
     async def __aenter__(self) -> GameLock:
-        try:
-            await asyncio.wait_for(self.lock.acquire(), self.store.timeout)
-        except TimeoutError:
-            raise DatabaseTimeout("another request of this game is still waiting for the database") from None
+        # The deadline starts now: the wait for the lock counts against it.
         self._budget = self.store.budget()
         self._budget.__enter__()
+        try:
+            await asyncio.wait_for(self.lock.acquire(), max(0.001, time_left(self.store.timeout)))
+        except TimeoutError:
+            self._budget.__exit__(None, None, None)
+            raise DatabaseTimeout("another request of this game is still waiting for the database") from None
+        except BaseException:
+            self._budget.__exit__(None, None, None)
+            raise
         return self
 
     async def __aexit__(self, *exc: Any) -> None:

@@ -168,6 +168,9 @@ class PlayMixin(TablesBase):
                 events = await self.step_ai(game_id)
             except TableError:
                 break  # another task moved the game on at the same moment
+            except DatabaseTimeout:  # the moves already taken stand; the timer loop goes on
+                log.warning("AI move in game %s waits for the database", game_id)
+                break
             except Exception:
                 log.exception("AI move failed in game %s", game_id)
                 break
