@@ -356,6 +356,8 @@ class Store:
         # scheduler waits on it instead of polling.
         self.wake = asyncio.Event()
         self._shard_sql = ""
+        # (this process's shard ids, the shard count) when it runs only some shards.
+        self._shards: tuple[list[int], int] | None = None
         if shards is not None:
             self.set_shards(*shards)
 
@@ -365,13 +367,41 @@ class Store:
         ids = sorted({int(i) for i in shard_ids})
         if not ids or any(not 0 <= i < shard_count for i in ids):
             raise ValueError(f"shards {ids} are not within 0..{shard_count - 1}")
+        self._shards = None
         if len(ids) == shard_count:
             self._shard_sql = ""
         else:
-            # Integers we made, inlined: the same text on both engines, no placeholders.
-            self._shard_sql = (
-                f" AND ((COALESCE(g.guild_id, 0) >> 22) % {int(shard_count)}) IN ({', '.join(map(str, ids))})"
-            )
+            self._shards = (ids, int(shard_count))
+            self._shard_sql = self._shard_filter(ids, shard_count)
+
+    @staticmethod
+    def _shard_filter(ids: Sequence[int], shard_count: int) -> str:
+        # Integers we made, inlined: the same text on both engines, no placeholders.
+        return f" AND ((COALESCE(g.guild_id, 0) >> 22) % {int(shard_count)}) IN ({', '.join(map(str, ids))})"
+
+    def _alive_key(self, shard: int) -> str:
+        assert self._shards is not None
+        return f"shard_alive:{self._shards[1]}:{shard}"
+
+    def _take_over(self, now: float) -> Body[str]:
+        """Inside the claiming transaction: renew this process's lease on its shards
+        (a sign of life, TIMER_LEASE seconds long) and return the shard filter for
+        claiming: its own shards, and every other shard whose lease ran out (its
+        process died or hangs), so their due timers still fire."""
+        assert self._shards is not None
+        mine, count = self._shards
+        until = repr(now + self.TIMER_LEASE)
+        yield executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+            [(self._alive_key(i), until) for i in mine],
+        )
+        rows = yield fetch("SELECT key, value FROM meta WHERE key LIKE ?", f"shard_alive:{count}:%")
+        alive = {str(k): float(v) for k, v in rows}
+        # A shard no process ever ran waits for its process (it may be starting).
+        orphans = [i for i in range(count) if i not in mine and alive.get(self._alive_key(i), now + 1) <= now]
+        if orphans:
+            log.info("firing the due timers of shards %s: no live process holds them", orphans)
+        return self._shard_filter(sorted(mine + orphans), count)
 
     @property
     def timeout(self) -> float:
@@ -717,14 +747,18 @@ class Store:
     _WHEN = "CASE WHEN t.claimed_until IS NOT NULL AND t.claimed_until > t.due THEN t.claimed_until ELSE t.due END"
 
     async def next_due(self) -> float | None:
-        """When the next timer of this process's shards is due (None: no timer)."""
+        """When the next timer of this process's shards is due (None: no timer). With
+        only some shards, at the latest a third of the lease from now: the claim then
+        renews this process's lease and picks up the timers of shards whose process died."""
         if not self._shard_sql:
             rows = await self._fetch(f"SELECT min({self._WHEN}) FROM timers t")
-        else:
-            rows = await self._fetch(
-                f"SELECT min({self._WHEN}) FROM timers t JOIN games g ON g.id = t.game_id WHERE 1=1{self._shard_sql}"
-            )
-        return rows[0][0] if rows else None
+            return rows[0][0] if rows else None
+        rows = await self._fetch(
+            f"SELECT min({self._WHEN}) FROM timers t JOIN games g ON g.id = t.game_id WHERE 1=1{self._shard_sql}"
+        )
+        soon = self.clock() + self.TIMER_LEASE / 3
+        due = rows[0][0] if rows else None
+        return soon if due is None else min(due, soon)
 
     async def due_timers(self, now: float) -> list[tuple[int, int, int, str, float]]:
         """(id, game_id, seat, kind, due) of every timer due at ``now``, earliest first
@@ -735,7 +769,8 @@ class Store:
         return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     async def claim_due(self, now: float) -> list[tuple[int, int, int, str, float]]:
-        """Claim the timers due at ``now`` (of this process's shards) for TIMER_LEASE
+        """Claim the timers due at ``now`` (of this process's shards, and of every
+        shard whose process's lease ran out: :meth:`_take_over`) for TIMER_LEASE
         seconds, in one statement: (id, game_id, seat, kind, due), earliest first.
 
         A timer claimed by another process is skipped until its lease ends (so a
@@ -743,16 +778,21 @@ class Store:
         claim. On PostgreSQL the claimers skip each other's locked rows (SKIP
         LOCKED); SQLite's BEGIN IMMEDIATE runs one claim at a time."""
         until = now + self.TIMER_LEASE
-        sql = (
-            "UPDATE timers SET claimed_until=? WHERE id IN ("
-            "SELECT t.id FROM timers t JOIN games g ON g.id = t.game_id "
-            f"WHERE t.due <= ? AND (t.claimed_until IS NULL OR t.claimed_until <= ?){self._shard_sql} "
-            f"ORDER BY t.due, t.id LIMIT {self.CLAIM_BATCH}{self.d.skip_locked}) "
-            "RETURNING id, game_id, seat, kind, due"
-        )
+
+        def claim(shard_sql: str) -> str:
+            return (
+                "UPDATE timers SET claimed_until=? WHERE id IN ("
+                "SELECT t.id FROM timers t JOIN games g ON g.id = t.game_id "
+                f"WHERE t.due <= ? AND (t.claimed_until IS NULL OR t.claimed_until <= ?){shard_sql} "
+                f"ORDER BY t.due, t.id LIMIT {self.CLAIM_BATCH}{self.d.skip_locked}) "
+                "RETURNING id, game_id, seat, kind, due"
+            )
 
         def body() -> Body[list[Any]]:
-            return (yield fetch(sql, until, now, now))
+            shard_sql = self._shard_sql
+            if self._shards is not None:
+                shard_sql = yield from self._take_over(now)
+            return (yield fetch(claim(shard_sql), until, now, now))
 
         rows = await self._tx(body)
         return sorted(((r[0], r[1], r[2], r[3], r[4]) for r in rows), key=lambda t: (t[4], t[0]))
