@@ -12,11 +12,23 @@ from typing import Any
 
 import discord
 
-from tables import SLOW, DatabaseTimeout, Lobby, MoveTaken, Step, TableError, Tables, Update
+from tables import (
+    NOT_TAKEN,
+    SLOW,
+    CommitUnknown,
+    DatabaseTimeout,
+    Lobby,
+    MoveTaken,
+    Step,
+    TableError,
+    Tables,
+    Update,
+)
 
 log = logging.getLogger("lairkeeper.cogs")
 
 OOPS = "Something went wrong on our side; your request was not carried out. Please try again."
+UNCONFIRMED = "The database did not confirm this in time; look at the game before you try again."
 # Autocomplete cannot be deferred and must answer within Discord's 3 seconds: its
 # reads get this long, then the list is empty.
 AUTOCOMPLETE_SECONDS = 2.0
@@ -91,13 +103,14 @@ async def acknowledge(interaction: discord.Interaction, ack: str) -> bool:
 
 
 async def guarded(
-    interaction: discord.Interaction, game_id: int | None, coro: Any, ack: str = "private"
+    interaction: discord.Interaction, game_id: int | None, coro: Any, ack: str = "private", slow: str = SLOW
 ) -> Any:
     """Run a handler, the way every handler runs (issue 27): the interaction is
     acknowledged FIRST, before any database work, so a slow database can never make
     Discord show "did not respond" (``ack``: ``private`` or ``update``, see
     :func:`acknowledge`); a player's mistake becomes one ephemeral sentence; a stalled
-    database one sentence saying nothing was done; a bot failure is logged with the
+    database one sentence saying nothing was done (``slow``: NOT_TAKEN for moves); a
+    bot failure is logged with the
     game id and the player is told nothing was done. An interaction Discord no longer
     accepts is not carried out at all: its player was told it failed."""
     if not await acknowledge(interaction, ack):
@@ -109,9 +122,12 @@ async def guarded(
         await say(interaction, str(exc))
     except TableError as exc:
         await say(interaction, str(exc))
+    except CommitUnknown:
+        log.warning("database commit unconfirmed (game %s, user %s)", game_id, interaction.user.id)
+        await say(interaction, UNCONFIRMED)
     except DatabaseTimeout:
         log.warning("database timeout (game %s, user %s)", game_id, interaction.user.id)
-        await say(interaction, SLOW)
+        await say(interaction, slow)
     except Exception:
         log.exception("command failed (game %s, user %s)", game_id, interaction.user.id)
         try:
@@ -342,6 +358,7 @@ class MoveButton(
             interaction,
             self.game_id,
             play(interaction, self.game_id, button=(self.version, self.index)),
+            slow=NOT_TAKEN,
         )
 
 
@@ -434,7 +451,9 @@ class StepButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.op == "done":
-            await guarded(interaction, self.game_id, step_done(interaction, self), ack="update")
+            await guarded(
+                interaction, self.game_id, step_done(interaction, self), ack="update", slow=NOT_TAKEN
+            )
             return
         run = step_click(interaction, self.game_id, self.version, self.depth, self.op, self.n)
         await guarded(interaction, self.game_id, run, ack="update")

@@ -16,6 +16,7 @@ from discord.ext import commands
 from cogs.common import (
     AUTOCOMPLETE_SECONDS,
     NOBODY,
+    NOT_TAKEN,
     game_here,
     guarded,
     hours,
@@ -261,7 +262,7 @@ class Games(commands.Cog):
             gid = await game_here(interaction)
             await play(interaction, gid, text=move)
 
-        await guarded(interaction, None, run())
+        await guarded(interaction, None, run(), slow=NOT_TAKEN)
 
     @play_cmd.autocomplete("move")
     async def _move_ac(

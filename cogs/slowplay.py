@@ -67,8 +67,10 @@ class SlowPlay(commands.Cog):
         """One task sleeps until the next stored timer is due, fires it, repeats."""
         await self.bot.wait_until_ready()
         t: Tables = self.bot.tables  # type: ignore[attr-defined]
-        await self.start_up(t)
+        started = await self.start_up(t)
         while not self.bot.is_closed():
+            if not started:  # the database stalled at start-up: AI seats still owe moves
+                started = await self.start_up(t)
             try:
                 for notice in await t.fire_due():
                     await self.deliver(notice)
@@ -90,15 +92,20 @@ class SlowPlay(commands.Cog):
             except TimeoutError:
                 pass
 
-    async def start_up(self, t: Tables) -> None:
+    async def start_up(self, t: Tables) -> bool:
         """Once connected: AI seats that owe a move take it, then every thread gets the
-        boards it is owed (those moves, and any made while the bot was away)."""
+        boards it is owed (those moves, and any made while the bot was away). False
+        if it failed: the timer loop runs it again."""
         try:
             resumed = await t.resume_all()
             posted = await post_owed(self.bot)
             log.info("after start-up: %d games moved on, %d owed boards posted", resumed, posted)
-        except Exception:  # a database timeout included: the loop posts what is owed
+            return True
+        except DatabaseTimeout:
+            log.warning("start-up work waits for the database; the timer loop retries")
+        except Exception:
             log.exception("start-up posting failed; the timer loop retries")
+        return False
 
     @commands.Cog.listener()
     async def on_resumed(self) -> None:

@@ -63,6 +63,7 @@ class BotProcess:
         self.log = log
         self.proc: asyncio.subprocess.Process | None = None
         self._watch: asyncio.Task[None] | None = None
+        self.env: dict[str, str] = {}  # settings of this test (LAIRKEEPER_LOG_LEVEL, LAIRKEEPER_DB ...)
 
     async def start(self, timeout: float = 45.0) -> None:
         # Load the games and renderers here too, now: the audit redraws boards in this
@@ -81,6 +82,7 @@ class BotProcess:
             "LAIRKEEPER_DISCORD_BASE": self.standin.base,
             "LAIRKEEPER_LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
+            **self.env,
         }
         env.pop("LAIRKEEPER_DEV_GUILD", None)
         self.proc = proc = await spawn_bot(env, self.log)
