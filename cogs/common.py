@@ -48,7 +48,9 @@ def tables_of(interaction: discord.Interaction) -> Tables:
 
 
 async def say(interaction: discord.Interaction, text: str, **kw: Any) -> None:
-    """Answer ephemerally, whether or not the interaction was deferred."""
+    """Answer ephemerally, whether or not the interaction was deferred. Names in the
+    answer (a history, a list of games) ping nobody."""
+    kw.setdefault("allowed_mentions", NOBODY)
     if interaction.response.is_done():
         await interaction.followup.send(text[:2000], ephemeral=True, **kw)
     else:
@@ -69,6 +71,7 @@ class _Acknowledged(discord.InteractionResponse):  # type: ignore[type-arg]
     async def send_message(self, content: Any = None, *, ephemeral: bool = False, **kw: Any) -> None:  # type: ignore[override]
         parent = self._parent
         if ephemeral:
+            kw.setdefault("allowed_mentions", NOBODY)
             await parent.followup.send(content, ephemeral=True, **kw)
             return
         channel = parent.channel

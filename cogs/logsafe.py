@@ -11,8 +11,9 @@ formats them:
 - a library record's structured arguments (dicts, lists, bytes, call objects) are
   replaced by a short description: a gateway event by its opcode, name and
   sequence number only; a request or response body by "body withheld";
-- a library record's text arguments longer than ``MAX_ARG`` characters are
-  withheld (our own records log ids, counts and sentences of our choosing);
+- a library record's text arguments that are a JSON body or longer than
+  ``MAX_TEXT`` characters are withheld (our own records log ids, counts and
+  sentences of our choosing);
 - in every record, ours included, and in tracebacks: the bot token, anything that
   looks like a bot or interaction token, and the token part of interaction and
   webhook URLs become ``(token)``.
@@ -28,7 +29,8 @@ from typing import Any
 
 # Loggers of libraries that may dump payloads: their arguments are described, not shown.
 LIBRARIES = ("discord", "aiosqlite", "asyncpg", "aiohttp", "websockets")
-MAX_ARG = 200
+MAX_ARG = 400  # an address longer than this is withheld too
+MAX_TEXT = 80  # a library's text argument longer than this (a body, a dump) is withheld
 TOKEN = "(token)"
 
 _PATTERNS = [
@@ -66,8 +68,12 @@ def describe(arg: Any) -> Any:
     if isinstance(arg, functools.partial) or callable(arg):
         name = getattr(getattr(arg, "func", arg), "__name__", type(arg).__name__)
         return f"<call {name}>"
-    if isinstance(arg, str) and len(arg) > MAX_ARG:
-        return f"({len(arg)} characters withheld)"
+    if isinstance(arg, str):
+        if arg.startswith(("http://", "https://", "ws://", "wss://")) and len(arg) <= MAX_ARG:
+            return arg  # an address: kept, its token parts cleaned below
+        if arg.lstrip().startswith(("{", "[")) or len(arg) > MAX_TEXT:
+            return f"({len(arg)}-character body withheld)"
+        return arg
     if isinstance(arg, (int, float, bool, type(None), str)):
         return arg
     text = str(arg)  # an object: its text, if short (an aiohttp message, an enum...)
