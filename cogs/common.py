@@ -234,7 +234,7 @@ async def _send_board(client: discord.Client, update: Update, nonce: str | None)
     return await channel.send(
         content[:2000],
         view=board_view(update),
-        allowed_mentions=only(list(update.ping)),
+        allowed_mentions=only([*update.ping, *update.mentions]),
         files=files,
         **kw,
     )
