@@ -487,6 +487,8 @@ def selfplay_parser() -> argparse.ArgumentParser:
 
 # ---- migrate ------------------------------------------------------------------------
 
+TOOL_TIMEOUT = 3600.0  # seconds a query of `bot.py migrate` may take
+
 
 async def migrate(args: argparse.Namespace) -> int:
     """Copy the SQLite database into an empty PostgreSQL one and verify the copy."""
@@ -515,9 +517,10 @@ async def migrate(args: argparse.Namespace) -> int:
 
     try:
         check_file(src_path)
-        src = await Store(src_path).open()
+        # A tool, not a player waiting: whole tables are read and copied at once.
+        src = await Store(src_path, timeout=TOOL_TIMEOUT).open()
         try:
-            dst = await Store(args.to).open()
+            dst = await Store(args.to, timeout=TOOL_TIMEOUT).open()
             try:
                 print(f"copying {src_path} into {dst.backend.where.removeprefix('The PostgreSQL database ')}")
                 counts = await copy(src, dst, check)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import logging
 import os
 import re
@@ -132,11 +133,13 @@ class _Job:
             return True
 
 
-def _consume(fut: asyncio.Future[Any]) -> None:
-    """Done-callback of a job the loop gave up on: read its outcome so asyncio does
-    not report an exception that was never retrieved."""
-    if not fut.cancelled():
-        fut.exception()
+class _TimeUp(Exception):
+    """Set on a query's future when its time limit passes."""
+
+
+def _time_up(fut: asyncio.Future[Any]) -> None:
+    if not fut.done():
+        fut.set_exception(_TimeUp())
 
 
 # An operation: (kind, sql, args), kind "fetch" | "execute" | "executemany". A plain
@@ -244,6 +247,7 @@ class SqliteBackend:
         self._ckpt: aiosqlite.Connection | None = None
         self._ckpt_task: asyncio.Task[None] | None = None
         self._writes = 0
+        self._busy_ms = 5000  # the connection's busy_timeout, as last set (thread side)
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -305,27 +309,33 @@ class SqliteBackend:
         if left <= 0:
             raise DatabaseTimeout(f"{self.where} did not answer in time.")
         job = _Job(time.monotonic() + left)
-        fut = asyncio.ensure_future(self.db._execute(fn, job, *args))
+        db = self.db
+        if not db._running or not db._connection:
+            raise ValueError("Connection closed")
+        # aiosqlite's own _execute, with a timer instead of the task and waiter a
+        # timeout around it would need (this runs for every query of every move): at
+        # the limit the timer fails the future, and the thread's late answer is dropped.
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        db._tx.put_nowait((fut, functools.partial(fn, job, *args)))
+        timer = loop.call_later(left, _time_up, fut)
         try:
-            done, _ = await asyncio.wait({fut}, timeout=left)
+            return await fut  # type: ignore[no-any-return]
+        except _TimeUp:
+            if not job.abandon():
+                raise CommitUnknown(f"{self.where} did not confirm a commit in time.") from None
+            raise DatabaseTimeout(f"{self.where} did not answer in time.") from None
+        except _Abandoned:
+            raise DatabaseTimeout(f"{self.where} did not answer in time.") from None
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):  # another writer held it past the limit
+                raise DatabaseTimeout(f"{self.where} is held by another writer.") from exc
+            raise
         except BaseException:  # cancelled by the caller: the job must not run later
             job.abandon()
-            fut.add_done_callback(_consume)
             raise
-        if fut in done:
-            try:
-                return fut.result()
-            except _Abandoned:
-                raise DatabaseTimeout(f"{self.where} did not answer in time.") from None
-            except sqlite3.OperationalError as exc:
-                if "locked" in str(exc) or "busy" in str(exc):  # another writer held it past the limit
-                    raise DatabaseTimeout(f"{self.where} is held by another writer.") from exc
-                raise
-        sure = job.abandon()
-        fut.add_done_callback(_consume)
-        if not sure:
-            raise CommitUnknown(f"{self.where} did not confirm a commit in time.")
-        raise DatabaseTimeout(f"{self.where} did not answer in time.")
+        finally:
+            timer.cancel()
 
     def _fetch_sync(self, job: _Job, sql: str, args: Sequence[Any]) -> list[Any]:
         job.check()
@@ -334,9 +344,37 @@ class SqliteBackend:
     async def fetch(self, sql: str, args: Sequence[Any]) -> list[Any]:
         return await self._call(self._fetch_sync, sql, args)
 
+    def _busy(self, con: sqlite3.Connection, job: _Job) -> None:
+        """On the thread: wait for another writer's lock no longer than ``job`` may take
+        (set only when that differs from the last setting by more than 0.2 s: a PRAGMA
+        per save would cost as much as a tenth of it)."""
+        ms = max(1, int((job.end - time.monotonic()) * 1000))
+        if abs(ms - self._busy_ms) > 200:
+            con.execute(f"PRAGMA busy_timeout={ms}")
+            self._busy_ms = ms
+
+    def _execute_sync(self, job: _Job, sql: str, args: Sequence[Any]) -> int:
+        con = self.db._conn
+        self._busy(con, job)
+        if not job.may_commit():
+            raise _Abandoned()
+        cur = con.execute(sql, args)
+        n = cur.rowcount
+        cur.close()
+        return n
+
     async def execute(self, sql: str, args: Sequence[Any]) -> int:
-        # A lone write is a transaction of its own, so that one that timed out
-        # cannot be carried out later (see _run_sync).
+        """One statement in autocommit (tools: VACUUM, a PRAGMA). Within the time limit;
+        the store's own lone writes use :meth:`write` (a transaction of their own)."""
+        async with self._write:
+            n = await self._call(self._execute_sync, sql, args)
+        self._wrote()
+        return n
+
+    async def write(self, sql: str, args: Sequence[Any]) -> int:
+        """A lone write as a transaction of its own, so that one given up on is never
+        carried out later (see _run_sync)."""
+
         def body() -> Body[int]:
             return int((yield ("execute", sql, args)))
 
@@ -349,11 +387,13 @@ class SqliteBackend:
             # still runs (a loaded machine starves its thread); wait for it, or the
             # WAL outruns its checkpoints and grows without bound (at most the time limit).
             await asyncio.wait({task}, timeout=max(0.0, time_left(self.timeout)))
-        left = time_left(self.timeout)
-        try:
-            await asyncio.wait_for(self._write.acquire(), max(0.001, left))
-        except TimeoutError:
-            raise DatabaseTimeout(f"{self.where} did not answer in time.") from None
+        if self._write.locked():  # an ad-hoc transaction runs: wait for it, within the limit
+            try:
+                await asyncio.wait_for(self._write.acquire(), max(0.001, time_left(self.timeout)))
+            except TimeoutError:
+                raise DatabaseTimeout(f"{self.where} did not answer in time.") from None
+        else:
+            await self._write.acquire()
         try:
             result = await self._call(self._run_sync, make())
         finally:
@@ -366,8 +406,7 @@ class SqliteBackend:
         # statement of every save.
         con = self.db._conn
         job.check()
-        # Wait for another writer's lock no longer than this job may take.
-        con.execute(f"PRAGMA busy_timeout={max(1, int((job.end - time.monotonic()) * 1000))}")
+        self._busy(con, job)
         con.execute("BEGIN IMMEDIATE")
         try:
             send = body.send
@@ -513,14 +552,11 @@ class PgBackend:
     async def open(self, migrations: Sequence[str]) -> None:
         asyncpg = self._asyncpg
         try:
-            # command_timeout bounds every query, also asyncpg's own (a reset, a cancel);
-            # timeout bounds opening a connection.
+            # ``timeout`` bounds opening a connection. Queries are bounded in _session
+            # (not by command_timeout, which would also cut short the schema migrations
+            # at start-up and the ad-hoc transactions of tools such as `bot.py migrate`).
             self._pool = await asyncpg.create_pool(
-                self.url,
-                min_size=1,
-                max_size=self.pool_size,
-                command_timeout=self.timeout,
-                timeout=max(10.0, self.timeout),
+                self.url, min_size=1, max_size=self.pool_size, timeout=max(10.0, self.timeout)
             )
         except (OSError, asyncpg.PostgresError) as exc:
             raise StoreError(f"{self.where} cannot be reached ({exc}).") from exc
@@ -621,8 +657,23 @@ class PgBackend:
             raise self._translate(exc) from exc
 
     async def execute(self, sql: str, args: Sequence[Any]) -> int:
-        # A lone write is a transaction of its own: one sent to a stalled server must
-        # not be carried out when the server wakes (see _session).
+        """One statement in autocommit (tools: VACUUM, CHECKPOINT), within the time
+        limit; timed out, its outcome is unknown. The store's own lone writes use
+        :meth:`write`."""
+
+        async def work(con: Any, committing: list[bool]) -> int:
+            committing[0] = True
+            return _count(await con.execute(pg_sql(sql), *args))
+
+        try:
+            return await self._session(work)  # type: ignore[no-any-return]
+        except self._asyncpg.DataError as exc:
+            raise self._translate(exc) from exc
+
+    async def write(self, sql: str, args: Sequence[Any]) -> int:
+        """A lone write as a transaction of its own: one sent to a stalled server is
+        never carried out when the server wakes (see _session)."""
+
         def body() -> Body[int]:
             return int((yield ("execute", sql, args)))
 

@@ -594,7 +594,7 @@ class Store:
         allowed = {"thread_id", "lobby_message_id", "channel_id", "guild_id"}
         assert set(refs) <= allowed, refs
         sets = ", ".join(f"{k}=?" for k in refs)
-        await self.backend.execute(f"UPDATE games SET {sets} WHERE id=?", (*refs.values(), game_id))
+        await self.backend.write(f"UPDATE games SET {sets} WHERE id=?", (*refs.values(), game_id))
 
     def _bump(self, game_id: int, version: int, status_in: tuple[str, ...], **cols: Any) -> Body[None]:
         """Inside a transaction: the version guard. Raises Conflict."""
@@ -857,9 +857,9 @@ class Store:
         """Keep (or, with ``prefix`` None, drop) a half-made move. Not a move: the
         game's version and log are untouched."""
         if prefix is None:
-            await self.backend.execute("DELETE FROM drafts WHERE game_id=? AND user_id=?", (game_id, user_id))
+            await self.backend.write("DELETE FROM drafts WHERE game_id=? AND user_id=?", (game_id, user_id))
         else:
-            await self.backend.execute(
+            await self.backend.write(
                 "INSERT INTO drafts (game_id, user_id, version, prefix, updated_at) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id, user_id) DO UPDATE SET version=excluded.version, "
                 "prefix=excluded.prefix, updated_at=excluded.updated_at",
@@ -874,7 +874,7 @@ class Store:
         return json.loads(rows[0][0]) if rows else {}
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
-        await self.backend.execute(
+        await self.backend.write(
             "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET settings=excluded.settings",
             (guild_id, json.dumps(settings)),
@@ -885,7 +885,7 @@ class Store:
         return bool(rows and rows[0][0])
 
     async def set_dm(self, user_id: int, on: bool) -> None:
-        await self.backend.execute(
+        await self.backend.write(
             "INSERT INTO notify (user_id, dm) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET dm=excluded.dm",
             (user_id, int(on)),
         )
@@ -896,9 +896,9 @@ class Store:
 
     async def set_vacation(self, user_id: int, since: float, until: float | None) -> None:
         if until is None:
-            await self.backend.execute("DELETE FROM vacations WHERE user_id=?", (user_id,))
+            await self.backend.write("DELETE FROM vacations WHERE user_id=?", (user_id,))
         else:
-            await self.backend.execute(
+            await self.backend.write(
                 "INSERT INTO vacations (user_id, since, until) VALUES (?, ?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET since=excluded.since, until=excluded.until",
                 (user_id, since, until),
@@ -1063,14 +1063,12 @@ class Store:
 
     async def set_watch(self, game_id: int, user_id: int, on: bool) -> None:
         if on:
-            await self.backend.execute(
+            await self.backend.write(
                 "INSERT INTO watchers (game_id, user_id) VALUES (?, ?) ON CONFLICT (game_id, user_id) DO NOTHING",
                 (game_id, user_id),
             )
         else:
-            await self.backend.execute(
-                "DELETE FROM watchers WHERE game_id=? AND user_id=?", (game_id, user_id)
-            )
+            await self.backend.write("DELETE FROM watchers WHERE game_id=? AND user_id=?", (game_id, user_id))
 
     async def watchers(self, game_id: int) -> list[int]:
         rows = await self._fetch("SELECT user_id FROM watchers WHERE game_id=? ORDER BY user_id", game_id)
@@ -1088,7 +1086,7 @@ class Store:
         return str(rows[0][0]) if rows else None
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self.backend.execute(
+        await self.backend.write(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
             (key, value),
         )
