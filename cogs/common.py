@@ -12,11 +12,35 @@ from typing import Any
 
 import discord
 
-from tables import Lobby, Step, TableError, Tables, Update
+from tables import (
+    NOT_TAKEN,
+    SLOW,
+    CommitUnknown,
+    DatabaseTimeout,
+    Lobby,
+    MoveTaken,
+    Step,
+    TableError,
+    Tables,
+    Update,
+)
 
 log = logging.getLogger("lairkeeper.cogs")
 
 OOPS = "Something went wrong on our side; your request was not carried out. Please try again."
+UNCONFIRMED = "The database did not confirm this in time; look at the game before you try again."
+# Autocomplete cannot be deferred and must answer within Discord's 3 seconds: its
+# reads get this long, then the list is empty.
+AUTOCOMPLETE_SECONDS = 2.0
+NOBODY = discord.AllowedMentions.none()
+
+
+def only(user_ids: list[int]) -> discord.AllowedMentions:
+    """Mentions that ping exactly these users: never @everyone, @here or a role, nor
+    a user whose mention a name or a text happens to contain."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(id=u) for u in user_ids], replied_user=False
+    )
 
 
 def tables_of(interaction: discord.Interaction) -> Tables:
@@ -24,20 +48,89 @@ def tables_of(interaction: discord.Interaction) -> Tables:
 
 
 async def say(interaction: discord.Interaction, text: str, **kw: Any) -> None:
-    """Answer ephemerally, whether or not the interaction was deferred."""
+    """Answer ephemerally, whether or not the interaction was deferred. Names in the
+    answer (a history, a list of games) ping nobody."""
+    kw.setdefault("allowed_mentions", NOBODY)
     if interaction.response.is_done():
         await interaction.followup.send(text[:2000], ephemeral=True, **kw)
     else:
         await interaction.response.send_message(text[:2000], ephemeral=True, **kw)
 
 
-async def guarded(interaction: discord.Interaction, game_id: int | None, coro: Any) -> Any:
-    """Run a handler: a player's mistake becomes one ephemeral sentence; a bot
-    failure is logged with the game id and the player is told nothing was done."""
+class _Acknowledged(discord.InteractionResponse):  # type: ignore[type-arg]
+    """``interaction.response`` once :func:`guarded` has acknowledged the interaction:
+    a handler's own ``defer`` does nothing, ``send_message`` becomes a followup (a
+    public one is posted in the channel, since the deferral was private), and
+    ``edit_message`` edits the message the component is on."""
+
+    __slots__ = ()
+
+    async def defer(self, **_kw: Any) -> None:  # type: ignore[override]
+        return None
+
+    async def send_message(self, content: Any = None, *, ephemeral: bool = False, **kw: Any) -> None:  # type: ignore[override]
+        parent = self._parent
+        if ephemeral:
+            kw.setdefault("allowed_mentions", NOBODY)
+            await parent.followup.send(content, ephemeral=True, **kw)
+            return
+        channel = parent.channel
+        if not isinstance(channel, discord.abc.Messageable):
+            raise TableError("Use this command in a game's thread.")
+        kw.setdefault("allowed_mentions", NOBODY)
+        await channel.send(content, **kw)
+        if self._response_type == discord.InteractionResponseType.deferred_channel_message:
+            await parent.followup.send("Posted.", ephemeral=True)
+
+    async def edit_message(self, **kw: Any) -> None:  # type: ignore[override]
+        kw.setdefault("allowed_mentions", NOBODY)
+        await self._parent.edit_original_response(**kw)
+
+
+async def acknowledge(interaction: discord.Interaction, ack: str) -> bool:
+    """Defer the interaction (``private``: an ephemeral "thinking" reply; ``update``: a
+    component's own message will be edited). False if Discord no longer takes it."""
+    if not interaction.response.is_done():
+        try:
+            if ack == "update":
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException as exc:
+            log.info("an interaction could not be acknowledged (%s); nothing was done", exc.status)
+            return False
+    shim = _Acknowledged(interaction)
+    shim._response_type = interaction.response.type
+    interaction._cs_response = shim  # type: ignore[attr-defined]
+    return True
+
+
+async def guarded(
+    interaction: discord.Interaction, game_id: int | None, coro: Any, ack: str = "private", slow: str = SLOW
+) -> Any:
+    """Run a handler, the way every handler runs (issue 27): the interaction is
+    acknowledged FIRST, before any database work, so a slow database can never make
+    Discord show "did not respond" (``ack``: ``private`` or ``update``, see
+    :func:`acknowledge`); a player's mistake becomes one ephemeral sentence; a stalled
+    database one sentence saying nothing was done (``slow``: NOT_TAKEN for moves); a
+    bot failure is logged with the
+    game id and the player is told nothing was done. An interaction Discord no longer
+    accepts is not carried out at all: its player was told it failed."""
+    if not await acknowledge(interaction, ack):
+        coro.close()
+        return None
     try:
         return await coro
+    except MoveTaken as exc:  # saved: never invite a retry
+        await say(interaction, str(exc))
     except TableError as exc:
         await say(interaction, str(exc))
+    except CommitUnknown:
+        log.warning("database commit unconfirmed (game %s, user %s)", game_id, interaction.user.id)
+        await say(interaction, UNCONFIRMED)
+    except DatabaseTimeout:
+        log.warning("database timeout (game %s, user %s)", game_id, interaction.user.id)
+        await say(interaction, slow)
     except Exception:
         log.exception("command failed (game %s, user %s)", game_id, interaction.user.id)
         try:
@@ -57,7 +150,7 @@ async def post_public(interaction: discord.Interaction, text: str, file: discord
     if not isinstance(channel, discord.abc.Messageable):
         raise TableError("Use this command in a game's thread.")
     kw: dict[str, Any] = {"file": file} if file is not None else {}
-    await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none(), **kw)
+    await channel.send(text[:2000], allowed_mentions=NOBODY, **kw)
     await interaction.followup.send("Posted.", ephemeral=True)
 
 
@@ -141,7 +234,7 @@ async def _send_board(client: discord.Client, update: Update, nonce: str | None)
     return await channel.send(
         content[:2000],
         view=board_view(update),
-        allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+        allowed_mentions=only([*update.ping, *update.mentions]),
         files=files,
         **kw,
     )
@@ -152,10 +245,7 @@ async def _heads_up(client: discord.Client, update: Update, uid: int, sentence: 
     channel = await thread_of(client, update.thread_id)
     try:
         if channel is not None:
-            await channel.send(
-                f"<@{uid}> {sentence}"[:2000],
-                allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
-            )
+            await channel.send(f"<@{uid}> {sentence}"[:2000], allowed_mentions=only([uid]))
         if await client.tables.wants_dm(uid):  # type: ignore[attr-defined]
             await send_dm(client, uid, sentence[:1].upper() + sentence[1:])
     except discord.HTTPException:
@@ -222,7 +312,7 @@ class LobbyButton(
         return cls(int(match["gid"]), match["op"], item.label or "", item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self.game_id, self._run(interaction))
+        await guarded(interaction, self.game_id, self._run(interaction), ack="update")
 
     async def _run(self, interaction: discord.Interaction) -> None:
         t = tables_of(interaction)
@@ -231,7 +321,9 @@ class LobbyButton(
             await interaction.response.defer()
             update = await t.start(self.game_id, user.id)
             lobby = await t.lobby(self.game_id)
-            await interaction.edit_original_response(content=lobby.text, view=lobby_view(lobby))
+            await interaction.edit_original_response(
+                content=lobby.text, view=lobby_view(lobby), allowed_mentions=NOBODY
+            )
             await post_board(interaction.client, update)
             return
         if self.op == "join":
@@ -240,7 +332,9 @@ class LobbyButton(
             lobby = await t.leave(self.game_id, user.id)
         else:
             lobby = await t.add_ai(self.game_id, user.id)
-        await interaction.response.edit_message(content=lobby.text, view=lobby_view(lobby))
+        await interaction.response.edit_message(
+            content=lobby.text, view=lobby_view(lobby), allowed_mentions=NOBODY
+        )
 
 
 class MoveButton(
@@ -267,6 +361,7 @@ class MoveButton(
             interaction,
             self.game_id,
             play(interaction, self.game_id, button=(self.version, self.index)),
+            slow=NOT_TAKEN,
         )
 
 
@@ -359,10 +454,12 @@ class StepButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.op == "done":
-            await guarded(interaction, self.game_id, step_done(interaction, self))
+            await guarded(
+                interaction, self.game_id, step_done(interaction, self), ack="update", slow=NOT_TAKEN
+            )
             return
         run = step_click(interaction, self.game_id, self.version, self.depth, self.op, self.n)
-        await guarded(interaction, self.game_id, run)
+        await guarded(interaction, self.game_id, run, ack="update")
 
 
 class StepSelect(
@@ -393,7 +490,7 @@ class StepSelect(
         values = (interaction.data or {}).get("values") or []
         index = int(values[0]) if values and str(values[0]).isdecimal() and len(str(values[0])) < 7 else -1
         run = step_click(interaction, self.game_id, self.version, self.depth, "pick", index)
-        await guarded(interaction, self.game_id, run)
+        await guarded(interaction, self.game_id, run, ack="update")
 
 
 async def step_click(
@@ -461,9 +558,15 @@ async def post_taken(interaction: discord.Interaction, update: Update, game_id: 
         confirm += "\n" + update.actor_private
     try:
         await post_board(interaction.client, update)
+    except DatabaseTimeout:
+        log.warning("posting the board of game %s waits for the database", game_id)
+        confirm += "\nYour move was taken; the board will be posted when the database answers again."
     except (discord.HTTPException, OSError, TimeoutError):
         log.exception("posting the board failed (game %s)", game_id)
         confirm += "\nYour move was taken; the board will be posted when Discord answers again."
+    except Exception:  # saved: whatever failed, the player must not be told otherwise
+        log.exception("posting the board failed (game %s)", game_id)
+        confirm += "\nYour move was taken; the board will be posted shortly."
     return confirm[:2000]
 
 

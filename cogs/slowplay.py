@@ -17,6 +17,7 @@ from cogs.common import (
     game_here,
     guarded,
     hours,
+    only,
     post_board,
     post_owed,
     post_public,
@@ -25,13 +26,15 @@ from cogs.common import (
     tables_of,
     thread_of,
 )
-from tables import Notice, TableError, Tables
+from tables import DatabaseTimeout, Notice, TableError, Tables
 
 log = logging.getLogger("lairkeeper.slowplay")
 
 # The scheduler never sleeps longer than this, so a timer added by another
 # process (or a clock jump) is noticed within a minute.
 MAX_SLEEP = 60.0
+# After a database timeout the loop tries again this soon (the database may be back).
+RETRY_SLOW = 10.0
 
 
 def describe_settings(s: dict[str, Any]) -> str:
@@ -64,8 +67,10 @@ class SlowPlay(commands.Cog):
         """One task sleeps until the next stored timer is due, fires it, repeats."""
         await self.bot.wait_until_ready()
         t: Tables = self.bot.tables  # type: ignore[attr-defined]
-        await self.start_up(t)
+        started = await self.start_up(t)
         while not self.bot.is_closed():
+            if not started:  # the database stalled at start-up: AI seats still owe moves
+                started = await self.start_up(t)
             try:
                 for notice in await t.fire_due():
                     await self.deliver(notice)
@@ -73,6 +78,10 @@ class SlowPlay(commands.Cog):
                     await self.deliver(notice)
                 await post_owed(self.bot)
                 nxt = await t.next_due()
+            except DatabaseTimeout:
+                # The database stalls: try again soon; claimed timers wait for their lease.
+                log.warning("timer loop: the database did not answer in time; retrying in %g s", RETRY_SLOW)
+                nxt = time.time() + RETRY_SLOW
             except Exception:
                 log.exception("timer loop failed; retrying in a minute")
                 nxt = None
@@ -83,15 +92,20 @@ class SlowPlay(commands.Cog):
             except TimeoutError:
                 pass
 
-    async def start_up(self, t: Tables) -> None:
+    async def start_up(self, t: Tables) -> bool:
         """Once connected: AI seats that owe a move take it, then every thread gets the
-        boards it is owed (those moves, and any made while the bot was away)."""
+        boards it is owed (those moves, and any made while the bot was away). False
+        if it failed: the timer loop runs it again."""
         try:
             resumed = await t.resume_all()
             posted = await post_owed(self.bot)
             log.info("after start-up: %d games moved on, %d owed boards posted", resumed, posted)
+            return True
+        except DatabaseTimeout:
+            log.warning("start-up work waits for the database; the timer loop retries")
         except Exception:
             log.exception("start-up posting failed; the timer loop retries")
+        return False
 
     @commands.Cog.listener()
     async def on_resumed(self) -> None:
@@ -110,8 +124,7 @@ class SlowPlay(commands.Cog):
                 if channel is not None:
                     mentions = " ".join(f"<@{u}>" for u in notice.ping)
                     await channel.send(
-                        f"{mentions} {notice.text}".strip()[:2000],
-                        allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                        f"{mentions} {notice.text}".strip()[:2000], allowed_mentions=only(list(notice.ping))
                     )
             if notice.update is None:
                 for uid in notice.dm:

@@ -25,7 +25,8 @@ nothing.
 
 from __future__ import annotations
 
-from tables.base import GameInfo, TablesBase, replayed
+from store import CommitUnknown, DatabaseTimeout
+from tables.base import NOT_TAKEN, SLOW, GameInfo, MoveTaken, TablesBase, replayed
 from tables.board import BoardMixin
 from tables.chooser import ChooserMixin
 from tables.history import HistoryMixin
@@ -69,6 +70,11 @@ class Tables(
 
 __all__ = [
     "CHOICE_REF",
+    "NOT_TAKEN",
+    "SLOW",
+    "CommitUnknown",
+    "DatabaseTimeout",
+    "MoveTaken",
     "DEFAULT_SETTINGS",
     "HOUR",
     "MAX_BUTTONS",

@@ -12,12 +12,64 @@ from typing import TYPE_CHECKING, Any
 
 from engine import core
 from engine.core import IllegalAction
-from store import Conflict, GameRow, Store, encode_state
+from store import Conflict, DatabaseTimeout, GameRow, Store, encode_state
+from store.backends import time_left
 from tables.results import HOUR, TableError
 
 if TYPE_CHECKING:
     from engine.core import Event
     from tables.results import Update
+
+
+# What a player is told when the database stalls (issue 27). A move that timed out
+# was not taken and never will be (store/backends.py); only a COMMIT sent just as
+# the time ran out has an unknown outcome.
+NOT_TAKEN = "The database did not answer in time; your move was not taken. Try again in a minute."
+UNSURE = "The database did not confirm your move in time; look at the newest board before you try again."
+SLOW = "The database did not answer in time; nothing was changed. Try again in a minute."
+TAKEN_NO_BOARD = "Move taken. The board will be posted when the database answers again."
+
+
+class MoveTaken(Exception):
+    """The move was saved, but what comes after it (the board, the AI's moves) could
+    not be read: the player is told the move was taken, never to try again."""
+
+    def __init__(self, message: str = TAKEN_NO_BOARD) -> None:
+        super().__init__(message)
+
+
+class GameLock:
+    """A game's lock, bounded by the database's time limit: waiting for it, and the
+    work done while holding it, share one deadline (``Store.budget``), so a request
+    stuck on a stalled database holds the game no longer than the limit and the
+    requests behind it are refused in time instead of queueing."""
+
+    def __init__(self, lock: asyncio.Lock, store: Store) -> None:
+        self.lock, self.store = lock, store
+        self._budget: Any = None
+
+    def locked(self) -> bool:
+        return self.lock.locked()
+
+    async def __aenter__(self) -> GameLock:
+        # The deadline starts now: the wait for the lock counts against it.
+        self._budget = self.store.budget()
+        self._budget.__enter__()
+        try:
+            await asyncio.wait_for(self.lock.acquire(), max(0.001, time_left(self.store.timeout)))
+        except TimeoutError:
+            self._budget.__exit__(None, None, None)
+            raise DatabaseTimeout("another request of this game is still waiting for the database") from None
+        except BaseException:
+            self._budget.__exit__(None, None, None)
+            raise
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        try:
+            self._budget.__exit__(*exc)
+        finally:
+            self.lock.release()
 
 
 @dataclass(frozen=True)
@@ -89,8 +141,8 @@ class TablesBase:
             raise TableError(str(exc)) from None
 
     # ---- loading -----------------------------------------------------------------
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    def _lock(self, game_id: int) -> GameLock:
+        return GameLock(self._locks.setdefault(game_id, asyncio.Lock()), self.store)
 
     async def _load(self, game_id: int) -> GameRow:
         # A button's custom_id (\d+) can carry any number, and SQLite integers stop

@@ -11,8 +11,8 @@ import time
 import render
 from engine import core
 from engine.core import Action, Event, IllegalAction
-from store import GameRow
-from tables.base import TablesBase
+from store import CommitUnknown, DatabaseTimeout, GameRow
+from tables.base import NOT_TAKEN, UNSURE, MoveTaken, TablesBase
 from tables.results import TableError, Update
 from tables.text import named
 from tables.upkeep import PAUSED
@@ -90,6 +90,32 @@ class PlayMixin(TablesBase):
         ref = CHOICE_REF.fullmatch((text or "").strip())
         if ref is not None:  # an autocomplete reference to a long move: like a button
             text, button = None, (int(ref[1]), int(ref[2]))
+        try:
+            row, seat, events = await self._act_locked(game_id, user_id, text, button, version)
+        except CommitUnknown:
+            raise TableError(UNSURE) from None
+        except DatabaseTimeout:
+            raise TableError(NOT_TAKEN) from None
+        # Saved: from here on nothing may tell the player the move was not taken.
+        t1 = time.perf_counter()
+        ai_events = await self._run_ai(game_id)
+        try:
+            update = await self.board(game_id, events=events + ai_events, before=row, actor=(user_id, seat))
+        except Exception:
+            log.warning("game %s: move saved, board not built (it stays owed)", game_id, exc_info=True)
+            raise MoveTaken() from None
+        update.timings["apply_save"] = t1 - t0
+        return update
+
+    async def _act_locked(
+        self,
+        game_id: int,
+        user_id: int,
+        text: str | None,
+        button: tuple[int, int] | None,
+        version: int | None,
+    ) -> tuple[GameRow, int, list[Event]]:
+        """Load, check, apply and save one move under the game's lock."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             stale = version if button is None else button[0]
@@ -108,13 +134,13 @@ class PlayMixin(TablesBase):
             await self._commit(row, [(seat, user_id, game.format(action))], new)
             # The player moved: a half-made move of theirs (typed past it) is void. Read
             # first: most moves have no draft, and a read costs less than a transaction.
-            if await self.store.get_draft(game_id, user_id) is not None:
-                await self.store.set_draft(game_id, user_id, row.version, None)
-        t1 = time.perf_counter()
-        ai_events = await self._run_ai(game_id)
-        update = await self.board(game_id, events=events + ai_events, before=row, actor=(user_id, seat))
-        update.timings["apply_save"] = t1 - t0
-        return update
+            # Saved already: a failure here is logged, never reported as a refusal.
+            try:
+                if await self.store.get_draft(game_id, user_id) is not None:
+                    await self.store.set_draft(game_id, user_id, row.version, None)
+            except Exception:
+                log.warning("game %s: draft of a saved move not cleared", game_id, exc_info=True)
+        return row, seat, events
 
     # ---- the AI -------------------------------------------------------------------
     async def step_ai(self, game_id: int) -> list[Event] | None:
@@ -142,6 +168,9 @@ class PlayMixin(TablesBase):
                 events = await self.step_ai(game_id)
             except TableError:
                 break  # another task moved the game on at the same moment
+            except DatabaseTimeout:  # the moves already taken stand; the timer loop goes on
+                log.warning("AI move in game %s waits for the database", game_id)
+                break
             except Exception:
                 log.exception("AI move failed in game %s", game_id)
                 break

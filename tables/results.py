@@ -108,6 +108,9 @@ class Update:
     # Players who asked to be told when they are next: (user id, sentence).
     heads_up: list[tuple[int, str]] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    # Users the text mentions on purpose besides ``ping`` (a new seat holder): the
+    # only other mentions the message may ping (issue 27).
+    mentions: list[int] = field(default_factory=list)
 
 
 @dataclass

@@ -7,7 +7,7 @@ import logging
 from typing import Any
 
 from engine import core
-from store import GameRow
+from store import DatabaseTimeout, GameRow
 from tables.base import TablesBase
 from tables.results import HOUR, Notice, TableError
 from tables.text import display_name
@@ -74,6 +74,11 @@ class TimersMixin(TablesBase):
                 notice = await self._fire(timer_id, game_id, seat, kind, due, now)
             except TableError:
                 notice = None  # the game moved on at the same moment: nothing to do
+            except DatabaseTimeout:
+                # The database stalls: the timer stays claimed until its lease ends,
+                # then fires (a deadline's move commits with the timer's removal, so
+                # it never fires twice). Not postponed by an hour.
+                raise
             except Exception:
                 log.exception("timer %s (%s) failed for game %s", timer_id, kind, game_id)
                 await self.store.reschedule(timer_id, now + HOUR)  # retry later, never spin

@@ -193,7 +193,9 @@ class UpkeepMixin(TablesBase):
                 await self.store.arm(game_id, arm)
         # The mention pings the new holder whether or not the seat is to act now.
         intro = f"<@{to_user}> ({to_name}) takes over the seat of {old}."
-        return await self.board(game_id, intro=intro, before=row)
+        update = await self.board(game_id, intro=intro, before=row)
+        update.mentions.append(to_user)
+        return update
 
     # ---- tell me when I'm next --------------------------------------------------------------
     async def watch(self, game_id: int, user_id: int, on: bool) -> str:

@@ -63,6 +63,7 @@ class BotProcess:
         self.log = log
         self.proc: asyncio.subprocess.Process | None = None
         self._watch: asyncio.Task[None] | None = None
+        self.env: dict[str, str] = {}  # settings of this test (LAIRKEEPER_LOG_LEVEL, LAIRKEEPER_DB ...)
 
     async def start(self, timeout: float = 45.0) -> None:
         # Load the games and renderers here too, now: the audit redraws boards in this
@@ -81,6 +82,7 @@ class BotProcess:
             "LAIRKEEPER_DISCORD_BASE": self.standin.base,
             "LAIRKEEPER_LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
+            **self.env,
         }
         env.pop("LAIRKEEPER_DEV_GUILD", None)
         self.proc = proc = await spawn_bot(env, self.log)
@@ -145,9 +147,17 @@ class Table:
     async def open(self, game: str, ais: int = 0, **options: Any) -> None:
         """Host runs /game new; the others join; ``ais`` AI players are added; the host starts."""
         host = self.players[0]
+        mark = self.standin.mark()
         r = await host.slash("game new", game=game, **options)
-        self.lobby = await r.reply()
-        assert not self.lobby.ephemeral and self.lobby.channel_id == self.standin.channel_id
+        # Acknowledged privately first (issue 27); the lobby is a message of its own.
+        assert r.response_type == 5 and r.ack_seconds is not None and r.ack_seconds < 3
+        answer = await r.reply()
+        assert answer.ephemeral and "lobby" in answer.content, answer.content
+        self.lobby = await self.standin.wait_for_message(
+            lambda m: m.channel_id == self.standin.channel_id and not m.ephemeral and "game #" in m.content,
+            10,
+            after=mark,
+        )
         m = re.search(r"game #(\d+)", self.lobby.content)
         assert m, self.lobby.content
         self.game_id = int(m[1])
@@ -156,10 +166,12 @@ class Table:
         self.thread_id = self.lobby.thread_id
         for p in self.players[1:]:
             c = await p.click(self.lobby, f"lk:lobby:{self.game_id}:join")
-            assert c.response_type == 7 and p.name in self.lobby.content
+            await c.reply()  # deferred (type 6), then the lobby is edited
+            assert c.response_type == 6 and p.name in self.lobby.content
         for _ in range(ais):
             c = await host.click(self.lobby, f"lk:lobby:{self.game_id}:ai")
-            assert c.response_type == 7
+            await c.reply()
+            assert c.response_type == 6
         mark = self.standin.mark()
         start = await host.click(self.lobby, f"lk:lobby:{self.game_id}:start")
         assert start.response_type == 6  # deferred, then the lobby is edited
