@@ -454,7 +454,11 @@ class Battle:
             dmg = max(0, opt["dmg"] + bonus) if opt["dmg"] else 0
             first_bonus = 0
             own = self.own_monster(s)
-            if own is not None and own.get("expert") and not own.get("xp_used") and opt["dmg"]:
+            # Revision 3: an attack that finds nobody it may hit (a Ghost behind a lone adventurer,
+            # a Vampire facing only priests) is no attack, so the Expertise Tile stays face up
+            # ("The expert monster's first attack is at +2 strength"); revision 2 spent it.
+            strikes = self.rev < 3 or self.can_strike(opt)
+            if own is not None and own.get("expert") and not own.get("xp_used") and opt["dmg"] and strikes:
                 # Festival Season: an expert's first attack of the Year is at +2 (one hit only).
                 first_bonus = OPPS["expert_bonus"]
                 own["xp_used"] = True
@@ -478,6 +482,15 @@ class Battle:
                 self.p["party"].remove(self.hypno)
                 self.p["party"].insert(0, self.hypno)
             self.hypno = None
+
+    def can_strike(self, opt: dict[str, Any]) -> bool:
+        """Whether an attack option finds someone it may hit in the line as it stands."""
+        line = self.line()
+        if opt["kind"] == "notfirst":
+            return len(line) > 1
+        if opt["kind"] == "nonpriest":
+            return any(a["cls"] != "priest" for a in line)
+        return opt["kind"] != "noconquer" and bool(line)
 
     def own_monster(self, s: dict[str, Any]) -> dict[str, Any] | None:
         for m in self.p["monsters"]:

@@ -1,0 +1,109 @@
+"""Issue 29's closing pass: Dungeon Lords with Festival Season played once more against its
+rulebook, move kind by move kind. Each test quotes the passage it checks; a rule changed in
+revision 3 is also checked under revision 2 (a stored game replays as it was played)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.dungeon_lords import events, festival
+
+from .helpers import G, adv, new_x
+from .test_dungeon_lords_issue29 import plan, plan_state
+
+
+def expert(s: dict[str, Any], kind: str = "clever") -> dict[str, Any]:
+    s["players"][0]["monsters"][0]["expert"] = kind
+    return s
+
+
+# ---- Expertise: "The expert monster's (or ghost's) first attack is at +2 strength" ----------------
+
+
+@pytest.mark.parametrize(("revision", "kept"), [(None, True), (2, False)])
+def test_an_expert_ghost_that_finds_nobody_to_haunt_keeps_its_expertise(revision: int | None, kept: bool) -> None:
+    # A ghost cannot hit the first adventurer; alone in line, he is all there is: no attack, so
+    # the "+2 on its first attack" is still to come (revision 2 spent it).
+    s = expert(plan_state(revision=revision, party=[adv("warrior", 9, uid="w")], monsters=["ghost"]))
+    after = plan(s, "fight C1 send ghost")
+    ghost = after["players"][0]["monsters"][0]
+    assert ("xp_used" not in ghost) is kept
+    assert ("The expert Ghost strikes with +2." in after["combat"]["log"]) is not kept
+
+
+def test_an_expert_vampire_facing_only_priests_keeps_its_expertise_then_strikes_with_it() -> None:
+    s = expert(plan_state(party=[adv("priest", 9, 1, uid="p")], monsters=["vampire"]))
+    after = plan(s, "fight C1 send vampire")
+    assert "xp_used" not in after["players"][0]["monsters"][0]
+    s = expert(plan_state(party=[adv("warrior", 9, uid="w")], monsters=["vampire"]))
+    after = plan(s, "fight C1 send vampire")
+    assert "The expert Vampire strikes with +2." in after["combat"]["log"]
+    assert after["players"][0]["party"][0]["dmg"] == 3 + 2 + 1  # the bite, the expertise, fatigue
+
+
+def test_an_expert_slime_deals_3_to_the_first_and_1_to_the_others() -> None:
+    # "An expert slime will do 3 damage to the first adventurer in line, but only 1 to all the others."
+    s = expert(plan_state(party=[adv("warrior", 9, uid="w"), adv("thief", 9, 1, uid="t")], monsters=["slime"]))
+    after = plan(s, "fight C1 send slime")
+    assert [a["dmg"] for a in after["players"][0]["party"]] == [3 + 1, 1]  # fatigue 1 on the first
+
+
+# ---- Festival: a Cockatrice from the discard pile may be paid with Evil -----------------------------
+
+
+def prize_state(revision: int | None, food: int) -> dict[str, Any]:
+    s = G.new(2, {"inaccessible": "random"}, 3, revision=revision)
+    s["phase"], s["task"] = "prize", {"type": "prize", "seat": 0}
+    s["fest"] = {"boards": ["expert"], "order": [], "bids": {"0": 1, "1": 0}}
+    s["discard"] = {"monsters": ["cockatrice"], "rooms": []}
+    s["players"][0]["food"] = food
+    return s
+
+
+@pytest.mark.parametrize(("revision", "offered"), [(None, True), (2, False)])
+def test_a_festival_cockatrice_may_be_paid_with_evil(revision: int | None, offered: bool) -> None:
+    # Festival: "Pay 1 Food to hire 1 monster (or ghost) from the discard pile. Pay the monster's
+    # cost according to the usual rules"; Cockatrice: "you can either pay 1 Food or pay 1 Evil when
+    # paying his cost". With 1 food: the festival's food and 1 Evil (house decision 32).
+    s = prize_state(revision, food=1)
+    assert ("prize monster cockatrice" in festival.prize_options(s, 0)) is offered
+    if offered:
+        evil = s["players"][0]["evil"]
+        after = plan(s, "prize monster cockatrice")
+        me = after["players"][0]
+        assert (me["food"], me["evil"]) == (0, evil + 1)
+        assert {"id": "cockatrice", "up": True} in me["monsters"]
+
+
+def test_a_festival_cockatrice_is_paid_with_food_when_the_food_is_there() -> None:
+    s = prize_state(None, food=2)
+    evil = s["players"][0]["evil"]
+    me = plan(s, "prize monster cockatrice")["players"][0]
+    assert (me["food"], me["evil"]) == (0, evil)
+
+
+# ---- The discard pile holds every discarded monster ------------------------------------------------
+
+
+@pytest.mark.parametrize(("revision", "pile"), [(None, ["witch"]), (2, [])])
+def test_a_witch_the_witch_hunt_drives_out_goes_to_the_discard_pile(revision: int | None, pile: list[str]) -> None:
+    # Festival: "you can use any tile that has been discarded so far. It does not matter whether it
+    # was discarded because no one chose it during the Orders Phase or whether it was discarded for
+    # some other reason."
+    s = new_x(2, seed=4) if revision is None else G.new(2, {"inaccessible": "random"}, 4, revision=2)
+    s["discard"] = {"monsters": [], "rooms": []}
+    p = s["players"][0]
+    p["gold"], p["monsters"] = 0, [{"id": "witch", "up": True}]
+    events.special(s, "witchhunt", [])
+    assert p["monsters"] == [] and s["discard"]["monsters"] == pile
+
+
+@pytest.mark.parametrize(("revision", "pile"), [(None, ["troll"]), (2, [])])
+def test_the_monster_loaded_into_the_catapult_goes_to_the_discard_pile(revision: int | None, pile: list[str]) -> None:
+    # "If you use a Monster Catapult, you have to immediately discard the monster".
+    s = plan_state(revision=revision, monsters=["goblin", "troll"], traps=["catapult", "kamikaze"])
+    s["discard"] = {"monsters": [], "rooms": []}
+    after = plan(s, "fight C1 trap catapult send goblin")
+    assert after["discard"]["monsters"] == pile
