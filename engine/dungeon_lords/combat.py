@@ -87,6 +87,7 @@ class Battle:
         self.no_heal = False
         self.no_conquer = False
         self.key = False
+        self.song = False  # Song of Courage: the party conquers twice (revision 3)
         self.rage = False
         self.attacked = False
         self.poison: list[tuple[Adv, int]] = []
@@ -418,8 +419,10 @@ class Battle:
             first["bonus"] = first.get("bonus", 0) + 1
         elif eff == "regenerate":
             self.heal(2)
+        elif eff == "courage" and self.rev >= 3:
+            self.song = True  # acts in the Conquering step (house decision 49)
         elif eff == "courage":
-            for a in self.real():
+            for a in self.real():  # revision 2: every wounded adventurer healed 1
                 if a["dmg"]:
                     a["dmg"] -= 1
         elif eff == "double_fatigue":
@@ -582,13 +585,27 @@ class Battle:
         if self.no_conquer and not self.key:
             self.say(f"The party does not conquer {self.tile}.")
             return
-        tile = self.tile_data()
+        self.conquer(self.tile, self.tile_data())
+        if self.song and self.real():
+            # Song of Courage (revision 3): "fatigue happens more than once (as in Song of
+            # Courage)" - heartened, the party conquers once more, the unconquered tile of your
+            # dungeon nearest the entrance, and takes the fatigue again (house decision 49).
+            more = board.battle_tiles({**self.p, "rented": []})
+            if more:
+                self.say("Heartened by the Song of Courage, the party presses on.")
+                self.conquer(more[0], self.p["grid"][more[0]])
+
+    def conquer(self, cell: str, tile: dict[str, Any]) -> None:
+        """The party conquers ``cell``: you lose 1 Evil and the party takes the fatigue."""
         dark = tile.get("imp") == "dark" and not tile["c"]
         tile["c"] = True
+        if cell != self.tile:
+            # "somehow conquered without a battle": an installed trap there is discarded.
+            self.p["installed"] = [it for it in self.p.get("installed", []) if it["cell"] != cell]
         if tile.get("room") == "training" and self.p.get("trained"):
             self.p["trained"] = 0  # a conquered Training Room sends its imps back to the Imp Den
             self.say(f"The trained imps of {who(self.seat)} flee back to the Imp Den.")
-        self.say(f"The party conquers {self.tile}; {who(self.seat)} loses 1 Evil.")
+        self.say(f"The party conquers {cell}; {who(self.seat)} loses 1 Evil.")
         self.rule(board.move_evil, self.seat, -1)
         fatigue = self.fatigue(dark)
         # House rule: fatigue is dealt front to back, like a standard attack that keeps going.

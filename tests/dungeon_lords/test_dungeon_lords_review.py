@@ -107,3 +107,58 @@ def test_the_monster_loaded_into_the_catapult_goes_to_the_discard_pile(revision:
     s["discard"] = {"monsters": [], "rooms": []}
     after = plan(s, "fight C1 trap catapult send goblin")
     assert after["discard"]["monsters"] == pile
+
+
+# ---- Song of Courage: "fatigue happens more than once (as in Song of Courage)" ---------------------
+
+
+def song_state(revision: int | None) -> dict[str, Any]:
+    party = [adv("warrior", 20, uid="w"), adv("wizard", 20, 2, uid="z")]
+    s = plan_state(revision=revision, card="courage", party=party)
+    s["players"][0]["party"][0]["dmg"] = 1
+    return s
+
+
+def test_song_of_courage_makes_the_party_conquer_once_more_and_take_the_fatigue_again() -> None:
+    # Training Room: "only once per round unless fatigue happens more than once (as in Song of
+    # Courage)"; Install Traps: a trap goes "if it is somehow conquered without a battle".
+    s = song_state(None)
+    s["players"][0]["installed"] = [{"trap": "stone", "cell": "C2"}]
+    evil = s["players"][0]["evil"]
+    after = plan(s, "fight C1")
+    me = after["players"][0]
+    assert me["grid"]["C1"]["c"] and me["grid"]["C2"]["c"] and not me["grid"]["C3"]["c"]
+    assert me["evil"] == evil - 2
+    assert [a["dmg"] for a in me["party"]] == [1 + 3 + 3, 0]  # the card's fatigue 3, twice
+    assert me["installed"] == []
+    assert "Heartened by the Song of Courage, the party presses on." in after["combat"]["log"]
+
+
+def test_song_of_courage_in_a_revision_2_game_still_heals() -> None:
+    after = plan(song_state(2), "fight C1")
+    me = after["players"][0]
+    assert not me["grid"]["C2"]["c"]
+    assert [a["dmg"] for a in me["party"]] == [1 - 1 + 3, 0]
+
+
+def test_song_of_courage_needs_a_conquest_first() -> None:
+    s = song_state(None)
+    s["players"][0]["traps"] = ["door", "kamikaze"]  # Trap Door: "skip Conquering this round"
+    me = plan(s, "fight C1 trap door")["players"][0]
+    assert not me["grid"]["C1"]["c"] and not me["grid"]["C2"]["c"]
+
+
+# ---- Courage with traps: the rulebook's own examples --------------------------------------------------
+
+
+@pytest.mark.parametrize(("trap", "dealt"), [("meal", [1, 0, 0, 0]), ("stone", [0, 0, 0, 0]), ("ring", [0, 0, 1, 1])])
+def test_courage_after_the_thief_as_in_the_rulebook_examples(trap: str, dealt: list[int]) -> None:
+    # "If you use the Poisoned Meal instead, it tries to deal 5 damage ... The thief prevents 2, and 2
+    # more are canceled by removing both Courage Tokens. The warrior will get 1 Damage Counter."
+    # Rolling Stone: "the thief will reduce the damage to 1. The warrior will lose 1 Courage";
+    # Cursed Ring: "The two bards in the rear each get 1 Damage Counter".
+    party = [adv("warrior", 5, uid="w"), adv("thief", 3, 2, uid="t"), adv("bard", 3, 1, uid="b1"),
+             adv("bard", 3, 1, uid="b2")]  # fmt: skip
+    s = plan_state(party=party, traps=[trap, "kamikaze"], card="invisibility")
+    after = plan(s, f"fight C1 trap {trap}")
+    assert [a["dmg"] for a in after["players"][0]["party"]] == dealt  # Invisibility: no fatigue
