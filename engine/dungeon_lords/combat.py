@@ -505,6 +505,10 @@ class Battle:
         """The adventurer an 'any adventurer' attack hits: the n-th in line named in the plan
         ('ghost@2') when that one may be hit, otherwise the automatic choice."""
         line = self.line()
+        if self.rev >= 3 and self.invisible:
+            # Invisible wizards "can't be hurt this round": an attack that may hit anyone goes
+            # to someone it can hurt while there is one (revision 2 could waste it on a wizard).
+            options = [a for a in options if a["cls"] != "wizard"] or options
         if aim and 1 <= aim <= len(line) and any(a is line[aim - 1] for a in options):
             return line[aim - 1]
         return pick_target(options, dmg)

@@ -35,6 +35,10 @@ CHANGES: dict[int, str] = {
         "comes too), answering Word of Peace with 'withdraw' costs no Evil when you sent no monster, "
         "Magic Shield also stops the first point of fatigue or poison, and the Monster Catapult is "
         "loaded with a monster you do not send into that battle. Tunnel Audit no longer counts the "
-        "Secret Passage, and Monster Strike says that an unpaid monster stays, face down."
+        "Secret Passage, and Monster Strike says that an unpaid monster stays, face down. Song of Courage "
+        "now makes the party conquer one more tile and take the fatigue again, an expert monster keeps "
+        "its +2 until it really attacks, attacks are no longer wasted on invisible wizards, a festival "
+        "Cockatrice may be paid with Evil, and a witch lost to the Witch Hunt or a catapulted monster "
+        "goes to the discard pile."
     ),
 }

@@ -162,3 +162,20 @@ def test_courage_after_the_thief_as_in_the_rulebook_examples(trap: str, dealt: l
     s = plan_state(party=party, traps=[trap, "kamikaze"], card="invisibility")
     after = plan(s, f"fight C1 trap {trap}")
     assert [a["dmg"] for a in after["players"][0]["party"]] == dealt  # Invisibility: no fatigue
+
+
+# ---- Invisibility: wizards "can't be hurt this round" ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("revision", "hit"), [(None, 2), (2, 0)])
+def test_an_attack_on_anyone_is_not_wasted_on_an_invisible_wizard(revision: int | None, hit: int) -> None:
+    # Invisibility: "Wizards go to the back of the line and can't be hurt this round". The ghost
+    # (anyone but the first) hits the priest, not the wizard it could have knocked out; aimed at
+    # the wizard ('@3'), it goes to the one it can hurt too. Revision 2 wasted the blow.
+    party = [adv("warrior", 9, uid="w"), adv("priest", 9, 1, uid="p"), adv("wizard", 2, 1, level=3, uid="z")]
+    s = plan_state(revision=revision, card="invisibility", party=party, monsters=["ghost"])
+    for aim in ("", "@3"):
+        after = plan(s, f"fight C1 send ghost{aim}")
+        log = after["combat"]["log"]
+        assert (f"Ghost deals {hit} to the priest (level 1) (7 left)." in log) is bool(hit), log
+        assert after["players"][0]["party"][2]["dmg"] == 0
