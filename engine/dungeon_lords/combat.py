@@ -218,7 +218,8 @@ class Battle:
         if self.plan.get("pet_dmg") and self.real():
             # A pet is not a monster: no spell touches it and it does not make priests heal.
             name, n = self.plan["pet_dmg"]
-            self.hurt(pick_target(self.real(), n), n, name, pet=True)
+            target = self.aimed(self.real(), n, None) if self.rev >= 3 else pick_target(self.real(), n)
+            self.hurt(target, n, name, pet=True)
         if card["speed"] == "slow" and casts and self.real():
             self.slow_spell()
         self.healing_step()

@@ -179,3 +179,11 @@ def test_an_attack_on_anyone_is_not_wasted_on_an_invisible_wizard(revision: int 
         log = after["combat"]["log"]
         assert (f"Ghost deals {hit} to the priest (level 1) (7 left)." in log) is bool(hit), log
         assert after["players"][0]["party"][2]["dmg"] == 0
+
+
+def test_ghosty_does_not_waste_its_blow_on_an_invisible_wizard() -> None:
+    # Ghosty: "2 to any adventurer" (house decision 29); Invisibility: wizards "can't be hurt this round".
+    party = [adv("warrior", 9, uid="w"), adv("wizard", 2, 1, level=3, uid="z")]
+    s = plan_state(card="invisibility", party=party, pets=["ghosty"])
+    after = plan(s, "fight C1 pet ghosty")
+    assert [a["dmg"] for a in after["players"][0]["party"]] == [2, 0]
