@@ -39,6 +39,6 @@ CHANGES: dict[int, str] = {
         "now makes the party conquer one more tile and take the fatigue again, an expert monster keeps "
         "its +2 until it really attacks, attacks are no longer wasted on invisible wizards, a festival "
         "Cockatrice may be paid with Evil, and a witch lost to the Witch Hunt or a catapulted monster "
-        "goes to the discard pile."
+        "goes to the discard pile. A rented Training Room is used once a round, also in the Second Year."
     ),
 }

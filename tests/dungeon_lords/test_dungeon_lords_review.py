@@ -187,3 +187,24 @@ def test_ghosty_does_not_waste_its_blow_on_an_invisible_wizard() -> None:
     s = plan_state(card="invisibility", party=party, pets=["ghosty"])
     after = plan(s, "fight C1 pet ghosty")
     assert [a["dmg"] for a in after["players"][0]["party"]] == [2, 0]
+
+
+# ---- Rented rooms: "they can be used only once per round (even during the Second Year)" -----------
+
+
+@pytest.mark.parametrize(("revision", "uses"), [(None, 1), (2, 2)])
+def test_a_rented_training_room_trains_once_a_round_in_the_second_year(revision: int | None, uses: int) -> None:
+    # The Training Room is a production room ("In the Second Year, you can send in 1 or 2"), and
+    # "Rented production rooms ... can be used only once per round (even during the Second Year)".
+    from engine.dungeon_lords import production
+
+    s = G.new(2, {"inaccessible": "random"}, 3, revision=revision)
+    s["year"], s["phase"], s["done"] = 2, "production", []
+    p = s["players"][0]
+    p["imps"], p["used"] = 5, 0
+    p["rented"] = [{"k": "r", "room": "training", "c": False, "cell": "R1"}]
+    done = 0
+    while "use R1 in" in production.actions(s, 0):
+        production.produce(s, 0, ["use", "R1", "in"], [])
+        done += 1
+    assert done == uses and p["trained"] == uses
