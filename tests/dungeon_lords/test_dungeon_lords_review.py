@@ -70,6 +70,10 @@ def test_a_festival_cockatrice_may_be_paid_with_evil(revision: int | None, offer
     s = prize_state(revision, food=1)
     assert ("prize monster cockatrice" in festival.prize_options(s, 0)) is offered
     if offered:
+        from engine.dungeon_lords import notation
+
+        label = "Festival prize: the Cockatrice from the discard pile for 1 Evil and 1 food"
+        assert notation.describe(s, 0, "prize monster cockatrice") == label
         evil = s["players"][0]["evil"]
         after = plan(s, "prize monster cockatrice")
         me = after["players"][0]
