@@ -273,7 +273,9 @@ def pay(state: State, seat: int, cost: dict[str, int], ev: list[Event]) -> None:
                     # A discarded tile goes to the discard pile, whatever discarded it: the
                     # festival may hire it ("It does not matter whether it was discarded because
                     # no one chose it ... or whether it was discarded for some other reason").
-                    state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(loaded["id"])
+                    state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(
+                        loaded["id"]
+                    )
         else:
             p[k] -= v
 

@@ -23,7 +23,9 @@ def expert(s: dict[str, Any], kind: str = "clever") -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("revision", "kept"), [(None, True), (2, False)])
-def test_an_expert_ghost_that_finds_nobody_to_haunt_keeps_its_expertise(revision: int | None, kept: bool) -> None:
+def test_an_expert_ghost_that_finds_nobody_to_haunt_keeps_its_expertise(
+    revision: int | None, kept: bool
+) -> None:
     # A ghost cannot hit the first adventurer; alone in line, he is all there is: no attack, so
     # the "+2 on its first attack" is still to come (revision 2 spent it).
     s = expert(plan_state(revision=revision, party=[adv("warrior", 9, uid="w")], monsters=["ghost"]))
@@ -45,7 +47,9 @@ def test_an_expert_vampire_facing_only_priests_keeps_its_expertise_then_strikes_
 
 def test_an_expert_slime_deals_3_to_the_first_and_1_to_the_others() -> None:
     # "An expert slime will do 3 damage to the first adventurer in line, but only 1 to all the others."
-    s = expert(plan_state(party=[adv("warrior", 9, uid="w"), adv("thief", 9, 1, uid="t")], monsters=["slime"]))
+    s = expert(
+        plan_state(party=[adv("warrior", 9, uid="w"), adv("thief", 9, 1, uid="t")], monsters=["slime"])
+    )
     after = plan(s, "fight C1 send slime")
     assert [a["dmg"] for a in after["players"][0]["party"]] == [3 + 1, 1]  # fatigue 1 on the first
 
@@ -92,7 +96,9 @@ def test_a_festival_cockatrice_is_paid_with_food_when_the_food_is_there() -> Non
 
 
 @pytest.mark.parametrize(("revision", "pile"), [(None, ["witch"]), (2, [])])
-def test_a_witch_the_witch_hunt_drives_out_goes_to_the_discard_pile(revision: int | None, pile: list[str]) -> None:
+def test_a_witch_the_witch_hunt_drives_out_goes_to_the_discard_pile(
+    revision: int | None, pile: list[str]
+) -> None:
     # Festival: "you can use any tile that has been discarded so far. It does not matter whether it
     # was discarded because no one chose it during the Orders Phase or whether it was discarded for
     # some other reason."
@@ -105,7 +111,9 @@ def test_a_witch_the_witch_hunt_drives_out_goes_to_the_discard_pile(revision: in
 
 
 @pytest.mark.parametrize(("revision", "pile"), [(None, ["troll"]), (2, [])])
-def test_the_monster_loaded_into_the_catapult_goes_to_the_discard_pile(revision: int | None, pile: list[str]) -> None:
+def test_the_monster_loaded_into_the_catapult_goes_to_the_discard_pile(
+    revision: int | None, pile: list[str]
+) -> None:
     # "If you use a Monster Catapult, you have to immediately discard the monster".
     s = plan_state(revision=revision, monsters=["goblin", "troll"], traps=["catapult", "kamikaze"])
     s["discard"] = {"monsters": [], "rooms": []}
@@ -155,7 +163,9 @@ def test_song_of_courage_needs_a_conquest_first() -> None:
 # ---- Courage with traps: the rulebook's own examples --------------------------------------------------
 
 
-@pytest.mark.parametrize(("trap", "dealt"), [("meal", [1, 0, 0, 0]), ("stone", [0, 0, 0, 0]), ("ring", [0, 0, 1, 1])])
+@pytest.mark.parametrize(
+    ("trap", "dealt"), [("meal", [1, 0, 0, 0]), ("stone", [0, 0, 0, 0]), ("ring", [0, 0, 1, 1])]
+)
 def test_courage_after_the_thief_as_in_the_rulebook_examples(trap: str, dealt: list[int]) -> None:
     # "If you use the Poisoned Meal instead, it tries to deal 5 damage ... The thief prevents 2, and 2
     # more are canceled by removing both Courage Tokens. The warrior will get 1 Damage Counter."
@@ -197,7 +207,9 @@ def test_ghosty_does_not_waste_its_blow_on_an_invisible_wizard() -> None:
 
 
 @pytest.mark.parametrize(("revision", "uses"), [(None, 1), (2, 2)])
-def test_a_rented_training_room_trains_once_a_round_in_the_second_year(revision: int | None, uses: int) -> None:
+def test_a_rented_training_room_trains_once_a_round_in_the_second_year(
+    revision: int | None, uses: int
+) -> None:
     # The Training Room is a production room ("In the Second Year, you can send in 1 or 2"), and
     # "Rented production rooms ... can be used only once per round (even during the Second Year)".
     from engine.dungeon_lords import production
