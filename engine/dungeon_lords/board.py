@@ -267,7 +267,15 @@ def pay(state: State, seat: int, cost: dict[str, int], ev: list[Event]) -> None:
                 ready = [m for m in p["monsters"] if m["up"] is not False and not m.get("pet")]
                 home = [m for m in ready if m["up"] is True]
                 pick = home if home and revision(state) >= 3 else ready
-                p["monsters"].remove(min(pick, key=lambda m: MONSTERS[m["id"]]["rank"]))
+                loaded = min(pick, key=lambda m: MONSTERS[m["id"]]["rank"])
+                p["monsters"].remove(loaded)
+                if revision(state) >= 3:
+                    # A discarded tile goes to the discard pile, whatever discarded it: the
+                    # festival may hire it ("It does not matter whether it was discarded because
+                    # no one chose it ... or whether it was discarded for some other reason").
+                    state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(
+                        loaded["id"]
+                    )
         else:
             p[k] -= v
 

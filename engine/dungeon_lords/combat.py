@@ -87,6 +87,7 @@ class Battle:
         self.no_heal = False
         self.no_conquer = False
         self.key = False
+        self.song = False  # Song of Courage: the party conquers twice (revision 3)
         self.rage = False
         self.attacked = False
         self.poison: list[tuple[Adv, int]] = []
@@ -217,7 +218,8 @@ class Battle:
         if self.plan.get("pet_dmg") and self.real():
             # A pet is not a monster: no spell touches it and it does not make priests heal.
             name, n = self.plan["pet_dmg"]
-            self.hurt(pick_target(self.real(), n), n, name, pet=True)
+            target = self.aimed(self.real(), n, None) if self.rev >= 3 else pick_target(self.real(), n)
+            self.hurt(target, n, name, pet=True)
         if card["speed"] == "slow" and casts and self.real():
             self.slow_spell()
         self.healing_step()
@@ -418,8 +420,10 @@ class Battle:
             first["bonus"] = first.get("bonus", 0) + 1
         elif eff == "regenerate":
             self.heal(2)
+        elif eff == "courage" and self.rev >= 3:
+            self.song = True  # acts in the Conquering step (house decision 49)
         elif eff == "courage":
-            for a in self.real():
+            for a in self.real():  # revision 2: every wounded adventurer healed 1
                 if a["dmg"]:
                     a["dmg"] -= 1
         elif eff == "double_fatigue":
@@ -454,7 +458,11 @@ class Battle:
             dmg = max(0, opt["dmg"] + bonus) if opt["dmg"] else 0
             first_bonus = 0
             own = self.own_monster(s)
-            if own is not None and own.get("expert") and not own.get("xp_used") and opt["dmg"]:
+            # Revision 3: an attack that finds nobody it may hit (a Ghost behind a lone adventurer,
+            # a Vampire facing only priests) is no attack, so the Expertise Tile stays face up
+            # ("The expert monster's first attack is at +2 strength"); revision 2 spent it.
+            strikes = self.rev < 3 or self.can_strike(opt)
+            if own is not None and own.get("expert") and not own.get("xp_used") and opt["dmg"] and strikes:
                 # Festival Season: an expert's first attack of the Year is at +2 (one hit only).
                 first_bonus = OPPS["expert_bonus"]
                 own["xp_used"] = True
@@ -479,6 +487,15 @@ class Battle:
                 self.p["party"].insert(0, self.hypno)
             self.hypno = None
 
+    def can_strike(self, opt: dict[str, Any]) -> bool:
+        """Whether an attack option finds someone it may hit in the line as it stands."""
+        line = self.line()
+        if opt["kind"] == "notfirst":
+            return len(line) > 1
+        if opt["kind"] == "nonpriest":
+            return any(a["cls"] != "priest" for a in line)
+        return opt["kind"] != "noconquer" and bool(line)
+
     def own_monster(self, s: dict[str, Any]) -> dict[str, Any] | None:
         for m in self.p["monsters"]:
             if m["id"] == s["id"] and m["up"] == "busy":
@@ -489,6 +506,10 @@ class Battle:
         """The adventurer an 'any adventurer' attack hits: the n-th in line named in the plan
         ('ghost@2') when that one may be hit, otherwise the automatic choice."""
         line = self.line()
+        if self.rev >= 3 and self.invisible:
+            # Invisible wizards "can't be hurt this round": an attack that may hit anyone goes
+            # to someone it can hurt while there is one (revision 2 could waste it on a wizard).
+            options = [a for a in options if a["cls"] != "wizard"] or options
         if aim and 1 <= aim <= len(line) and any(a is line[aim - 1] for a in options):
             return line[aim - 1]
         return pick_target(options, dmg)
@@ -569,13 +590,27 @@ class Battle:
         if self.no_conquer and not self.key:
             self.say(f"The party does not conquer {self.tile}.")
             return
-        tile = self.tile_data()
+        self.conquer(self.tile, self.tile_data())
+        if self.song and self.real():
+            # Song of Courage (revision 3): "fatigue happens more than once (as in Song of
+            # Courage)" - heartened, the party conquers once more, the unconquered tile of your
+            # dungeon nearest the entrance, and takes the fatigue again (house decision 49).
+            more = board.battle_tiles({**self.p, "rented": []})
+            if more:
+                self.say("Heartened by the Song of Courage, the party presses on.")
+                self.conquer(more[0], self.p["grid"][more[0]])
+
+    def conquer(self, cell: str, tile: dict[str, Any]) -> None:
+        """The party conquers ``cell``: you lose 1 Evil and the party takes the fatigue."""
         dark = tile.get("imp") == "dark" and not tile["c"]
         tile["c"] = True
+        if cell != self.tile:
+            # "somehow conquered without a battle": an installed trap there is discarded.
+            self.p["installed"] = [it for it in self.p.get("installed", []) if it["cell"] != cell]
         if tile.get("room") == "training" and self.p.get("trained"):
             self.p["trained"] = 0  # a conquered Training Room sends its imps back to the Imp Den
             self.say(f"The trained imps of {who(self.seat)} flee back to the Imp Den.")
-        self.say(f"The party conquers {self.tile}; {who(self.seat)} loses 1 Evil.")
+        self.say(f"The party conquers {cell}; {who(self.seat)} loses 1 Evil.")
         self.rule(board.move_evil, self.seat, -1)
         fatigue = self.fatigue(dark)
         # House rule: fatigue is dealt front to back, like a standard attack that keeps going.

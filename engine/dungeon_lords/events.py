@@ -73,6 +73,10 @@ def _witchhunt(state: State, sid: str, ev: list[Event]) -> None:
                 p["gold"] -= 1
             else:
                 p["monsters"].remove(m)
+                if board.revision(state) >= 3:
+                    # She is discarded, so the festival may hire her back ("discarded for some
+                    # other reason"); revision 2 put her back in the box.
+                    state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(m["id"])
 
 
 def _strike(state: State, sid: str, ev: list[Event]) -> None:

@@ -486,7 +486,7 @@ def prize_options(state: State, seat: int) -> list[str]:
             out += [f"prize dig {c}" for c in board.dig_cells(p)]
         elif loc == "monster":
             for m in dict.fromkeys(state["discard"]["monsters"]):
-                if board.can_pay(p, festival_monster_cost(m)) and not (
+                if festival_monster_pay(state, p, m) is not None and not (
                     MONSTERS[m].get("eats") and not board.edible(p)
                 ):
                     out.append(f"prize monster {m}")
@@ -501,10 +501,23 @@ def prize_options(state: State, seat: int) -> list[str]:
     return out
 
 
-def festival_monster_cost(mid: str) -> dict[str, int]:
-    cost = board.monster_cost(mid)
+def festival_monster_cost(mid: str, alt: bool = False) -> dict[str, int]:
+    cost = board.monster_cost(mid, alt)
     cost["food"] = cost.get("food", 0) + OPPS["festival"]["monster_food"]
     return cost
+
+
+def festival_monster_pay(state: State, p: dict[str, Any], mid: str) -> dict[str, int] | None:
+    """What a festival monster costs this player (None: unaffordable). From revision 3 a
+    Cockatrice may be paid with 1 Evil when the food runs short ("you can either pay 1 Food
+    or pay 1 Evil when paying his cost"; house decision 32: food when you can); revision 2
+    knew only the food."""
+    ways = board.cost_ways(mid) if board.revision(state) >= 3 else [False]
+    for alt in ways:
+        cost = festival_monster_cost(mid, alt)
+        if board.can_pay(p, cost):
+            return cost
+    return None
 
 
 def do_prize(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) -> None:
@@ -539,7 +552,9 @@ def do_prize(g: Any, state: State, seat: int, words: list[str], ev: list[Event])
         mid = words[2]
         if MONSTERS[mid].get("eats"):
             board.feed_demon(state, seat, ev)
-        board.pay(state, seat, festival_monster_cost(mid), ev)
+        cost = festival_monster_pay(state, p, mid)
+        assert cost is not None  # prize_options offered it
+        board.pay(state, seat, cost, ev)
         state["discard"]["monsters"].remove(mid)
         p["monsters"].append({"id": mid, "up": True})
     elif loc == "room":

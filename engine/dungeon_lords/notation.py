@@ -381,7 +381,11 @@ def _prize(state: State, seat: int | None, words: list[str]) -> str:
         extra = f" on {words[2]}"
     elif words[1] == "monster":
         # The monster first: a long name must never be what the label cuts off.
-        cost = cost_words(festival.festival_monster_cost(words[2]))
+        who = seat if seat is not None else (state.get("task") or {}).get("seat")
+        pay = (
+            festival.festival_monster_pay(state, state["players"][who], words[2]) if who is not None else None
+        )
+        cost = cost_words(pay or festival.festival_monster_cost(words[2]))
         return f"Festival prize: the {MONSTERS[words[2]]['name']} from the discard pile for {cost}"
     elif words[1] == "room":
         gold = cost_words({"gold": festival.OPPS["festival"]["room_gold"]})

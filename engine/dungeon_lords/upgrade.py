@@ -31,10 +31,13 @@ STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
 
 CHANGES: dict[int, str] = {
     3: (
-        "In Combat, Baby Golem counts toward the monster limit from his first battle (unless a Golem "
-        "comes too), answering Word of Peace with 'withdraw' costs no Evil when you sent no monster, "
-        "Magic Shield also stops the first point of fatigue or poison, and the Monster Catapult is "
-        "loaded with a monster you do not send into that battle. Tunnel Audit no longer counts the "
-        "Secret Passage, and Monster Strike says that an unpaid monster stays, face down."
+        "In Combat, Baby Golem counts toward the monster limit (unless a Golem comes too), Word of Peace "
+        "answered 'withdraw' with no monster sent costs no Evil, Magic Shield also stops the first point "
+        "of fatigue or poison, the Monster Catapult is loaded with a monster that stays home, Song of "
+        "Courage makes the party conquer one more tile and take the fatigue again, an expert keeps its +2 "
+        "until it really attacks, and no attack is wasted on an invisible wizard. Tunnel Audit ignores the "
+        "Secret Passage, Monster Strike says an unpaid monster stays face down, a festival Cockatrice may "
+        "be paid with Evil, discarded monsters (Witch Hunt, catapult) can be hired at the festival, and a "
+        "rented Training Room is used once a round, also in the Second Year."
     ),
 }
