@@ -34,7 +34,7 @@ def test_swapping_two_tiles_takes_two_architects() -> None:
 
 
 def test_a_swap_with_one_token_or_of_the_start_is_refused_and_changes_nothing() -> None:
-    s = staged(blue=[30, 111, 171, 282, 4, 8])
+    s = staged(revision=2, blue=[30, 111, 171, 282, 4, 8])
     set_dungeon(s, 0, grid({"AP41": room_or_hall("WE", "orange"), "AQ41": room_or_hall("WE", "blue")}))
     with_tokens(s, 0, 1)
     s, _ = act(s, 0, "draft 282")
