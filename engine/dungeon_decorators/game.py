@@ -35,6 +35,24 @@ CHOOSER_PROMPTS = {
     "score": "Score a goal or finish.",
     "refill": "Choose the goal deck to draw from.",
 }
+STEP_PROMPTS = {
+    "square": "Choose the square (the picture names them).",
+    "turn": "Choose how the tile lies (the picture shows each turn).",
+    "from": "Choose the tile to move or turn (the picture names the squares).",
+    "to": "Choose where it goes (the picture names the squares).",
+}
+
+
+def _step_kind(prefix: list[str]) -> str:
+    """Which build step a chooser prefix has reached (group picks left out)."""
+    real = [t for t in prefix if not (t[:1] == "g" and t[1:].isdigit())]
+    if real and real[0].startswith("t"):
+        return ("", "square", "turn")[min(len(real), 2)]
+    if real and real[0] in ("arch", "swap"):
+        return ("", "from", "to", "turn")[min(len(real), 3)]
+    return ""
+
+
 NO_MIRROR = "A tile cannot be mirrored: turn it (0, 90, 180 or 270) and choose which printed side is up."
 
 
@@ -938,27 +956,52 @@ class DungeonDecorators(core.Game):
         return describe(action)
 
     def _paths(self, state: State, seat: int, legal: list[Any]) -> dict[str, list[tuple[str, str]]]:
-        """Every legal move's chooser steps (notation -> steps), grouped to <= 25 options a step."""
-        from .notation import group, raw_path
+        """Every legal move's chooser steps (notation -> steps), grouped to <= 25 options a step.
+        A placement is two picks (tile and side, then the square) plus the turn only
+        where more than one turn fits; the moves that end the turn are one pick."""
+        from collections import Counter
+
+        from .notation import group, raw_path, turn_key
 
         p = state["players"][seat]
         cells = p["dungeon"]
         pending = [x["t"] for x in p["pending"]]
-        paths = group([raw_path(a, cells, p["storage"], pending) for a in legal])
-        return {self.format(a): path for a, path in zip(legal, paths, strict=True)}
+        turns = Counter(turn_key(a) for a in legal)
+        raw = []
+        for a in legal:
+            path = raw_path(a, cells, p["storage"], pending, turns[turn_key(a)] == 1)
+            if a["a"] == "done":
+                path = [("done", self._done_words(state))]
+            raw.append(path)
+        return {self.format(a): path for a, path in zip(legal, group(raw), strict=True)}
+
+    def _done_words(self, state: State) -> str:
+        if self.rules_revision(state) >= 3:
+            return "Finish your turn (score nothing more)"
+        return "Done building" if state["phase"] == "build" else "Done scoring"
 
     def segments(self, state: State, seat: int, action: Any) -> list[tuple[str, str]]:
-        """Place: tile, side, square, turn. Architect: tile, destination, turn. Swap:
-        two tiles, then turns. Any step over 25 options is split into groups first."""
+        """Place: tile and side, square, turn (when several fit). Architect: tile,
+        destination, turn. Swap: two tiles, then turns. Any step over 25 options is
+        split into groups first."""
         path = self._paths(state, seat, self.legal_actions(state, seat)).get(self.format(action))
         return path if path is not None else super().segments(state, seat, action)
 
     def chooser(self, state: State, seat: int, prefix: list[str]) -> core.Choice:
+        from .chooser import preview, lazy_moves
+
         legal = self.legal_actions(state, seat)
+        if state["phase"] == "build" and prefix[:1] == ["arch"]:
+            known = {self.format(a) for a in legal}
+            legal = legal + [a for a in lazy_moves(self, state, seat, prefix) if self.format(a) not in known]
         paths = self._paths(state, seat, legal)
         prompt = CHOOSER_PROMPTS.get(state["phase"], "Choose your move.")
         # the paths of all moves at once: segments() would rebuild them for every move
-        return core.narrow_steps(((a, paths[self.format(a)]) for a in legal), prefix, prompt)
+        choice = core.narrow_steps(((a, paths[self.format(a)]) for a in legal), prefix, prompt)
+        if state["phase"] == "build":
+            choice.preview = preview(state, seat, prefix, legal)
+            choice.prompt = STEP_PROMPTS.get(_step_kind(prefix), choice.prompt)
+        return choice
 
     def public_format(self, state: State, seat: int, action: Any) -> str:
         a = action.get("a") if isinstance(action, dict) else None
