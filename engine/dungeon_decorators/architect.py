@@ -322,12 +322,14 @@ def mending_placements(grid: R.Grid, tile: Any, held: list[Any]) -> list[tuple[s
     found = set(out)
     if not rest:
         return out
+    # Next to what is cut off, or next to the connected dungeon (a bridge built from either end).
+    spots = sorted(set(_spots(grid)) | set(R.candidate_cells(grid)), key=lambda q: (q[1], q[0]))
     for side in R.sides_of(tile):
         for rot in R.orientations(tile, side):
             cell = R.make_cell(tile, side, rot)
             if cell["kind"] != "dungeon":
                 continue
-            for q in _spots(grid):
+            for q in spots:
                 if (side, q, rot) in found or not joins(grid, q, cell):
                     continue
                 trial = dict(grid)
@@ -378,7 +380,7 @@ def disconnects(
     cell = grid[src]
     g_minus = {p: c for p, c in grid.items() if p != src}
     out: list[Move] = []
-    for dst in _near_squares(g_minus, 2 if held else 1)[:MAX_SQUARES]:
+    for dst in _near_squares(g_minus, depth + 1)[:MAX_SQUARES]:
         for rot in distinct_turns(cell):
             trial = dict(g_minus)
             trial[dst] = R.turned(cell, rot)

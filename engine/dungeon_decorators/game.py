@@ -737,7 +737,7 @@ class DungeonDecorators(core.Game):
             raise IllegalAction(f"{tile_name(t).capitalize()} has sides {a} and {b}.")
         pos = R.parse_coord(str(action.get("at", "")))
         if pos is None:
-            raise IllegalAction(f"{action.get('at')} is not a square of your dungeon (e.g. {R.START}).")
+            raise IllegalAction(f"Name a square of your dungeon, like {R.START}, to place the tile on.")
         rot = action.get("rot", 0)
         if rot not in (0, 1, 2, 3):
             raise IllegalAction("Rotation is 0, 90, 180 or 270 degrees clockwise.")
