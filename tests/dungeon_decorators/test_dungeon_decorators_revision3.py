@@ -179,24 +179,20 @@ def test_disconnect_and_fill_two_spaces_by_clicks() -> None:
 
 
 def test_the_ai_uses_disconnect_and_fill_where_it_helps() -> None:
-    s = staged(blue=[73, 111, 171, 282, 4, 8])
-    # A room blocks the one square where the new straight hallway would join two stars.
-    set_dungeon(s, 0, grid({"AP41": room_or_hall("W", "grey")}))
-    s["players"][0]["tokens"]["architect"] = 1
-    s["tokens_left"]["architect"] -= 1
-    s, _ = act(s, 0, "draft 73")
-    acts = GAME.legal_actions(s, 0)
-    fill = [a for a in acts if a["a"] == "arch" and a["from"] == "AP41" and a["to"] == "AQ41"]
-    assert fill, "moving the room one square out, its square filled by 73, is offered"
-    from engine.dungeon_decorators import ai
-
-    mended = ai._mended(ai.Ctx(GAME.view(s, 0), random.Random(1)), R.to_grid(s["players"][0]["dungeon"]))
-    assert mended is not None or True  # a legal dungeon needs no mending
-    ctx = ai.Ctx(GAME.view(s, 0), random.Random(1))
-    from engine.dungeon_decorators import architect as A
-
-    broken = A.apply_use(ctx.grid, fill[0])
-    assert R.dungeon_problem(broken) is not None and ai._mended(ctx, broken) is not None
+    """The computer player moves a tile so that the dungeon breaks, then mends it with
+    its new tile (seed 1006 does it on its 33rd move); the build still ends legal."""
+    s = GAME.new(2, None, 1006)
+    for _ in range(60):
+        seat = sorted(GAME.to_act(s))[0]
+        a = GAME.ai_action(s, seat)
+        s, _ = GAME.apply(s, seat, a)
+        if a["a"] == "arch" and R.dungeon_problem(R.to_grid(s["players"][seat]["dungeon"])) is not None:
+            break
+    else:
+        pytest.fail("the AI never disconnected its dungeon to fill it")
+    while s["phase"] == "build":
+        s, _ = GAME.apply(s, seat, GAME.ai_action(s, seat))
+    assert R.dungeon_problem(R.to_grid(s["players"][seat]["dungeon"])) is None
 
 
 @pytest.mark.parametrize(
