@@ -781,7 +781,9 @@ def _label_square(d: ImageDraw.ImageDraw, x: float, y: float, s: int, label: str
     """A candidate square: an outline and its name, as the option names it."""
     d.rectangle([x + 2, y + 2, x + s - 2, y + s - 2], outline=PALETTE["accent"], width=3)
     w = text_width(label, size) + 8
-    d.rectangle([x + s / 2 - w / 2, y + s / 2 - size * 0.6, x + s / 2 + w / 2, y + s / 2 + size * 0.6], fill=(0, 0, 0))
+    d.rectangle(
+        [x + s / 2 - w / 2, y + s / 2 - size * 0.6, x + s / 2 + w / 2, y + s / 2 + size * 0.6], fill=(0, 0, 0)
+    )
     text(d, (x + s / 2, y + s / 2), label, size, "white", "mm")
 
 

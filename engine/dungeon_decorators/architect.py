@@ -157,7 +157,9 @@ def _fitting_turns(grid: R.Grid, cell: dict[str, Any], at: R.Pos) -> list[int]:
 
 def swaps(grid: R.Grid, start_moves: bool = False) -> list[Move]:
     """Swaps of two tiles (each may be turned) after which the dungeon is legal."""
-    tiles = sorted((p for p, c in grid.items() if c["t"] != "start" or start_moves), key=lambda q: (q[1], q[0]))
+    tiles = sorted(
+        (p for p, c in grid.items() if c["t"] != "start" or start_moves), key=lambda q: (q[1], q[0])
+    )
     out: list[Move] = []
     for i, a in enumerate(tiles):
         for b in tiles[i + 1 :]:
@@ -295,7 +297,9 @@ def mendable(grid: R.Grid, held: list[Any], depth: int = MEND_DEPTH) -> bool:
                 if not joins(grid, q, cell):
                     continue
                 # The last tile laid must join the connected dungeon and every piece.
-                if last and not (_touches(grid, q, cell, linked) and all(_touches(grid, q, cell, x) for x in parts)):
+                if last and not (
+                    _touches(grid, q, cell, linked) and all(_touches(grid, q, cell, x) for x in parts)
+                ):
                     continue
                 if not any(_touches(grid, q, cell, x) for x in parts):
                     continue  # a tile that joins no piece mends nothing

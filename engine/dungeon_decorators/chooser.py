@@ -79,7 +79,14 @@ def _squares(moves: list[Any], key: str, cell_of: Any) -> tuple[dict[str, str], 
 def preview(state: dict[str, Any], seat: int, prefix: list[str], legal: list[Any]) -> dict[str, Any]:
     """What the renderer draws for this build step (render/dungeon_decorators.py: preview)."""
     cells = state["players"][seat]["dungeon"]
-    out: dict[str, Any] = {"seat": seat, "title": "Your dungeon", "labels": {}, "ghosts": {}, "mark": [], "turns": []}
+    out: dict[str, Any] = {
+        "seat": seat,
+        "title": "Your dungeon",
+        "labels": {},
+        "ghosts": {},
+        "mark": [],
+        "turns": [],
+    }
     real = real_tokens(prefix)
     head = real[0] if real else ""
     if head.startswith("t"):

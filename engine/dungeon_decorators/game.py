@@ -104,7 +104,9 @@ def check_shape(action: Any) -> None:
     fields = SHAPES[kind]
     extra = set(action) - set(fields) - {"a"} - OPTIONAL.get(kind, set())
     if extra or any(k not in action or not ok(action[k]) for k, ok in fields.items()):
-        raise IllegalAction("That move is not written the way the game writes its moves; pick one from the list.")
+        raise IllegalAction(
+            "That move is not written the way the game writes its moves; pick one from the list."
+        )
 
 
 def tile_name(t: Any) -> str:
@@ -988,7 +990,7 @@ class DungeonDecorators(core.Game):
         return path if path is not None else super().segments(state, seat, action)
 
     def chooser(self, state: State, seat: int, prefix: list[str]) -> core.Choice:
-        from .chooser import preview, lazy_moves
+        from .chooser import lazy_moves, preview
 
         legal = self.legal_actions(state, seat)
         if state["phase"] == "build" and prefix[:1] == ["arch"]:

@@ -217,13 +217,18 @@ def _tile_words(t: Any) -> str:
     return "generic tile" if t == "G" else f"tile {t}"
 
 
-def _place_path(a: dict[str, Any], stored: list[Any], pending: list[Any], single: bool) -> list[tuple[str, str]]:
+def _place_path(
+    a: dict[str, Any], stored: list[Any], pending: list[Any], single: bool
+) -> list[tuple[str, str]]:
     """Tile and side in one pick, then the square (named as the preview labels it),
     then the turn only when more than one turn fits there."""
     t = a["tile"]
     where = "new" if t in pending else "stored" if t in stored else ""
     cell = R.make_cell(t, a["side"], a["rot"])
-    first = (f"t{t}{a['side']}", fit(f"Place {where} {_tile_words(t)}, {SIDES[a['side']]} up".replace("  ", " ")))
+    first = (
+        f"t{t}{a['side']}",
+        fit(f"Place {where} {_tile_words(t)}, {SIDES[a['side']]} up".replace("  ", " ")),
+    )
     if single:
         return [first, (a["at"], fit(f"{a['at']}: {edges_words(cell)}"))]
     return [first, (a["at"], a["at"]), (f"r{a['rot']}", fit(f"Turned {a['rot'] * 90}°: {edges_words(cell)}"))]

@@ -4,7 +4,6 @@ sees them, the chooser's picks and pictures, malformed move objects."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -31,7 +30,7 @@ def _grim_hallway(skulls: int) -> dict[str, Any]:
 
 
 def test_declining_a_goal_looks_the_same_as_having_none() -> None:
-    """"If your dungeon fulfills the conditions ... you may play those cards": the
+    """ "If your dungeon fulfills the conditions ... you may play those cards": the
     table sees the same status, events and turn flow whether a goal is met or not."""
     seen = []
     for skulls in (1, 2):
@@ -69,7 +68,7 @@ def test_revision_2_keeps_the_old_score_flow() -> None:
 
 
 def test_a_turn_is_one_id_from_draft_to_finish() -> None:
-    """"each player plays their complete 5-phase turn": one turn id for all of it."""
+    """ "each player plays their complete 5-phase turn": one turn id for all of it."""
     s = staged(blue=BOARD + [1, 4, 8])
     first = GAME.turn_id(s)
     s, _ = act(s, 0, "draft 30")
@@ -126,7 +125,7 @@ def test_finishing_the_turn_is_one_pick() -> None:
 
 
 def test_architect_may_move_the_starting_tile() -> None:
-    """"rotate and/or move one tile in your dungeon. It may be a dungeon tile or a decoration tile"."""
+    """ "rotate and/or move one tile in your dungeon. It may be a dungeon tile or a decoration tile"."""
     s = staged(blue=[73, 111, 171, 282, 4, 8])  # 73: a straight hallway
     set_dungeon(s, 0, grid({"AP41": room_or_hall("WE", "orange"), "AQ41": room_or_hall("W", "blue")}))
     s["players"][0]["tokens"]["architect"] = 1
@@ -156,7 +155,7 @@ def _walk_to(s: dict[str, Any], seat: int, prefix: list[str]) -> Any:
 
 
 def test_disconnect_and_fill_two_spaces_by_clicks() -> None:
-    """"you may temporarily "disconnect" your dungeon while using Arcane Architects and fill
+    """ "you may temporarily "disconnect" your dungeon while using Arcane Architects and fill
     the resulting spaces with newly-drafted tiles or tiles from storage"."""
     s = staged(blue=[73, 111, 171, 282, 4, 8])
     set_dungeon(s, 0, grid({"AP41": room_or_hall("WE", "orange"), "AQ41": room_or_hall("W", "blue")}))

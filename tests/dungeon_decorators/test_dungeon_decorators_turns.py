@@ -25,7 +25,9 @@ def test_a_turn_runs_draft_build_score_refill() -> None:
 
 
 def test_score_phase_and_refill_choice() -> None:
-    s = staged(revision=2, blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D19"], ["S5", "S6", "D3", "D4"]])
+    s = staged(
+        revision=2, blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D19"], ["S5", "S6", "D3", "D4"]]
+    )
     # D19 Grim Hallway: two skulls anywhere on the hallway.
     g = grid({"AO40": room_or_hall("S"), "AP41": room_or_hall("WE")})
     g[R.parse_coord("AP40")] = deco("---S")  # skull on the room AO40's east wall: not the hallway
@@ -142,7 +144,9 @@ def test_decorative_mimic_turns_a_wild_icon_for_one_goal() -> None:
     assert s["phase"] != "score"  # a wild icon is no decoration without a Mimic
     with pytest.raises(IllegalAction):
         act(s, s["order"][1], "score D1")
-    s2 = staged(revision=2, blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]])
+    s2 = staged(
+        revision=2, blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]]
+    )
     set_dungeon(s2, 0, g)
     s2["players"][0]["tokens"]["mimic"] = 1
     s2["tokens_left"]["mimic"] -= 1
@@ -170,7 +174,8 @@ def test_fifty_point_chits() -> None:
 
 
 def test_refill_reshuffles_discards_and_stops_when_nothing_is_left() -> None:
-    s = staged(revision=2, 
+    s = staged(
+        revision=2,
         blue=BOARD + [1, 4, 8],
         hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]],
         shape_deck=[],
@@ -189,7 +194,8 @@ def test_refill_reshuffles_discards_and_stops_when_nothing_is_left() -> None:
     assert len(s["decks"]["S"]) == 1 and s["discards"]["S"] == []
     assert any("shuffled" in e.text for e in ev)
     # With no cards anywhere, the hand simply stays short.
-    s2 = staged(revision=2, 
+    s2 = staged(
+        revision=2,
         blue=BOARD + [1, 4, 8],
         hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]],
         shape_deck=[],
@@ -405,7 +411,8 @@ def test_architect_turns_but_never_flips_and_never_moves_the_start() -> None:
 
 def test_a_card_drawn_at_refill_waits_for_the_next_score_phase() -> None:
     # D36 Dusty Passage needs one spiderweb on the hallway; it is on top of the decoration deck.
-    s = staged(revision=2, 
+    s = staged(
+        revision=2,
         blue=BOARD + [1, 4, 8, 12, 15, 19],
         hands=[["S3", "S5", "D1", "D2"], ["S4", "S6", "D3", "D4"]],
         deco_deck=["D36", "D35"],
@@ -433,7 +440,11 @@ def test_a_card_drawn_at_refill_waits_for_the_next_score_phase() -> None:
 
 
 def test_scored_points_stay_when_an_architect_breaks_the_goal() -> None:
-    s = staged(revision=2, blue=BOARD + [1, 4, 8, 12, 15, 19], hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]])
+    s = staged(
+        revision=2,
+        blue=BOARD + [1, 4, 8, 12, 15, 19],
+        hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]],
+    )
     g = grid({"AO40": room_or_hall("S")})
     g[R.parse_coord("AO39")] = deco("--X-")
     g[R.parse_coord("AN40")] = deco("-PT-")  # spikes towards the room, a table below
