@@ -775,6 +775,8 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
 
 
 PREVIEW_W = 640
+CROP = 46  # a square in the small pictures of each turn on offer
+TURN_H = 3 * CROP + 40
 
 
 def _label_square(d: ImageDraw.ImageDraw, x: float, y: float, s: int, label: str, size: int) -> None:
@@ -785,6 +787,27 @@ def _label_square(d: ImageDraw.ImageDraw, x: float, y: float, s: int, label: str
         [x + s / 2 - w / 2, y + s / 2 - size * 0.6, x + s / 2 + w / 2, y + s / 2 + size * 0.6], fill=(0, 0, 0)
     )
     text(d, (x + s / 2, y + s / 2), label, size, "white", "mm")
+
+
+def _turn_crop(
+    d: ImageDraw.ImageDraw,
+    cells: dict[str, Any],
+    hide: list[str],
+    at: str,
+    cell: dict[str, Any],
+    x0: float,
+    y0: float,
+) -> None:
+    """One turn on offer: the tile on its square among its neighbours (3 x 3 squares)."""
+    cx, cy = _xy(at)
+    s = CROP
+    d.rectangle([x0, y0, x0 + 3 * s, y0 + 3 * s], outline=PALETTE["line"], width=1)
+    for c, other in cells.items():
+        x, y = _xy(c)
+        if abs(x - cx) <= 1 and abs(y - cy) <= 1 and c not in hide and c != at:
+            dungeon_cell(d, x0 + (x - cx + 1) * s, y0 + (y - cy + 1) * s, s, other)
+    d.rectangle([x0 + s - 4, y0 + s - 4, x0 + 2 * s + 4, y0 + 2 * s + 4], outline=GOLD, width=3)
+    dungeon_cell(d, x0 + s, y0 + s, s, cell)
 
 
 def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
@@ -800,7 +823,8 @@ def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes
     s = grid_size(shown, PREVIEW_W - 8, most=72)
     minx, _, miny, maxy = _extent(shown)
     turns = pv.get("turns", [])
-    turn_h = 150 if turns else 0
+    per_row = 3  # a caption ("At AQ41 turned 90°") fits a third of the width
+    turn_h = TURN_H * (-(-len(turns) // per_row))
     img, d = canvas(PREVIEW_W, 56 + 30 + (maxy - miny + 1) * s + 12 + turn_h)
     text(d, (12, 12), _fit(pv.get("title", ""), FS, PREVIEW_W - 24), FS, "text")
     real = {c: cell for c, cell in shown.items() if cell.get("kind") != "none"}
@@ -815,10 +839,11 @@ def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes
         x, y = _xy(c)
         _label_square(d, gx + (x - minx) * s, gy + (y - miny) * s, s, label, size)
     y0 = gy + (maxy - miny + 1) * s + 12
-    for i, (caption, cell) in enumerate(turns):
-        x = 16 + i * 150
-        dungeon_cell(d, x + 20, y0, 90, cell)
-        text(d, (x + 65, y0 + 96), caption, SMALL, "text", "ma")
+    col = (PREVIEW_W - 16) // per_row
+    for i, (caption, cell, at) in enumerate(turns):
+        x, y = 8 + (i % per_row) * col, y0 + (i // per_row) * TURN_H
+        _turn_crop(d, cells, pv.get("hide", []), at, cell, x + col / 2 - 1.5 * CROP, y)
+        text(d, (x + col / 2, y + 3 * CROP + 6), _fit(caption, SMALL, col - 8), SMALL, "text", "ma")
     return to_png(to_palette(img))
 
 

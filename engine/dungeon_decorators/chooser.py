@@ -104,7 +104,7 @@ def preview(state: dict[str, Any], seat: int, prefix: list[str], legal: list[Any
         else:
             at = real[1]
             out["labels"], out["mark"] = {at: at}, [at]
-            out["turns"] = [[f"Turned {m['rot'] * 90}°", place_cell(m)] for m in moves if m["at"] == at]
+            out["turns"] = [[f"Turned {m['rot'] * 90}°", place_cell(m), at] for m in moves if m["at"] == at]
             out["title"] = f"How {name} lies on {at}"
     elif head == "arch":
         moves = [a for a in legal if a["a"] == "arch"]
@@ -127,7 +127,8 @@ def preview(state: dict[str, Any], seat: int, prefix: list[str], legal: list[Any
                 dst = real[2][1:]
                 out["labels"] = {dst: dst}
                 out["mark"] = [src, dst]
-                out["turns"] = [[f"Turned {m['rot'] * 90}°", moved(m)] for m in ms if m["to"] == dst]
+                out["turns"] = [[f"Turned {m['rot'] * 90}°", moved(m), dst] for m in ms if m["to"] == dst]
+                out["hide"] = [src]  # the tile has left its square
                 out["title"] = f"How the tile from {src} lies on {dst}"
     elif head == "swap":
         moves = [a for a in legal if a["a"] == "swap"]
@@ -138,6 +139,15 @@ def preview(state: dict[str, Any], seat: int, prefix: list[str], legal: list[Any
             out["mark"] = [x]
             out["labels"] = {m["at"][1]: m["at"][1] for m in moves if m["at"][0] == x}
             if len(real) >= 3:
-                out["mark"] = [x, real[2][1:]]
+                y = real[2][1:]
+                out["mark"] = [x, y]
+                for m in moves:
+                    if m["at"] == [x, y]:
+                        ra, rb = m["rot"]
+                        out["turns"] += [
+                            [f"At {y} turned {ra * 90}°", R.turned(cells[x], ra), y],
+                            [f"at {x} turned {rb * 90}°", R.turned(cells[y], rb), x],
+                        ]
+                out["hide"] = [x, y]  # each shown with the other's tile gone
         out["title"] = "Swap two tiles (two Arcane Architects)"
     return out

@@ -238,7 +238,7 @@ def _arch_path(a: dict[str, Any], cells: dict[str, Any], single: bool) -> list[t
     src = cells[a["from"]]
     stay = a["from"] == a["to"]
     turned = R.turned(src, a["rot"])
-    name = "starting tile" if src["t"] == "start" else _tile_words(src["t"])
+    name = _laid_words(src["t"])
     where = f"{a['from']}: stay, turn only" if stay else a["to"]
     path = [
         ("arch", "Arcane Architect: move or turn a tile in your dungeon"),
@@ -258,12 +258,19 @@ def _swap_path(a: dict[str, Any], cells: dict[str, Any], single: bool) -> list[t
     cx, cy = cells[x], cells[y]
     path = [
         ("swap", "Two Arcane Architects: swap two tiles"),
-        (f"f{x}", fit(f"{x}: the {_tile_words(cx['t'])}")),
-        (f"w{y}", fit(f"{y}: swap with the {_tile_words(cy['t'])}")),
+        (f"f{x}", fit(f"{x}: the {_laid_words(cx['t'])}")),
+        (f"w{y}", fit(f"{y}: swap with the {_laid_words(cy['t'])}")),
     ]
+    turns = fit(f"At {y} turned {ra * 90}°, at {x} turned {rb * 90}°")
     if single:
+        if ra or rb:  # the one way the two fit: say it in the pick that plays it
+            path[-1] = (path[-1][0], fit(f"{path[-1][1]}; {turns[0].lower()}{turns[1:]}"))
         return path
-    return path + [(f"r{ra}{rb}", fit(f"At {y} turned {ra * 90}°, at {x} turned {rb * 90}°"))]
+    return path + [(f"r{ra}{rb}", turns)]
+
+
+def _laid_words(t: Any) -> str:
+    return "starting tile" if t == "start" else _tile_words(t)
 
 
 def turn_key(a: dict[str, Any]) -> Any:

@@ -110,7 +110,7 @@ def test_a_turn_is_asked_only_where_several_fit_and_the_picture_shows_each() -> 
     at = next(c for c, label in squares.items() if ":" not in label)
     turn = GAME.chooser(s, 0, ["t111D", at])
     assert len(turn.options) >= 2 and turn.preview is not None
-    captions = [c for c, _ in turn.preview["turns"]]
+    captions = [c for c, _cell, _at in turn.preview["turns"]]
     assert all(any(label.startswith(c) for _, label in turn.options) for c in captions)
     assert len(captions) == len(turn.options)
 
