@@ -151,3 +151,14 @@ def preview(state: dict[str, Any], seat: int, prefix: list[str], legal: list[Any
                 out["hide"] = [x, y]  # each shown with the other's tile gone
         out["title"] = "Swap two tiles (two Arcane Architects)"
     return out
+
+
+def only_offered(pv: dict[str, Any], options: list[tuple[str, str]]) -> dict[str, Any]:
+    """After a group of squares was picked ("AK39 … AP40"), label only the squares
+    the step still offers; while groups are offered, every square stays named."""
+    toks = {t for t, _ in options}
+    keep = {sq for sq in pv["labels"] if toks & {sq, f"f{sq}", f"d{sq}", f"w{sq}"}}
+    if keep:
+        pv["labels"] = {sq: label for sq, label in pv["labels"].items() if sq in keep}
+        pv["ghosts"] = {sq: cell for sq, cell in pv["ghosts"].items() if sq in keep}
+    return pv

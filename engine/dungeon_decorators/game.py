@@ -990,7 +990,7 @@ class DungeonDecorators(core.Game):
         return path if path is not None else super().segments(state, seat, action)
 
     def chooser(self, state: State, seat: int, prefix: list[str]) -> core.Choice:
-        from .chooser import lazy_moves, preview
+        from .chooser import lazy_moves, only_offered, preview
 
         legal = self.legal_actions(state, seat)
         if state["phase"] == "build" and prefix[:1] == ["arch"]:
@@ -1001,7 +1001,7 @@ class DungeonDecorators(core.Game):
         # the paths of all moves at once: segments() would rebuild them for every move
         choice = core.narrow_steps(((a, paths[self.format(a)]) for a in legal), prefix, prompt)
         if state["phase"] == "build":
-            choice.preview = preview(state, seat, prefix, legal)
+            choice.preview = only_offered(preview(state, seat, prefix, legal), choice.options)
             choice.prompt = STEP_PROMPTS.get(_step_kind(prefix), choice.prompt)
         return choice
 

@@ -262,3 +262,17 @@ def test_a_revision_2_game_replays_and_an_upgraded_one_plays_on() -> None:
     assert GAME.rules_revision(up) == 3
     end, _ = _play(up)
     assert GAME.is_over(end) and GAME.result(end).winners
+
+
+def test_a_big_build_names_every_square_then_only_the_group_picked() -> None:
+    cells = {R.coord((R.ORIGIN + k, R.ORIGIN)): room_or_hall("WE") for k in range(1, 17)}
+    s = staged(blue=[282, 111, 171, 30, 4, 8])
+    set_dungeon(s, 0, grid(cells))
+    s, _ = act(s, 0, "draft 282")
+    groups = GAME.chooser(s, 0, ["t282X"])
+    assert all(t.startswith("g") for t, _ in groups.options) and groups.preview is not None
+    every = set(groups.preview["labels"])
+    assert len(every) > 25
+    picked = GAME.chooser(s, 0, ["t282X", groups.options[0][0]])
+    named = set(picked.preview["labels"])
+    assert named < every and named == {label.split(":")[0] for _, label in picked.options}
