@@ -527,9 +527,17 @@ def grid_size(cells: dict[str, Any], width: float, most: int = 64) -> int:
     return int(min(most, (width - 60) / (maxx - minx + 1)))
 
 
-def draw_dungeon(d: ImageDraw.ImageDraw, cells: dict[str, Any], x0: float, y0: float, s: int) -> float:
-    """The dungeon on its coordinate grid at (x0, y0) (top-left of the labels); returns its height."""
-    minx, maxx, miny, maxy = _extent(cells)
+def draw_dungeon(
+    d: ImageDraw.ImageDraw,
+    cells: dict[str, Any],
+    x0: float,
+    y0: float,
+    s: int,
+    extent: tuple[int, int, int, int] | None = None,
+) -> float:
+    """The dungeon on its coordinate grid at (x0, y0) (top-left of the labels); returns its height.
+    ``extent``: the squares shown, when more than the tiles and one square around."""
+    minx, maxx, miny, maxy = extent or _extent(cells)
     cols, rows = maxx - minx + 1, maxy - miny + 1
     gx, gy = x0 + 48, y0 + 30
     line = PALETTE["line"]
@@ -766,6 +774,79 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
     return to_png(to_palette(img))
 
 
+PREVIEW_W = 640
+CROP = 46  # a square in the small pictures of each turn on offer
+TURN_H = 3 * CROP + 40
+
+
+def _label_square(d: ImageDraw.ImageDraw, x: float, y: float, s: int, label: str, size: int) -> None:
+    """A candidate square: an outline and its name, as the option names it."""
+    d.rectangle([x + 2, y + 2, x + s - 2, y + s - 2], outline=PALETTE["accent"], width=3)
+    w = text_width(label, size) + 8
+    d.rectangle(
+        [x + s / 2 - w / 2, y + s / 2 - size * 0.6, x + s / 2 + w / 2, y + s / 2 + size * 0.6], fill=(0, 0, 0)
+    )
+    text(d, (x + s / 2, y + s / 2), label, size, "white", "mm")
+
+
+def _turn_crop(
+    d: ImageDraw.ImageDraw,
+    cells: dict[str, Any],
+    hide: list[str],
+    at: str,
+    cell: dict[str, Any],
+    x0: float,
+    y0: float,
+) -> None:
+    """One turn on offer: the tile on its square among its neighbours (3 x 3 squares)."""
+    cx, cy = _xy(at)
+    s = CROP
+    d.rectangle([x0, y0, x0 + 3 * s, y0 + 3 * s], outline=PALETTE["line"], width=1)
+    for c, other in cells.items():
+        x, y = _xy(c)
+        if abs(x - cx) <= 1 and abs(y - cy) <= 1 and c not in hide and c != at:
+            dungeon_cell(d, x0 + (x - cx + 1) * s, y0 + (y - cy + 1) * s, s, other)
+    d.rectangle([x0 + s - 4, y0 + s - 4, x0 + 2 * s + 4, y0 + 2 * s + 4], outline=GOLD, width=3)
+    dungeon_cell(d, x0 + s, y0 + s, s, cell)
+
+
+def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+    """A build step of the chooser: the seat's own dungeon with the candidate squares
+    named as the options name them, the tile drawn where only one turn fits, and the
+    tile in each turn on offer once the square is chosen."""
+    cells = dict(view["players"][pv["seat"]]["dungeon"]["cells"])
+    shown = dict(cells)
+    for c, cell in pv.get("ghosts", {}).items():
+        shown[c] = cell
+    for c in list(pv.get("labels", {})) + list(pv.get("mark", [])):
+        shown.setdefault(c, {"kind": "none"})
+    s = grid_size(shown, PREVIEW_W - 8, most=72)
+    minx, _, miny, maxy = _extent(shown)
+    turns = pv.get("turns", [])
+    per_row = 3  # a caption ("At AQ41 turned 90°") fits a third of the width
+    turn_h = TURN_H * (-(-len(turns) // per_row))
+    img, d = canvas(PREVIEW_W, 56 + 30 + (maxy - miny + 1) * s + 12 + turn_h)
+    text(d, (12, 12), _fit(pv.get("title", ""), FS, PREVIEW_W - 24), FS, "text")
+    real = {c: cell for c, cell in shown.items() if cell.get("kind") != "none"}
+    draw_dungeon(d, real, 4, 56, s, _extent(shown))
+    gx, gy = 4 + 48, 56 + 30
+    size = FS if s >= 64 else SMALL if s >= 48 else 14
+    for c in pv.get("mark", []):
+        x, y = _xy(c)
+        px, py = gx + (x - minx) * s, gy + (y - miny) * s
+        d.rectangle([px + 1, py + 1, px + s - 1, py + s - 1], outline=GOLD, width=4)
+    for c, label in pv.get("labels", {}).items():
+        x, y = _xy(c)
+        _label_square(d, gx + (x - minx) * s, gy + (y - miny) * s, s, label, size)
+    y0 = gy + (maxy - miny + 1) * s + 12
+    col = (PREVIEW_W - 16) // per_row
+    for i, (caption, cell, at) in enumerate(turns):
+        x, y = 8 + (i % per_row) * col, y0 + (i // per_row) * TURN_H
+        _turn_crop(d, cells, pv.get("hide", []), at, cell, x + col / 2 - 1.5 * CROP, y)
+        text(d, (x + col / 2, y + 3 * CROP + 6), _fit(caption, SMALL, col - 8), SMALL, "text", "ma")
+    return to_png(to_palette(img))
+
+
 # Old entry points (tables and the benchmark call these until they use RENDERER).
 def render(view: dict[str, Any]) -> bytes:
     return board(view, default_names(view["seats"]))
@@ -775,4 +856,4 @@ def render_private(view: dict[str, Any]) -> bytes | None:
     return area(view, default_names(view["seats"]))
 
 
-RENDERER = Renderer(board=board, area=area)
+RENDERER = Renderer(board=board, area=area, preview=preview)

@@ -18,8 +18,25 @@ from collections.abc import Callable
 
 from engine.core import State
 
-REVISION = 2
+REVISION = 3
 
-STEPS: dict[int, Callable[[State], State]] = {}
 
-CHANGES: dict[int, str] = {}
+def _to_3(state: State) -> State:
+    """Revision 3 (this session): the rules that changed read the revision, and no
+    field was added or renamed, so a revision-2 state from any point of a game plays
+    on as it is. A build under way keeps its phase; a build that would have ended
+    by itself now waits for "done" (the Score step is always offered, so declining
+    a goal looks like having none); a score phase already entered plays on."""
+    return state
+
+
+STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
+
+CHANGES: dict[int, str] = {
+    3: (
+        "Every turn now ends with one click, 'Finish your turn' (or scoring a goal), whether or not "
+        "you hold a goal you could score, so nobody can tell; after scoring you finish the same way. "
+        "An Arcane Architect may now also move your starting tile, and Architect moves that break your "
+        "dungeon for a moment are offered when the tiles you hold can mend it."
+    ),
+}

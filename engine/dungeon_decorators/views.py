@@ -169,6 +169,9 @@ def status(game: DungeonDecorators, state: dict[str, Any]) -> str:
         return f"Setup: {waiting} must discard two of their six goal cards."
     seat = game.current(state)
     doing = PHASE_WORDS[ph]
+    if ph == "score" and game.rules_revision(state) >= 3:
+        # Entered every turn: the words do not tell whether a goal card is met.
+        doing = "may score goals, then finishes their turn"
     if ph == "build":
         items = [
             "a generic tile" if x["t"] == "G" else f"tile {x['t']}" for x in state["players"][seat]["pending"]
@@ -207,3 +210,26 @@ def private_text(game: DungeonDecorators, state: dict[str, Any], seat: int) -> s
     if v["scored"]:
         lines.append("Scored: " + ", ".join(f"{g['id']} {g['name']}" for g in v["scored"]))
     return "\n".join(lines)
+
+
+def _held_words(t: Any) -> str:
+    if t == "G":
+        return "generic"
+    spec = R.TILES[int(t)]
+    shape = "room" if sum(1 for e in spec["edges"] if e not in "-*") == 1 else "hallway"
+    return f"{t} ({shape}, {'star' if spec['floor'] == 'star' else spec['floor']})"
+
+
+def header(game: DungeonDecorators, state: dict[str, Any], seat: int) -> str:
+    """The top of the seat's private turn message: score, tokens, the tiles it holds,
+    its goal cards (at most 400 characters; only what this seat may see)."""
+    p = state["players"][seat]
+    tok = p["tokens"]
+    lines = [f"Score {p['score']} · Architect {tok['architect']} · Mimic {tok['mimic']}"]
+    if p["pending"]:
+        lines.append("New: " + ", ".join(_held_words(x["t"]) for x in p["pending"]))
+    lines.append("Storage: " + (", ".join(_held_words(t) for t in p["storage"]) or "empty"))
+    goals = ", ".join(f"{g} {R.GOALS[g]['name']} ({R.GOALS[g]['points']})" for g in p["hand"])
+    lines.append("Goals: " + (goals or "none"))
+    text = "\n".join(lines)
+    return text if len(text) <= 400 else text[:399] + "…"

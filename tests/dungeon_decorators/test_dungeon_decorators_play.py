@@ -204,7 +204,7 @@ def test_illegal_moves_change_nothing() -> None:
 
 
 def test_ai_spends_an_architect_when_a_turn_completes_a_goal() -> None:
-    s = staged(blue=[30, 111, 171, 282, 4, 8])
+    s = staged(revision=2, blue=[30, 111, 171, 282, 4, 8])
     g = grid({"AO40": room_or_hall("S")})
     g[R.parse_coord("AO39")] = deco("-XT-")  # table on the room's wall, swords pointing east
     g[R.parse_coord("AN40")] = deco("-P--")  # spikes on the room's west wall
