@@ -374,6 +374,14 @@ class Game:
         secret order) override this to hide it. Default: the full notation."""
         return self.format(action)
 
+    def may_play_for(self, state: State, seat: Seat, action: Action) -> bool:
+        """Whether the bot may play ``action``, the seat's ONLY legal move, for it at
+        once (issue 26: no click where nothing is left to choose). False where being
+        the only move depends on what the seat hides, so that playing it unasked would
+        tell the table something. Default: True (the tables layer also requires that
+        the move reveals nothing, ``can_undo``)."""
+        return True
+
     def pass_action(self, state: State, seat: Seat) -> Action | None:
         """The move that skips ``seat``'s turn where the rules allow a pass (used when
         a turn deadline passes with the 'skip' setting), or None if there is none."""
