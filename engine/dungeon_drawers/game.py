@@ -294,7 +294,7 @@ class DungeonDrawers(core.Game):
         options = [(token, self._run_label(sheet, cells, token, run)) for token, run in runs]
         if not more and {t for t, _ in paths.straight_options(sheet, cells) or []} - {t for t, _ in runs}:
             options.append((paths.MORE, "Turn earlier: every space on the four straight lines"))
-        where = f"Hero's path in {seat_ref(owner)}'s dungeon: {len(cells)} space(s), now on {cells[-1]}."
+        where = f"Hero's path in {seat_ref(owner)}'s dungeon: {views.plural(len(cells), 'space')}, now on {cells[-1]}."
         tail = " Done draws it here, or keep going." if finished else ""
         if more:
             where += " Where does it turn?"

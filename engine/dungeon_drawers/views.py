@@ -188,8 +188,9 @@ def _tracks_line(sheet: dict[str, Any], boxes: bool) -> str:
     for t in TRACKS:
         plus = "+" if t in ("goblin", "orc", "dragon") else ""
         count = f" ({sheet['imp'][t]}/{track_size(t)})" if boxes else ""
-        parts.append(f"{t} {plus}{lv[t]}{count}")
-    return "Tracks: " + ", ".join(parts) + "."
+        name = "cards in hand" if t == "hand" else t
+        parts.append(f"{name} {plus}{lv[t]}{count}")
+    return "Improvements: " + ", ".join(parts) + "."
 
 
 def _card_line(state: State, seat: int) -> str | None:
@@ -204,6 +205,20 @@ def _card_line(state: State, seat: int) -> str | None:
     return f"Card #{pend['card']} {card_name(pend['card'])}: installed {done}.{nxt}"
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def hero_line(hero: dict[str, Any]) -> str:
+    """The hero who walks your dungeon (not yours: he is the enemy), in words, not his state code."""
+    h = hero["hearts"]
+    if hero["state"] == "dead":
+        return "The hero in your dungeon is dead."
+    if hero["state"] == "escaped":
+        return f"The hero in your dungeon escaped with {plural(h, 'heart')}."
+    return f"The hero in your dungeon: {h} of {HEARTS} hearts left."
+
+
 def header(state: State, seat: int) -> str:
     """The top of the seat's private turn message (at most 400 characters): its treasures,
     its improvement tracks, the card in play and what it placed, its hand and deck."""
@@ -216,9 +231,9 @@ def header(state: State, seat: int) -> str:
     if state["phase"] in ("defend", "over"):
         hand = "; ".join(f"#{c} {card_name(c)} ({ACTIONS[CARDS[c].action]['short']})" for c in p["hand"])
         lines.append(f"Hand: {hand or 'empty'}. Deck: {len(p['deck'])} cards.")
-        lines.append(f"Your hero: {p['hero']['hearts']}/{HEARTS} hearts ({p['hero']['state']}).")
+        lines.append(hero_line(p["hero"]))
     else:
-        lines.append(f"Action deck: {len(p['taken'])} card(s) taken.")
+        lines.append(f"Action deck: {plural(len(p['taken']), 'card')} taken.")
     lines.append(_tracks_line(sheet, state["phase"] == "build"))
     text = "\n".join(lines)
     return text if len(text) <= 400 else text[:397] + "..."
