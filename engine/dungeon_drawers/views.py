@@ -79,6 +79,39 @@ def _player(state: State, s: int, seat: int | None) -> dict[str, Any]:
     }
 
 
+# ---- what the last turn changed (issue 28): public facts only ---------------------------------
+
+
+def snapshot(state: State) -> list[dict[str, Any]]:
+    """Each dungeon as the table sees it now: the sheet (before the installs of a card still
+    face up), the crossed-off spaces and the hero's place on his path."""
+    out = []
+    for p in state["players"]:
+        sheet = p["pending"]["before"] if p["pending"] else p["sheet"]
+        out.append(
+            {
+                "grid": dict(sheet["grid"]),
+                "crossed": list(sheet["crossed"]),
+                "pos": p["hero"]["pos"],
+            }
+        )
+    return out
+
+
+def changes(before: list[dict[str, Any]], state: State, lines: list[str]) -> dict[str, Any]:
+    """What changed since ``before`` (a :func:`snapshot`): per dungeon the spaces drawn or
+    crossed off and the spaces the hero walked, and the public events in words."""
+    now = snapshot(state)
+    cells: list[list[str]] = []
+    for b, n, p in zip(before, now, state["players"], strict=True):
+        got = [c for c, k in n["grid"].items() if b["grid"].get(c) != k]
+        got += [c for c in n["crossed"] if c not in b["crossed"]]
+        path = p["path"] or []
+        got += path[b["pos"] + 1 : n["pos"] + 1] if n["pos"] > b["pos"] else []
+        cells.append(sorted(set(got), key=board.INDEX.__getitem__))
+    return {"cells": cells, "lines": list(lines)}
+
+
 def _cards_in_view(state: State, seat: int | None) -> list[int]:
     ids = set(state["display"])
     for s, p in enumerate(state["players"]):
@@ -118,6 +151,7 @@ def view(state: State, seat: int | None, to_act: list[int], result: dict[str, An
         "to_act": to_act,
         "status": status(state),
         "news": list(state["news"]),
+        "last": copy.deepcopy(state.get("last")),
         "players": [_player(state, s, seat) for s in range(state["seats"])],
         "cards": {str(c): card_info(c) for c in _cards_in_view(state, seat)},
         "result": result,
