@@ -159,7 +159,7 @@ def dungeon_problem(state: State, seat: int, cid: Any) -> str | None:
     if enc["kind"] == "trap":
         return f"{a['name']} works only in a fight against a monster."
     if a["effect"] == "bonus" and a["monster"] not in (None, enc["kind"]):
-        return f"{a['name']} works only for a {a['monster']}."
+        return f"{a['name']} works only for {'an' if a['monster'] == 'orc' else 'a'} {a['monster']}."
     if a["effect"] == "dice" and len(enc["dice"]) + a["add"] > MAX_DICE:
         return f"{a['name']} would put more than {MAX_DICE} dice in the fight (dice limit)."
     return None

@@ -98,7 +98,7 @@ def _installing(state: State, seat: int) -> list[str]:
     if el.startswith("wall:"):
         n = len(board.wall_placements(sheet, el[5:]))
         what = (
-            f"Next the {element_label(el)} formation: drawn whole, turned or mirrored as you like, on "
+            f"Next a wall formation ({el[5:]} shape): drawn whole, turned or mirrored as you like, on "
             f"empty spaces, never cutting a space off from the entrance or exit ({n} ways open). Walls "
             "make the hero's path longer and can force him past your monsters and traps."
         )
