@@ -297,6 +297,8 @@ def refill(state: State, seat: int, action: dict, events: list[Event]) -> None:
             f"{seat_ref(seat)} puts {plural(len(under), 'card')} under the action deck and draws {len(drawn)}."
             if under
             else f"{seat_ref(seat)} refills the hand: draws {plural(len(drawn), 'card')}."
+            if drawn
+            else f"{seat_ref(seat)} ends the turn (no card to draw)."
         )
     )
     if drawn:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from tests.dungeon_drawers.helpers import EMPTY, GAME, act, defend_state, sheet_from
 from engine.dungeon_drawers import board
+from tests.dungeon_drawers.helpers import EMPTY, GAME, act, defend_state, sheet_from
 
 PROGRAM = re.compile(r"\{'|\['|\bNone\b|\bTrue\b|\bFalse\b|[a-z]+_[a-z]+|\((?:in|dead|escaped)\)|\(s\)")
 
