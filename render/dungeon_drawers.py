@@ -139,8 +139,9 @@ def token(
         d.polygon([(cx, y0), (x1, cy), (cx, y1), (x0, cy)], fill=colour, outline=PALETTE["black"])
     else:
         d.ellipse(box, fill=colour, outline=PALETTE["black"])
-    size = max(TEXT_MIN, int((y1 - y0) * 0.62))
-    _t(d, ((x0 + x1) / 2, (y0 + y1) / 2), letter, size, "muted" if dead else "black", "mm")
+    if y1 - y0 >= 30:  # the small copies of a dungeon in a shapes preview go by colour and shape
+        size = max(TEXT_MIN, int((y1 - y0) * 0.62))
+        _t(d, ((x0 + x1) / 2, (y0 + y1) / 2), letter, size, "muted" if dead else "black", "mm")
     if dead:  # crossed off: a thin X that leaves the letter readable
         d.line((x0, y0, x1, y1), fill=PALETTE["bad"], width=3)
         d.line((x0, y1, x1, y0), fill=PALETTE["bad"], width=3)
@@ -718,20 +719,27 @@ def _cell_label(d: ImageDraw.ImageDraw, g: Grid, c: str, label: str) -> None:
     text(d, (x0 + 5, y0 + cs - 4), label, size, "accent", "ld")
 
 
+TOP = 76  # below a preview's title of two lines
+
+
 def _preview_title(d: ImageDraw.ImageDraw, width: int, head: str) -> None:
-    for i, line in enumerate(wrap(head, width - 16, 20)[:2]):
-        text(d, (8, 6 + i * 24), line, 20, "text")
+    for i, line in enumerate(wrap(head, width - 16, TEXT_MIN)[:2]):
+        text(d, (8, 6 + i * 32), line, TEXT_MIN, "text")
 
 
 def _path_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
     """The dungeon the seat draws in, the path so far (arrows, passes told apart), the space the
     hero's path now stands on ringed, and where each run on offer ends, named as its option."""
     owner = view["players"][pv["owner"]]
-    cells, cell, label = pv["cells"], 44, 18
+    cells, cell, label = pv["cells"], 44, TEXT_MIN
     width = label + 24 + 8 * cell + 60
-    img, d = canvas(width, 56 + label + 12 + 10 * cell + label + 24)
-    _preview_title(d, width, f"Path in {names[pv['owner']]}'s dungeon: {len(cells)} spaces, on {cells[-1]}")
-    g = Grid(label + 24, 56 + label + 12, cell)
+    img, d = canvas(width, TOP + label + 12 + 10 * cell + label + 24)
+    _preview_title(
+        d,
+        width,
+        f"Path in {names[pv['owner']]}'s dungeon: {len(cells)} space{'' if len(cells) == 1 else 's'}, on {cells[-1]}",
+    )
+    g = Grid(label + 24, TOP + label + 12, cell)
     grid(d, (g.x, g.y), 8, 10, cell, size=label)
     _gates(d, g, label, False)
     colour = seat_colour(pv["owner"])  # as the board draws this dungeon's path
@@ -753,11 +761,11 @@ def _cells_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -
     """The seat's own dungeon with each space on offer named as its option, and the quarters
     offered as "Other spaces" framed and named, their spaces dotted."""
     me = view["players"][pv["owner"]]
-    cell, label = 44, 18
+    cell, label = 44, TEXT_MIN
     width = label + 24 + 8 * cell + 24
-    img, d = canvas(width, 56 + label + 12 + 10 * cell + label + 16)
+    img, d = canvas(width, TOP + label + 12 + 10 * cell + label + 16)
     _preview_title(d, width, f"{names[pv['owner']]}'s dungeon: where does the {pv['what']} go?")
-    g = Grid(label + 24, 56 + label + 12, cell)
+    g = Grid(label + 24, TOP + label + 12, cell)
     grid(d, (g.x, g.y), 8, 10, cell, size=label)
     _gates(d, g, label, False)
     if me.get("path"):
@@ -789,16 +797,16 @@ def _shapes_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) 
     me = view["players"][pv["owner"]]
     shapes = pv["shapes"]
     cell, per_row = 18, 4
-    tile_w, tile_h = 8 * cell + 16, 10 * cell + 34
+    tile_w, tile_h = 8 * cell + 16, 10 * cell + 40
     rows = -(-len(shapes) // per_row)
     width = max(per_row, min(len(shapes), per_row)) * tile_w + 16
-    img, d = canvas(width, 56 + rows * tile_h + 8)
+    img, d = canvas(width, TOP + rows * tile_h + 8)
     _preview_title(d, width, f"{names[pv['owner']]}'s dungeon: which way does the {pv['what']} lie?")
     for i, sh in enumerate(shapes):
         x = 8 + (i % per_row) * tile_w
-        y = 56 + (i // per_row) * tile_h
-        text(d, (x, y), sh["label"], 18, "accent")
-        g = Grid(x, y + 24, cell)
+        y = TOP + (i // per_row) * tile_h
+        text(d, (x, y), sh["label"], TEXT_MIN, "accent")
+        g = Grid(x, y + 32, cell)
         grid(d, (g.x, g.y), 8, 10, cell, col_labels=[], row_labels=[])
         _tokens(d, g, me["sheet"])
         for c in sh["cells"]:
