@@ -14,7 +14,7 @@ from typing import Any
 from engine import core
 from engine.core import Choice, Event, IllegalAction, Result, Rng, State, seat_ref
 
-from . import board, build, choose, defend, notation, paths, views
+from . import board, build, choose, defend, notation, paths, views, whatnow
 from .data import CARDS, DIE, HEARTS, SHEET
 from .rules import crossed_monsters, empty_sheet, levels, score_player
 
@@ -62,6 +62,8 @@ class DungeonDrawers(core.Game):
             step=None,
             encounter=None,
             news=[],
+            last=None,
+            mark=None,
             players=[self._new_player() for _ in range(n)],
         )
         build.start_round(state, [])
@@ -138,11 +140,27 @@ class DungeonDrawers(core.Game):
         if not isinstance(action, dict) or "t" not in action:
             raise IllegalAction("That is not a Dungeon Drawers move.")
         events: list[Event] = []
+        mark = self._turn_mark(state)
         {"build": self._apply_build, "path": self._apply_path}.get(state["phase"], self._apply_defend)(
             state, seat, action, events
         )
-        state["news"] = (state["news"] + [e.text for e in events if e.seat is None])[-6:]
+        public = [e.text for e in events if e.seat is None]
+        state["news"] = (state["news"] + public)[-6:]
+        mark["lines"] = (mark["lines"] + public)[-12:]
+        if self.turn_id(state) != mark["id"]:
+            # the board is posted when the turn id changes: it marks what changed since the last one
+            state["last"] = views.changes(mark["snap"], state, mark["lines"])
+            state["mark"] = None
         return events
+
+    def _turn_mark(self, state: State) -> dict[str, Any]:
+        """The table as it stood when this turn began (kept in the state: the board drawn at the
+        next turn frames what changed since, issue 28)."""
+        mark = state.get("mark")
+        if mark is None or mark["id"] != self.turn_id(state):
+            mark = {"id": self.turn_id(state), "snap": views.snapshot(state), "lines": []}
+        state["mark"] = mark
+        return mark
 
     def _apply_build(self, state: State, seat: int, action: dict, events: list[Event]) -> None:
         t = action["t"]
@@ -294,7 +312,7 @@ class DungeonDrawers(core.Game):
         options = [(token, self._run_label(sheet, cells, token, run)) for token, run in runs]
         if not more and {t for t, _ in paths.straight_options(sheet, cells) or []} - {t for t, _ in runs}:
             options.append((paths.MORE, "Turn earlier: every space on the four straight lines"))
-        where = f"Hero's path in {seat_ref(owner)}'s dungeon: {len(cells)} space(s), now on {cells[-1]}."
+        where = f"Hero's path in {seat_ref(owner)}'s dungeon: {views.plural(len(cells), 'space')}, now on {cells[-1]}."
         tail = " Done draws it here, or keep going." if finished else ""
         if more:
             where += " Where does it turn?"
@@ -337,6 +355,11 @@ class DungeonDrawers(core.Game):
 
     def header(self, state: State, seat: int) -> str:
         return views.header(state, seat)
+
+    def what_now(self, state: State, seat: int | None) -> str:
+        """Issue 28's "What now?": the phase, what this seat can do, what each choice costs and
+        gives (whatnow.py); only what the seat may see."""
+        return whatnow.what_now(state, seat)
 
     # ---- end -------------------------------------------------------------------------------------
     def result(self, state: State) -> Result:

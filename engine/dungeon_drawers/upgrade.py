@@ -25,8 +25,10 @@ def _to_3(state: State) -> State:
     """Revision 3 plays Phase A player by player: a seat takes a card only when nobody is
     installing one. A revision-2 state may hold several face-up cards at once (the next seat
     picked while the last one installed); they stay, those seats finish installing them, and
-    only then does the next pick come. Nothing in the state's shape changed, so the state is
-    carried as it is."""
+    only then does the next pick come. Revision 3 also keeps what the last turn changed, for the
+    board (``last``, ``mark``): a carried game starts with nothing marked."""
+    state.setdefault("last", None)
+    state.setdefault("mark", None)
     return state
 
 

@@ -67,7 +67,7 @@ def test_the_header_shows_the_seats_own_state_only_in_a_few_lines() -> None:
     for state, _seat, _ in moves[::7]:
         for s in range(2):
             head = GAME.header(state, s)
-            assert 0 < len(head) <= 400 and "Tracks: goblin" in head
+            assert 0 < len(head) <= 400 and "Improvements: goblin" in head
             mine = set(state["players"][s]["sheet"]["treasures"])
             told = head.split("\n")[0].removeprefix("Your treasures: ").rstrip(".").split(", ")
             assert set(told) - {"none"} == mine, "only the seat's own treasures"
