@@ -22,6 +22,7 @@ from . import (
     events,
     expansion,
     festival,
+    guide,
     notation,
     plan_chooser,
     plans,
@@ -569,6 +570,9 @@ class DungeonLords(core.Game):
 
     def header(self, state: State, seat: int) -> str:
         return views.header(self, state, seat)
+
+    def what_now(self, state: State, seat: int | None) -> str:
+        return guide.what_now(self, state, seat)
 
     # ---- end ----------------------------------------------------------------------------------------------
     def is_over(self, state: State) -> bool:
