@@ -32,7 +32,11 @@ BOARD_NAMES = {
     "harvest": "Harvest Food", "masquerade": "Masquerade", "improve": "Improve Tunnels", "invest": "Invest Gold",
     "petshop": "Acquire Pet", "install": "Install Traps", "expert": "Expert Monster", "rent": "Rent Rooms",
 }  # fmt: skip
-TILE = {"t": PALETTE["brown"], "r": PALETTE["blue"], "c": (70, 70, 78), "imp": PALETTE["purple"]}
+# Improved tunnels are violet, not the palette's purple: that is the fourth seat's colour
+# (issue 28: "seat colours never equal a component's colour in the same game").
+TILE = {"t": PALETTE["brown"], "r": PALETTE["blue"], "c": (70, 70, 78), "imp": (140, 110, 215)}
+# The colours of the marks drawn on a dungeon beside the tiles: an installed trap, the entrance.
+MARKS = {"trap": PALETTE["yellow"], "entrance": PALETTE["accent"]}
 # The type floor (issue 28: "no text under 26 px; the title, whose turn, scores and the
 # numbers a player decides by at 36 px or more", on a 1,200-px image).
 TEXT_MIN = 26
@@ -258,7 +262,7 @@ def _evilometer(draw: Any, view: dict[str, Any], y: int) -> int:
 
 # ---- a dungeon ----------------------------------------------------------------------------------
 def draw_grid(draw: Any, p: dict[str, Any], gx: int, gy: int, cell: int, size: int) -> None:
-    """The 5 x 4 dungeon: tunnels brown, rooms blue, improved tunnels purple, conquered tiles
+    """The 5 x 4 dungeon: tunnels brown, rooms blue, improved tunnels violet, conquered tiles
     dark and crossed, an installed trap a yellow corner; coordinates around it; the entrance
     marked above C1."""
     traps = {it["cell"] for it in p.get("installed", [])}
