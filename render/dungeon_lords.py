@@ -36,7 +36,7 @@ BOARD_NAMES = {
 # (issue 28: "seat colours never equal a component's colour in the same game").
 TILE = {"t": PALETTE["brown"], "r": PALETTE["blue"], "c": (70, 70, 78), "imp": (140, 110, 215)}
 # The colours of the marks drawn on a dungeon beside the tiles: an installed trap, the entrance.
-MARKS = {"trap": PALETTE["yellow"], "entrance": PALETTE["accent"]}
+MARKS = {"trap": PALETTE["yellow"], "entrance": PALETTE["accent"], "new": PALETTE["white"]}
 # The type floor (issue 28: "no text under 26 px; the title, whose turn, scores and the
 # numbers a player decides by at 36 px or more", on a 1,200-px image).
 TEXT_MIN = 26
@@ -168,6 +168,7 @@ def _locations(draw: Any, view: dict[str, Any], y: int) -> int:
     minions on them (a chip with the seat's number; X the non-player)."""
     w = W // 4
     now = (view.get("opps") or {}).get("now")
+    new = (view.get("changed") or {}).get("spaces", [])
     for i, (loc, name) in enumerate(view["components"]["locations"].items()):
         x, yy = (i % 4) * w + 4, y + (i // 4) * LOC_H
         swapped = bool(now) and REPLACES.get(now) == loc
@@ -178,7 +179,10 @@ def _locations(draw: Any, view: dict[str, Any], y: int) -> int:
             sx = x + 10 + k * 94
             text(draw, (sx, yy + 52), "I" * (k + 1), TEXT_MIN, "muted")
             if occ is not None:
-                _chip(draw, sx + 8 + text_width("I" * (k + 1), TEXT_MIN), yy + 44, occ, TEXT_MIN, 36)
+                cx = sx + 8 + text_width("I" * (k + 1), TEXT_MIN)
+                if [loc, k] in new:
+                    draw.rounded_rectangle((cx - 4, yy + 40, cx + 40, yy + 82), radius=8, outline=MARKS["new"], width=4)
+                _chip(draw, cx, yy + 44, occ, TEXT_MIN, 36)
     return y + 2 * LOC_H + 6
 
 
@@ -261,7 +265,9 @@ def _evilometer(draw: Any, view: dict[str, Any], y: int) -> int:
 
 
 # ---- a dungeon ----------------------------------------------------------------------------------
-def draw_grid(draw: Any, p: dict[str, Any], gx: int, gy: int, cell: int, size: int) -> None:
+def draw_grid(
+    draw: Any, p: dict[str, Any], gx: int, gy: int, cell: int, size: int, new: frozenset[str] = frozenset()
+) -> None:
     """The 5 x 4 dungeon: tunnels brown, rooms blue, improved tunnels violet, conquered tiles
     dark and crossed, an installed trap a yellow corner; coordinates around it; the entrance
     marked above C1."""
@@ -276,6 +282,9 @@ def draw_grid(draw: Any, p: dict[str, Any], gx: int, gy: int, cell: int, size: i
         if t["c"]:
             draw.line((r[0] + 6, r[1] + 6, r[2] - 6, r[3] - 6), fill=PALETTE["bad"], width=4)
             draw.line((r[0] + 6, r[3] - 6, r[2] - 6, r[1] + 6), fill=PALETTE["bad"], width=4)
+        if c in new:
+            # Changed by the last turn (issue 28: "outlined pieces").
+            draw.rectangle((r[0] - 1, r[1] - 1, r[2] + 1, r[3] + 1), outline=MARKS["new"], width=5)
         if c in traps:
             draw.polygon(
                 [(r[2] - cell // 3, r[1]), (r[2], r[1]), (r[2], r[1] + cell // 3)], fill=PALETTE["yellow"]
@@ -381,7 +390,8 @@ def _dungeon(
     while text_width(name, size) > room and len(name) > 4:
         name = name[:-2] + "…"  # a long name is shortened, never drawn under the floor
     text(draw, (x + 60, y + 10 + (KEY - size) // 2), name, size, seat_colour(s))
-    draw_grid(draw, p, x + 44, y + GRID_Y, CELL, TEXT_MIN)
+    new = frozenset((view.get("changed") or {}).get("cells", {}).get(str(s), []))
+    draw_grid(draw, p, x + 44, y + GRID_Y, CELL, TEXT_MIN, new)
     sx, sy = x + 350, y + 58
     for i, line in enumerate(_stats(p)):
         say(draw, (sx, sy + i * (KEY + 6)), line, KEY, "text", role="key")
@@ -410,7 +420,7 @@ def _legend(draw: Any, y: int) -> int:
     x = 12
     marks: list[tuple[str, str]] = [(k, w) for k, w in LEGEND] + [("trap", "trap installed"),
                                     ("entrance", "entrance"), ("chip", "a lord's minion or Evil"),
-                                    ("x", "non-player")]  # fmt: skip
+                                    ("x", "non-player"), ("new", "new since the last board")]  # fmt: skip
     for key, word in marks:
         need = 50 + int(text_width(word, TEXT_MIN)) + 24
         if x + need > W:
@@ -424,6 +434,8 @@ def _legend(draw: Any, y: int) -> int:
             draw.polygon([(x, y + 2), (x + 26, y + 2), (x + 26, y + 28)], fill=PALETTE["yellow"])
         elif key == "entrance":
             draw.polygon([(x, y + 2), (x + 26, y + 2), (x + 13, y + 26)], fill=PALETTE["accent"])
+        elif key == "new":
+            draw.rectangle((x, y, x + 30, y + 30), outline=MARKS["new"], width=4)
         else:
             _chip(draw, x, y - 4, 0 if key == "chip" else None, TEXT_MIN, 36)
         text(draw, (x + 44, y), word, TEXT_MIN, "text")

@@ -111,7 +111,7 @@ def test_pngs_small_and_readable_at_a_third(
 def test_legend_says_every_mark(pictures: list[tuple[str, list[tuple[str, int, int]], bytes]]) -> None:
     """Every mark drawn on a dungeon or the board has its words in the legend."""
     marks = {"tunnel", "room", "improved tunnel", "conquered", "trap installed", "entrance",
-             "a lord's minion or Evil", "non-player"}  # fmt: skip
+             "a lord's minion or Evil", "non-player", "new since the last board"}  # fmt: skip
     for what, labels, _ in pictures:
         if "board" in what:
             drawn = {s for s, _, _ in labels}
@@ -152,3 +152,42 @@ def test_a_tile_conquered_now_keeps_its_red_cross() -> None:
     with recorded() as labels:
         combat._draw_grid(draw, before, after, "C1", 0, 0)
     assert "NEW" not in {s for s, _, _ in labels}
+
+
+def test_the_board_marks_what_the_last_turn_changed() -> None:
+    """Issue 28: "every board marks what the last turn changed (outlined pieces and a line in
+    words)". When a turn ends, the public view names the squares it changed and the order
+    spaces that got a minion; the board outlines them and says what happened last."""
+    st = new_x(2, 1)
+    seen_cells = seen_spaces = False
+    while not G.is_over(st) and not (seen_cells and seen_spaces):
+        seat = min(G.to_act(st))
+        before, grids = G.turn_id(st), {s: dict(p["grid"]) for s, p in enumerate(st["players"])}
+        mark = st.get("mark")
+        st, _ = G.apply(st, seat, G.ai_action(st, seat))
+        if G.turn_id(st) == before:
+            continue
+        ch = G.view(st, None)["changed"]
+        assert ch == G.view(st, 1)["changed"]  # public: the same for everyone
+        if mark is None:
+            continue
+        # Every square named changed since the turn began, and every changed square is named.
+        want = {
+            str(s): sorted(c for c, t in p["grid"].items() if mark["grids"][str(s)].get(c) !=
+                           f"{t['k']}{'c' if t.get('c') else ''}{t.get('imp') or ''}{t.get('room') or ''}")
+            for s, p in enumerate(st["players"])
+        }  # fmt: skip
+        assert ch["cells"] == {s: c for s, c in want.items() if c}
+        if ch["cells"]:
+            seen_cells = True
+            s, cells = next(iter(ch["cells"].items()))
+            assert any(grids[int(s)].get(c) != st["players"][int(s)]["grid"].get(c) for c in cells)
+        if ch["spaces"]:
+            seen_spaces = True
+            for loc, i in ch["spaces"]:
+                assert st["board"][loc][i] is not None and mark["board"][loc][i] != st["board"][loc][i]
+    assert seen_cells and seen_spaces
+    with recorded() as labels:
+        lords.board(G.view(st, None), render.default_names(2))
+    drawn = {s for s, _, _ in labels}
+    assert "new since the last board" in drawn and "What happened last:" in drawn
