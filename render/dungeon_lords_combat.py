@@ -434,7 +434,7 @@ def _draw_grid(
     draw: Any, p: dict[str, Any], p_after: dict[str, Any] | None, tile: str | None, x: int, y: int
 ) -> None:
     """The dungeon as on the board (tunnels brown, rooms blue and framed, conquered crossed);
-    tiles conquered in this battle say NEW; the battle tile is boxed."""
+    tiles conquered in this battle are framed in yellow; the battle tile is boxed."""
     cell, cols, rows = CELL, 5, 4
     gx, gy = x + 34, y + 30
     for c, t in p["grid"].items():
@@ -446,14 +446,13 @@ def _draw_grid(
         draw.rectangle(r, fill=colour)
         if t["k"] == "r" and not (was or now):
             draw.rectangle((r[0] + 5, r[1] + 5, r[2] - 5, r[3] - 5), outline=PALETTE["white"], width=2)
+        if now and not was:
+            # Conquered in this battle: a yellow frame around the cross, which stays in view
+            # (issue 28: the "NEW" tag used to cover the red cross).
+            draw.rectangle(r, outline=PALETTE["yellow"], width=5)
         if was or now:
             draw.line((r[0] + 6, r[1] + 6, r[2] - 6, r[3] - 6), fill=PALETTE["bad"], width=3)
             draw.line((r[0] + 6, r[3] - 6, r[2] - 6, r[1] + 6), fill=PALETTE["bad"], width=3)
-        if now and not was:
-            draw.rectangle(
-                (r[0] + 3, r[1] + cell / 2 - 12, r[2] - 3, r[1] + cell / 2 + 12), fill=PALETTE["black"]
-            )
-            text(draw, (r[0] + cell / 2, r[1] + cell / 2), "NEW", 18, "yellow", "mm")
     grid(draw, (gx, gy), cols, rows, cell, size=20)
     if tile and tile in p["grid"]:
         ci, ri = ord(tile[0]) - 65, int(tile[1:]) - 1
@@ -619,7 +618,11 @@ def _upper(draw: Any, before: dict[str, Any], after: dict[str, Any], b: Battle, 
     p1 = after["players"][b.seat] if b.seat is not None and len(after["players"]) > b.seat else None
     if p0 is not None:
         box(draw, (8, y, 8 + PANEL_W, y + PANEL_H), "panel")
-        text(draw, (18, y + 4), "Dungeon (battle tile boxed)", 20, "muted")
+        taken = p1 is not None and any(
+            t.get("c") and not p0["grid"].get(c, {}).get("c") for c, t in p1["grid"].items()
+        )
+        caption = "Boxed: battle; yellow: just taken" if taken else "Dungeon (battle tile boxed)"
+        text(draw, (18, y + 4), caption, 20, "muted")
         _draw_grid(draw, p0, p1 if p1 is not None and p1["grid"] else None, b.tile, 8, y + 28)
     px = PANEL_W + 28
     entering = "Party entering the battle" if b.first_round else "Party on the last board"

@@ -243,7 +243,9 @@ class Battle:
                 a["courage"] = a.get("courage", 0) + 1
             if pts:
                 singer = self.name(bard, True) if self.rev >= 3 else f"The bard (L{bard['level']})"
-                self.say(f"{singer} sings: {min(pts, len(line))} Courage Token(s).")
+                k = min(pts, len(line))
+                tokens = f"Courage Token{'' if k == 1 else 's'}" if self.rev >= 3 else "Courage Token(s)"
+                self.say(f"{singer} sings: {k} {tokens}.")
 
     def pet_start(self) -> None:
         """Stareplant: while active, the first adventurer takes 1 damage as a battle begins."""

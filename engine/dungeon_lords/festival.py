@@ -144,7 +144,8 @@ def _petshop(state: State, seat: int, i: int, sp: dict[str, Any], ev: list[Event
     board.pay(state, seat, sp["pay"], ev)
     p["imps"] += sp["imps"]
     got = draw_pets(state, seat, sp["pets"], ev)
-    log(state, ev, f"{who(seat)} at the pet shop ({'I' * (i + 1)}): {sp['imps']} imp(s), {got} Pet Card(s).")
+    imps, pets = f"{sp['imps']} imp{'' if sp['imps'] == 1 else 's'}", f"{got} Pet Card{'' if got == 1 else 's'}"
+    log(state, ev, f"{who(seat)} at the pet shop ({'I' * (i + 1)}): {imps}, {pets}.")
 
 
 def evil_all(state: State, deltas: dict[int, int], ev: list[Event]) -> None:
@@ -444,7 +445,7 @@ def do_bid(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) -
     fest = state["fest"]
     fest["bids"][str(seat)] = int(words[1])
     ev.append(Event(f"{who(seat)} has sent imps to the festival (secretly)."))
-    ev.append(Event(f"You send {words[1]} imp(s) to the festival.", seat))
+    ev.append(Event(f"You send {words[1]} imp{'' if words[1] == '1' else 's'} to the festival.", seat))
     if len(fest["bids"]) < state["seats"]:
         return
     bids = {int(s): b for s, b in fest["bids"].items()}

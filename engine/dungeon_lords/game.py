@@ -22,6 +22,7 @@ from . import (
     events,
     expansion,
     festival,
+    guide,
     notation,
     plan_chooser,
     plans,
@@ -487,9 +488,17 @@ class DungeonLords(core.Game):
         handler = MOVES.get(state["phase"])
         if handler is None:
             raise IllegalAction("Nobody may act now.")
+        before = self.turn_id(state)
+        mark = state.get("mark") or views.snapshot(state)
         handler(self, state, seat, text.split(), ev)
         state["turn"] += 1
         self._advance(state, ev)
+        # What the last turn changed (issue 28): the public board as the turn began, kept
+        # until the next turn ends, so every board can outline what is new.
+        if self.turn_id(state) != before:
+            state["last"], state["mark"] = mark, views.snapshot(state)
+        else:
+            state["mark"] = mark
         return ev
 
     # ---- legal actions -------------------------------------------------------------------------------
@@ -569,6 +578,9 @@ class DungeonLords(core.Game):
 
     def header(self, state: State, seat: int) -> str:
         return views.header(self, state, seat)
+
+    def what_now(self, state: State, seat: int | None) -> str:
+        return guide.what_now(self, state, seat)
 
     # ---- end ----------------------------------------------------------------------------------------------
     def is_over(self, state: State) -> bool:

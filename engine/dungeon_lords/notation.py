@@ -283,7 +283,7 @@ def _hire(state: State, seat: int | None, words: list[str]) -> str:
     space = _task_space(state, seat)
     if (state.get("task") or {}).get("type") == "expert" and seat is not None:
         xp = festival.expert_cost(state, seat, mid, space, arg == "evil")
-        return f"Hire the {name} as an expert monster for {cost_words(xp)}"
+        return f"Hire an expert {name} for {cost_words(xp)}"
     way = arg if arg in ("food", "evil") else None
     cost = tasks.hire_cost(state, seat, mid, space, way) if seat is not None else None
     text = f"Hire the {name} for {cost_words(cost if cost is not None else MONSTERS[mid]['cost'])}"
@@ -331,7 +331,21 @@ def _pay(state: State, seat: int | None, words: list[str]) -> str:
 
 
 def _keep(state: State, seat: int | None, words: list[str]) -> str:
-    return f"Keep {LOC[words[1]]['name']}; the other two drawn are inaccessible in season 1"
+    return f"Keep {LOC[words[1]]['name']}"  # the prompt says what becomes of the other two
+
+
+# A pet's effect in a few words where its card text is too long for a button (issue 28:
+# labels ran to the 80-character cut; the whole text is in /hand and the guide).
+PET_SHORT = {
+    "ghosty": "2 damage to any adventurer",
+    "babygolem": "fights like a monster this Combat",
+    "stareplant": "1 damage to the first, each battle",
+    "bubl": "2 more fatigue this battle",
+}
+
+
+def pet_words(pid: str) -> str:
+    return PET_SHORT.get(pid) or str(PETS[pid]["text"])
 
 
 def _pet(state: State, seat: int | None, words: list[str]) -> str:
@@ -340,7 +354,7 @@ def _pet(state: State, seat: int | None, words: list[str]) -> str:
     what = {"pass": f"Pass {name} to the left", "discard": f"Discard {name}", "pet": f"Use {name}{where}"}[
         words[0]
     ]
-    return f"{what}: {PETS[words[1]]['text']}"
+    return f"{what}: {pet_words(words[1])}"
 
 
 def _install(state: State, seat: int | None, words: list[str]) -> str:
@@ -415,11 +429,11 @@ _LABELS: dict[str, Any] = {
     "done": _done, "orders": _orders, "hire": _hire, "build": _build, "use": _use, "pay": _pay,
     "keep": _keep, "pass": _pet, "discard": _pet, "pet": _pet, "install": _install, "rent": _rent,
     "improve": _improve, "deconquer": _deconquer, "prize": _prize, "fight": _fight,
-    "dummy": lambda s, seat, w: f"Give the non-player the order {LOC[w[1]]['name']} ({LOC_WHAT[w[1]]})",
+    "dummy": lambda s, seat, w: f"Non-player's order: {LOC[w[1]]['name']}",
     "dig": lambda s, seat, w: f"Dig a tunnel on {w[1]} (1 imp)",
     "mine": lambda s, seat, w: f"Send {w[1]} imp{'s' if w[1] != '1' else ''} to mine {w[1]} gold"
     if w[1] != "0" else "Mine nothing (the order is not carried out)",
-    "return": lambda s, seat, w: f"Give back {TRAPS[w[1]]['name']} face down under the Trap deck",
+    "return": lambda s, seat, w: f"Give back {TRAPS[w[1]]['name']} (secret)",
     "release": lambda s, seat, w: f"Let the {MONSTERS[w[1]]['name']} go unpaid (1 Evil more)",
     "harvest": lambda s, seat, w: f"Harvest {w[1]} food",
     "look": lambda s, seat, w: f"Look at Combat Card {w[1]} in secret",
@@ -523,7 +537,9 @@ def order_chooser(state: State, seat: int, prefix: list[str]) -> Choice:
     options = [(loc, _order_option(loc)) for loc in free if loc not in chosen]
     options += [(loc + "-", _order_option(loc + "-")) for loc in free if loc not in chosen]
     head = f"Orders so far: {so_far}. " if prefix else ""
-    return Choice(prompt=f"{head}Choose your {ORDINAL[len(prefix)]} order (they resolve in this order).",
+    return Choice(prompt=f"{head}Choose your {ORDINAL[len(prefix)]} order of 3 (secret). Each minion takes "
+                         "the lowest free space (I, II, III) of its location; What now? lists each space's "
+                         "cost and gain.",
                   options=options)  # fmt: skip
 
 
@@ -574,10 +590,21 @@ STEP_PROMPTS: dict[str, tuple[str, str]] = {
     "hire": ("Hire Monster: choose the monster.", "Hire Monster: choose what the Demon eats."),
     "expert": ("Hire an expert monster: choose the monster.", ""),
     "mine": ("Mine Gold: how many imps mine?", ""),
+    "inacc": ("Keep one of the 3 Orders Cards you drew; the other two cannot be played in season 1.", ""),
+    "dummy": ("Choose the non-player's third order: its minion blocks a space of that location.", ""),
+    "pet_pass": ("Pet Phase: choose the pet you pass to the left (secret).", ""),
+    "pet_discard": ("Pet Phase: choose the pet you discard (secret); the rest stay face down.", ""),
+    "festival": ("Festival: how many free imps do you send (secret)? Most imps picks a prize first.", ""),
+    "return": ("Buy Traps in Year 2: choose the Trap Card you give back (secret).", ""),
+    "harvest": ("Harvest Food: how much food (1 imp each, plus supervising imps)?", ""),
+    "look": ("Masquerade: choose the Combat Card you look at in secret.", ""),
+    "put": ("Masquerade: choose where the card goes back.", ""),
+    "rent": ("Rent Rooms: choose a room in town (no tax, no room points).", ""),
 }  # fmt: skip
 
 
 def step_prompt(state: State, prefix: list[str]) -> str:
-    kind = "production" if state["phase"] == "production" else str((state.get("task") or {}).get("type"))
+    task = state.get("task") or {}
+    kind = "production" if state["phase"] == "production" else str(task.get("type") or state["phase"])
     pair = STEP_PROMPTS.get(kind)
     return (pair[min(len(prefix), 1)] if pair else "") or "Choose your move."

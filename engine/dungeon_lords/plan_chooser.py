@@ -16,7 +16,7 @@ from engine.core import Choice, IllegalAction, State
 
 from . import board, plans
 from .data import MONSTERS, PETS, ROOMS, RULES, TRAPS
-from .notation import IF_SPELL, describe, fit, parse_plan
+from .notation import IF_SPELL, describe, fit, parse_plan, pet_words
 
 STALE = "That choice is no longer open; open your moves again."
 ORD = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -178,7 +178,7 @@ def _items(state: State, seat: int, plan: dict[str, Any], part: str) -> list[tup
         for x in dict.fromkeys(p.get("pets", [])):
             if PETS[x]["when"] == "combat":
                 out.append(
-                    (f"pet-{x}", fit(f"Bring {PETS[x]['name']}: {PETS[x]['text']}"), _with(plan, "pet", x))
+                    (f"pet-{x}", fit(f"Bring {PETS[x]['name']}: {pet_words(x)}"), _with(plan, "pet", x))
                 )
     elif part == "spell":
         asked = {a.split(":")[0] for a in plan["if"]}

@@ -46,6 +46,7 @@ def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
         "planned": sorted(int(s) for s, x in c.get("plans", {}).items() if x is not None),
         "task": state["task"], "specials_seen": state["specials_seen"], "x": state.get("x"),
         "discard": state.get("discard"), "improved": state.get("improved", []),
+        "changed": changed(state),
     }  # fmt: skip
     _expansion_view(state, v)
     if seat is not None and 0 <= seat < state["seats"]:
@@ -54,6 +55,37 @@ def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
         v["result"] = g.result(state).to_json()  # the last board shows the final scores
     v["components"] = component_names(v)
     return v
+
+
+def snapshot(state: State) -> dict[str, Any]:
+    """The public pieces as they stand: each dungeon's tiles (kind, conquered, improved) and
+    the minions on the order spaces, to compare with when the turn is over."""
+    grids = {
+        str(s): {c: f"{t['k']}{'c' if t.get('c') else ''}{t.get('imp') or ''}{t.get('room') or ''}"
+                 for c, t in p["grid"].items()}
+        for s, p in enumerate(state["players"])
+    }  # fmt: skip
+    return {"grids": grids, "board": {k: list(v) for k, v in state["board"].items()}}
+
+
+def changed(state: State) -> dict[str, Any]:
+    """What the last turn changed, all public: per seat the squares whose tile changed, and
+    the order spaces (location, space) that have a new minion."""
+    last = state.get("last")
+    if not last:
+        return {"cells": {}, "spaces": []}
+    now = snapshot(state)
+    cells = {
+        s: sorted(c for c, code in grid.items() if last["grids"].get(s, {}).get(c) != code)
+        for s, grid in now["grids"].items()
+    }
+    spaces = [
+        [loc, i]
+        for loc, occ in now["board"].items()
+        for i, o in enumerate(occ)
+        if o is not None and (last["board"].get(loc) or [None] * 3)[i:i + 1] != [o]
+    ]
+    return {"cells": {s: c for s, c in cells.items() if c}, "spaces": spaces}
 
 
 def component_names(view: dict[str, Any]) -> dict[str, Any]:
