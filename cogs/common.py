@@ -67,6 +67,9 @@ def board_view(update: Update) -> discord.ui.View:
         view.add_item(ChooseButton(update.game_id, update.version))
     if not update.over:
         view.add_item(HandButton(update.game_id))
+    from cogs.guide import WhatNowButton  # here: cogs.guide imports this module
+
+    view.add_item(WhatNowButton(update.game_id))
     return view
 
 

@@ -4,7 +4,6 @@ what it returns."""
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import Any, Literal
 
@@ -24,6 +23,7 @@ from cogs.common import (
     tables_of,
     thread_of,
 )
+from cogs.guide import send_guide
 from tables import TableError, parse_options
 
 log = logging.getLogger("lairkeeper.cogs")
@@ -297,12 +297,7 @@ class Games(commands.Cog):
     @app_commands.describe(game="Which game")
     async def rules_cmd(self, interaction: discord.Interaction, game: str) -> None:
         async def run() -> None:
-            rules = tables_of(interaction).rules(game)
-            if rules.attachment is None:
-                await say(interaction, rules.text)
-                return
-            file = discord.File(io.BytesIO(rules.attachment), filename=rules.filename)
-            await say(interaction, rules.text, file=file)
+            await send_guide(interaction, game)
 
         await guarded(interaction, None, run())
 
