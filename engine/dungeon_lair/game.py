@@ -409,6 +409,10 @@ class DungeonLair(core.Game):
     def header(self, state: State, seat: int) -> str:
         return views.header(state, seat)
 
+    def what_now(self, state: State, seat: int | None) -> str:
+        upgrade(state)
+        return views.what_now(self, state, seat)
+
     # ---- end -----------------------------------------------------------------------------
     def is_over(self, state: State) -> bool:
         return bool(state["phase"] == "over")

@@ -222,6 +222,9 @@ class MonsterInn(core.Game):
     def header(self, state: State, seat: int) -> str:
         return views.header(state, seat, self.rules_revision(state) >= 3)
 
+    def what_now(self, state: State, seat: int | None) -> str:
+        return views.what_now(state, seat, sorted(self.to_act(state)))
+
     # ---- end ---------------------------------------------------------------------------
     def is_over(self, state: State) -> bool:
         return bool(state["over"])
