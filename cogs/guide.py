@@ -83,12 +83,14 @@ class GuideButton(
 
 
 class WhatNowButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:now:(?P<gid>\d{1,20})"):
-    """"What now?" under every board: the phase, what the clicker can do and what
+    """ "What now?" under every board: the phase, what the clicker can do and what
     each choice costs and gives, answered privately."""
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
-            discord.ui.Button(label="What now?", style=discord.ButtonStyle.secondary, custom_id=f"lk:now:{game_id}")
+            discord.ui.Button(
+                label="What now?", style=discord.ButtonStyle.secondary, custom_id=f"lk:now:{game_id}"
+            )
         )
         self.game_id = game_id
 

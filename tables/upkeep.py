@@ -72,7 +72,12 @@ def pages_of(lines: list[str], room: int = MESSAGE_ROOM) -> list[str]:
 
 
 # The verb of each host-only act, for "Only the host ... can pause a game."
-HOST_VERBS = {"paused": "pause", "resumed": "resume", "extended": "extend", "handed over": "hand over a seat of"}
+HOST_VERBS = {
+    "paused": "pause",
+    "resumed": "resume",
+    "extended": "extend",
+    "handed over": "hand over a seat of",
+}
 
 
 class UpkeepMixin(TablesBase):

@@ -16,12 +16,12 @@ from store import Store
 from tables import Tables
 from tables.guide_board import find_labels, middle_state
 from tables.rules import (
+    _GUIDE,
+    _H1H2,
     DOCS,
     EMBED_ROOM,
     REQUIRED,
     _cut,
-    _GUIDE,
-    _H1H2,
     guide_sections,
     missing_sections,
     paginate,
@@ -48,7 +48,7 @@ def _doc(key: str) -> str:
 
 @pytest.mark.parametrize("key", GAMES)
 def test_every_guide_has_the_required_sections(key: str) -> None:
-    """"the goal, setup, a turn or round, each phase, scoring, a glossary of every mark
+    """ "the goal, setup, a turn or round, each phase, scoring, a glossary of every mark
     on the board, variants; and a picture of a real board with its parts labelled"."""
     missing = missing_sections(guide_sections(_doc(key)))
     if key in GUIDE_PENDING:
@@ -88,7 +88,9 @@ def test_long_sections_are_paged_never_cut() -> None:
 
 
 def test_fallback_is_one_section_a_heading() -> None:
-    doc = "# Game\n\nIntro.\n\n## How to play\n\nGoal: win.\n\n### Detail\n\nMore.\n\n## Components\n\nCards.\n"
+    doc = (
+        "# Game\n\nIntro.\n\n## How to play\n\nGoal: win.\n\n### Detail\n\nMore.\n\n## Components\n\nCards.\n"
+    )
     sections = guide_sections(doc)
     assert [s.name for s in sections] == ["Game", "How to play", "Components"]
     assert "### Detail" in sections[1].pages[0] and "More." in sections[1].pages[0]
@@ -110,7 +112,9 @@ def test_board_callouts_find_their_labels(key: str) -> None:
     with base.recording() as labels:
         render.get(key).board(game.view(state, None), render.default_names(players))
     found = find_labels(labels, callouts)
-    assert set(found) == {n for n, _ in callouts}, f"not on the board: {[w for n, w in callouts if n not in found]}"
+    assert set(found) == {n for n, _ in callouts}, (
+        f"not on the board: {[w for n, w in callouts if n not in found]}"
+    )
 
 
 async def test_guide_page_carries_the_labelled_board(tables: Tables) -> None:

@@ -181,7 +181,9 @@ def test_labels_are_words(key: str) -> None:
     bad: list[str] = []
     for players in player_counts(game):
         for what, labels in drawn(key, players, seed=11):
-            bad += [f"{players} players, {what}: {lab.s!r} ({why})" for lab in labels for why in not_words(lab.s)]
+            bad += [
+                f"{players} players, {what}: {lab.s!r} ({why})" for lab in labels for why in not_words(lab.s)
+            ]
     bad = sorted(set(bad))
     if key in WORDS_PENDING:
         assert bad, f"{key} draws only words now: take it out of WORDS_PENDING"

@@ -1,4 +1,4 @@
-""""What now?" (issue 28 item 5): "the current phase in two or three sentences, what
+""" "What now?" (issue 28 item 5): "the current phase in two or three sentences, what
 this player can do, and what each choice costs and gives"; a watcher gets the phase
 without anyone's secrets."""
 
@@ -47,7 +47,7 @@ def test_what_now_explains_the_choices(key: str) -> None:
 
 
 def test_monster_inn_says_what_leaving_and_the_exchange_cost() -> None:
-    """"pay the same number of gems plus 2" (the exchange) and what leaving takes."""
+    """ "pay the same number of gems plus 2" (the exchange) and what leaving takes."""
     game = core.get("monster-inn")
     state = game.new(4, None, 1)
     seat = sorted(game.to_act(state))[0]
@@ -71,3 +71,21 @@ def test_dungeon_lair_counts_the_places_a_tile_fits() -> None:
     actor = state["current"]
     text = game.what_now(state, actor)
     assert "fits in" in text and "tile A" in text
+
+
+@pytest.mark.parametrize("key", ["monster-inn", "dungeon-lair"])
+def test_chooser_descriptions_fit_a_select_option(key: str) -> None:
+    """Every description the chooser gives fits Discord's 100 characters (tables never
+    has to cut one) and names a real option."""
+    game = core.get(key)
+    seen = 0
+    for state in _walk(key, max(game.min_players, 3), 6, 80):
+        if game.is_over(state):
+            continue
+        seat = sorted(game.to_act(state))[0]
+        choice = game.chooser(state, seat, [])
+        notes = choice.descriptions or {}
+        assert set(notes) <= {tok for tok, _label in choice.options}
+        assert all(0 < len(n) <= 100 for n in notes.values()), notes
+        seen += len(notes)
+    assert seen

@@ -98,11 +98,17 @@ def game_texts(key: str, players: int, seed: int) -> list[tuple[str, str]]:
         out += [("what now (watcher)", named(row, game.what_now(state, None)))]
         for s in range(players):
             out += [(f"private text {s}", named(row, game.private_text(state, s)))]
-        out += [("header", named(row, game.header(state, seat))), ("what now", named(row, game.what_now(state, seat)))]
+        out += [
+            ("header", named(row, game.header(state, seat))),
+            ("what now", named(row, game.what_now(state, seat))),
+        ]
         if moves % 3 == 0:  # the chooser and the buttons of every third turn (time)
             out += [("chooser", t) for t in build_texts(row, seat, pick)]
             legal = game.legal_actions(state, seat)
-            out += [("move button", named(row, game.describe(state, a))) for a in pick.sample(legal, min(5, len(legal)))]
+            out += [
+                ("move button", named(row, game.describe(state, a)))
+                for a in pick.sample(legal, min(5, len(legal)))
+            ]
             out += [("refusal", t) for t in _refusals(row, game, seat, last)]
         action = pick.choice(game.legal_actions(state, seat))
         state, events = game.apply(state, seat, action)

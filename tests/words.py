@@ -12,7 +12,9 @@ _SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 # Internal codes: a code in brackets ("(l5)"), a placeholder in angle brackets
 # ("<monster number>"), an object's repr ("<Foo at 0x...>"), or a lower-case code
 # glued to digits ("t12", "l5") as a word of its own ("x2", a count, is words).
-_CODE = re.compile(r"\([a-z]\d+\)|<[a-z][a-z ]*>|\bat 0x[0-9a-f]+|\b0x[0-9a-f]{4,}\b|\b(?!x\d)[a-z]{1,2}\d{1,3}\b")
+_CODE = re.compile(
+    r"\([a-z]\d+\)|<[a-z][a-z ]*>|\bat 0x[0-9a-f]+|\b0x[0-9a-f]{4,}\b|\b(?!x\d)[a-z]{1,2}\d{1,3}\b"
+)
 # Discord markup (a ping, a timestamp, a channel) may hold digits: not words, not codes.
 _MARKUP = re.compile(r"<[@#]!?&?\d+>|<t:\d+(?::[a-zA-Z])?>|https?://\S+")
 

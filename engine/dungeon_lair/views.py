@@ -351,3 +351,20 @@ def what_now(game: DungeonLair, state: State, seat: int | None) -> str:
             f"{'s' if scores[seat] != 1 else ''} now."
         )
     return "\n".join(lines)
+
+
+def chooser_notes(state: State, prefix: list[str], under: dict[str, list[Any]]) -> dict[str, str]:
+    """A line under each tile of the first placing step (<= 100 characters): in how
+    many places it fits and its edges (issue 28)."""
+    if prefix or state["phase"] not in ("place", "chain"):
+        return {}
+    out = {}
+    for tok, actions in under.items():
+        places = len({a["at"] for a in actions if a["a"] == "tile"})
+        tiles = {a["t"] for a in actions}
+        if len(tiles) != 1:
+            continue
+        edges = tile_summary(tiles.pop()).split("(", 1)[-1].rstrip(")")
+        fit = f"fits in {places} place{'s' if places != 1 else ''}" if places else "fits nowhere: remove it"
+        out[tok] = f"{fit}; {edges}"[:100]
+    return out

@@ -164,7 +164,8 @@ def _phase(state: State) -> str:
     what = short_label(first) if first.is_monster else f"a {short_label(first)}"
     pool_words = f"and the pool, {amount(pool['n'], pool['type'])}" if pool["n"] else "(the pool is empty)"
     return (
-        lead + f"The inn holds {len(inn)} creature{'s' if len(inn) != 1 else ''}; whoever leaves next takes the "
+        lead
+        + f"The inn holds {len(inn)} creature{'s' if len(inn) != 1 else ''}; whoever leaves next takes the "
         f"leftmost, {what}, {pool_words}. Staying longer means a stronger creature later, "
         "but every stay costs 1 treasure."
     )
@@ -187,7 +188,9 @@ def _choices(state: State, seat: int) -> list[str]:
         ]
     first = CARDS[state["inn"][0]]
     what = short_label(first) if first.is_monster else f"a {short_label(first)}"
-    gain = "its skulls in fame" if first.is_monster else "1 treasure from the supply now, but it may cost fame"
+    gain = (
+        "its skulls in fame" if first.is_monster else "1 treasure from the supply now, but it may cost fame"
+    )
     out = []
     if pool["type"] is None:
         out.append(f"Remain: add 1 gold or 1 gem to the pool ({purse}); you stay in the round.")
@@ -216,3 +219,30 @@ def what_now(state: State, seat: int | None, to_act: list[int]) -> str:
         elif seat is not None:
             lines.append("You are still in this round: wait for your turn.")
     return "\n".join(lines)
+
+
+def option_notes(state: State, seat: int, tokens: list[str]) -> dict[str, str]:
+    """A line under each chooser option (<= 100 characters): what it costs and gives."""
+    p, pool, sup = state["players"][seat], state["pool"], state["supply"]
+    out: dict[str, str] = {}
+    for tok in tokens:
+        kind, *rest = tok.split("-")
+        if kind in ("gold", "gem"):
+            out[tok] = f"Costs 1 {kind} (you have {p[kind]}); you stay in for a stronger creature."
+        elif kind == "swap" and pool["type"] is not None:
+            t, n = pool["type"], pool["n"]
+            out[tok] = (
+                f"You get {amount(n, t)} back and pay {amount(n + 2, other(t))} (you have {p[other(t)]})."
+            )
+        elif kind == "leave" and state["inn"]:
+            first = CARDS[state["inn"][0]]
+            loot = f"Plus the pool's {amount(pool['n'], pool['type'])}" if pool["n"] else "The pool is empty"
+            extra = "" if first.is_monster else "; 1 treasure bonus, it may cost fame"
+            out[tok] = f"{loot}{extra}; out until the next round."
+        elif kind == "bonus" and rest:
+            out[tok] = f"From the supply ({sup[rest[0]]} left there)."
+        elif kind == "support" and len(rest) == 2:
+            out[tok] = f"Its humanoid is removed unseen at the end; the {rest[1]} no longer counts for fame."
+        elif kind == "nosupport":
+            out[tok] = "Keep your treasure; a stronger humanoid under it would cost fame at the end."
+    return out
