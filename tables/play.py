@@ -49,8 +49,14 @@ def not_your_turn(row: GameRow) -> str:
     assert row.state is not None
     status = named(row, game.status(row.state)).strip()
     acting = [display_name(row, s) for s in sorted(game.to_act(row.state))]
-    if any(status.startswith(name + " ") for name in acting):
-        return f"It is not your turn: {status}"
+    for name in acting:  # a sentence of the status that starts with the player's name
+        for lead in ("", ": ", ". "):
+            at = status.find(lead + name + " ") if lead else (0 if status.startswith(name + " ") else -1)
+            if at < 0:
+                continue
+            body = status[at + len(lead) :].rstrip(".")
+            where = status[:at].strip(" :.")
+            return f"It is not your turn: {body}." + (f" {where}." if where else "")
     if any(name in status for name in acting):
         return f"It is not your turn. {status}"
     waiting = " and ".join(acting) if len(acting) <= 2 else ", ".join(acting[:-1]) + " and " + acting[-1]

@@ -141,3 +141,26 @@ def test_the_checker_catches_what_issue_28_saw() -> None:
     assert not_words("Combat Cards: 1 {'name': 'Invisibility', 'speed': 'fast'}")
     assert not_words("Lair (l5)") and not_words("open_treasure") and not_words("owner None")
     assert not not_words("Bob bids 3 gold. It is your turn <@123>, due <t:1700000000:R>.")
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_out_of_turn_refusal_says_whose_turn(key: str) -> None:
+    """Issue 28: "It is not your turn: Bob is choosing a card." - the refusal names the
+    player (or players) the game waits for, in every game."""
+    from tables.play import not_your_turn
+
+    game = core.get(key)
+    players = max(game.min_players, 2)
+    pick = random.Random(1)
+    state = game.new(players, None, 1)
+    for _ in range(25):
+        if game.is_over(state):
+            break
+        row = _row(key, players, state)
+        acting = sorted(game.to_act(state))
+        text = not_your_turn(row)
+        assert text.startswith("It is not your turn")
+        assert any(NAMES[s] in text for s in acting), text
+        assert not not_words(text) and not UNNAMED.search(text), text
+        seat = pick.choice(acting)
+        state, _ = game.apply(state, seat, pick.choice(game.legal_actions(state, seat)))
