@@ -43,7 +43,7 @@ from tables.results import (
     Update,
     clean_sentence,
 )
-from tables.rules import GuideMixin, GuidePage, RulesMixin
+from tables.rules import GuidePage, RulesMixin
 from tables.settings import DEFAULT_SETTINGS, ON_DEADLINE, SettingsMixin, check_settings, parse_options
 from tables.stats import StatsMixin
 from tables.text import MESSAGE_ROOM, display_name, fit_message
@@ -61,7 +61,6 @@ class Tables(
     HistoryMixin,
     StatsMixin,
     RulesMixin,
-    GuideMixin,
     SettingsMixin,
     TablesBase,
 ):
