@@ -49,11 +49,23 @@ def find_labels(labels: list[base.Label], callouts: tuple[tuple[int, str], ...])
     return found
 
 
+def _plain(img: Image.Image, cx: int, cy: int, r: int) -> bool:
+    """Whether the square around (cx, cy) lies on the image and holds one colour (no
+    text or piece for the disc to hide)."""
+    if cx - r < 0 or cy - r < 0 or cx + r > img.width or cy + r > img.height:
+        return False
+    colours = img.crop((cx - r, cy - r, cx + r, cy + r)).getcolors(4)
+    return colours is not None and len(colours) == 1
+
+
 def _mark(draw: ImageDraw.ImageDraw, img: Image.Image, number: int, box: tuple[int, int, int, int]) -> None:
-    """A numbered disc just left of ``box`` (or right of it near the left edge)."""
+    """A numbered disc beside ``box``: left of it, else right, else above, where it
+    hides nothing; left of it (over whatever is there) when no side is free."""
     r = base.TEXT_KEY // 2 + 6
     cy = (box[1] + box[3]) // 2
-    cx = box[0] - r - 6 if box[0] - 2 * r - 6 >= 0 else min(img.width - r, box[2] + r + 6)
+    spots = [(box[0] - r - 6, cy), (box[2] + r + 6, cy), (box[0] + r, box[1] - r - 4)]
+    cx, cy = next(((x, y) for x, y in spots if _plain(img, x, y, r)), spots[0])
+    cx = max(r, min(img.width - r, cx))
     draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(220, 30, 30), outline=(255, 255, 255), width=3)
     base.text(draw, (cx, cy), str(number), base.TEXT_KEY - 6, (255, 255, 255), "mm")
 
