@@ -159,7 +159,10 @@ def board_view(update: Update) -> discord.ui.View:
     if update.choose:
         view.add_item(ChooseButton(update.game_id, update.version))
     if not update.over:
+        from cogs.guide import WhatNowButton  # here: cogs.guide imports this module
+
         view.add_item(HandButton(update.game_id))
+        view.add_item(WhatNowButton(update.game_id))
     return view
 
 
@@ -415,7 +418,8 @@ def step_message(step: Step) -> tuple[str, discord.ui.View, list[discord.File]]:
     else:
         base = step.page * Step.PAGE
         shown = [(base + k, label) for k, (_tok, label) in enumerate(step.shown)]
-        view.add_item(StepSelect(gid, ver, depth, shown, step.prompt))
+        notes = [step.descriptions.get(tok) for tok, _label in step.shown]
+        view.add_item(StepSelect(gid, ver, depth, shown, notes=notes))
         if step.page > 0:
             view.add_item(StepButton(gid, ver, depth, "page", step.page - 1, "Previous", row=1))
         if step.page < step.pages - 1:
@@ -468,13 +472,28 @@ class StepSelect(
 ):
     """A chooser select menu; each option's value is its index in the step."""
 
+    # The instruction is the message's text (a phone cuts a placeholder short).
+    PLACEHOLDER = "Pick one (see above)"
+
     def __init__(
-        self, game_id: int, version: int, depth: int, options: list[tuple[int, str]], prompt: str = ""
+        self,
+        game_id: int,
+        version: int,
+        depth: int,
+        options: list[tuple[int, str]],
+        prompt: str = "",
+        notes: list[str | None] | None = None,
     ) -> None:
+        notes = notes or [None] * len(options)
         select: discord.ui.Select = discord.ui.Select(
             custom_id=f"lk:cs:{game_id}:{version}:{depth}",
-            placeholder=(prompt or "Choose")[:150],
-            options=[discord.SelectOption(label=(label or "?")[:100], value=str(i)) for i, label in options],
+            placeholder=self.PLACEHOLDER,
+            options=[
+                discord.SelectOption(
+                    label=(label or "?")[:100], value=str(i), description=(note or None) and note[:100]
+                )
+                for (i, label), note in zip(options, notes, strict=False)
+            ],
             row=0,
         )
         super().__init__(select)

@@ -5,7 +5,6 @@ what it returns."""
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from typing import Any, Literal
 
@@ -28,6 +27,7 @@ from cogs.common import (
     tables_of,
     thread_of,
 )
+from cogs.guide import send_guide
 from tables import TableError, parse_options
 
 log = logging.getLogger("lairkeeper.cogs")
@@ -307,12 +307,7 @@ class Games(commands.Cog):
     @app_commands.describe(game="Which game")
     async def rules_cmd(self, interaction: discord.Interaction, game: str) -> None:
         async def run() -> None:
-            rules = tables_of(interaction).rules(game)
-            if rules.attachment is None:
-                await say(interaction, rules.text)
-                return
-            file = discord.File(io.BytesIO(rules.attachment), filename=rules.filename)
-            await say(interaction, rules.text, file=file)
+            await send_guide(interaction, game)
 
         await guarded(interaction, None, run())
 

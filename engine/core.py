@@ -160,6 +160,9 @@ class Choice:
     # Data the renderer's optional preview() draws after each step (e.g. a hero
     # path so far). Derived from the acting seat's own view only.
     preview: dict[str, Any] | None = None
+    # token -> a line under the option in the select menu (<= 100 characters): what
+    # the choice costs and gives, so the label itself can stay short (issue 28).
+    descriptions: dict[str, str] | None = None
 
 
 def rank(scores: list[int], *tiebreaks: list[int]) -> list[list[Seat]]:

@@ -44,7 +44,7 @@ from tables.results import (
     Update,
     clean_sentence,
 )
-from tables.rules import RulesMixin
+from tables.rules import GuidePage, RulesMixin
 from tables.settings import DEFAULT_SETTINGS, ON_DEADLINE, SettingsMixin, check_settings, parse_options
 from tables.stats import StatsMixin
 from tables.text import MESSAGE_ROOM, display_name, fit_message
@@ -69,6 +69,7 @@ class Tables(
 
 
 __all__ = [
+    "GuidePage",
     "CHOICE_REF",
     "NOT_TAKEN",
     "SLOW",

@@ -16,7 +16,7 @@ from engine.core import Event
 from store import GameRow
 from tables.base import TablesBase
 from tables.results import MAX_STEP_IMAGES, TableError, Update
-from tables.text import display_name, display_names, fit_message, image_names, named, result_text
+from tables.text import display_name, fit_message, image_names, named, result_text
 
 log = logging.getLogger("lairkeeper.tables")
 
@@ -98,8 +98,6 @@ def words(row: GameRow, events: list[Event], before: GameRow | None, actor: tupl
             if uid is not None and not row.seats[s].is_ai and (s not in was or actor == (uid, s)):
                 w.ping.append(uid)
         w.choose = any(not row.seats[s].is_ai for s in acting)
-    # Until every board draws the names, say which seat number is whom.
-    w.tail.append("Seats: " + ", ".join(f"P{i + 1} {n}" for i, n in enumerate(display_names(row))))
     return w
 
 

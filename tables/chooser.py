@@ -49,6 +49,21 @@ def _choice(row: GameRow, seat: int, prefix: list[str]) -> Choice:
         raise TableError(named(row, str(exc))) from None
 
 
+DESCRIPTION_MAX = 100  # Discord's limit on a select option's description
+
+
+def described(row: GameRow, choice: Choice) -> dict[str, str]:
+    """The chooser's option descriptions with the players' names in, each fitted to
+    a select option's 100 characters at a word."""
+    out = {}
+    for tok, text in (choice.descriptions or {}).items():
+        text = named(row, text).strip()
+        if len(text) > DESCRIPTION_MAX:
+            text = text[: DESCRIPTION_MAX - 1].rsplit(" ", 1)[0] + "…"
+        out[tok] = text
+    return out
+
+
 def build_step(row: GameRow, seat: int, prefix: list[str], page: int = 0) -> Step:
     """The step after ``prefix``, with names in its texts and the preview drawn.
     CPU-bound (the game's chooser, the preview image): run off the event loop."""
@@ -70,6 +85,7 @@ def build_step(row: GameRow, seat: int, prefix: list[str], page: int = 0) -> Ste
         options=[(tok, named(row, label)[:LABEL_MAX]) for tok, label in choice.options],
         done=done,
         path=path,
+        descriptions=described(row, choice),
     )
     step.page = max(0, min(page, step.pages - 1))
     preview = render.get(row.game_key).preview

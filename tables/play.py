@@ -14,7 +14,7 @@ from engine.core import Action, Event, IllegalAction
 from store import CommitUnknown, DatabaseTimeout, GameRow
 from tables.base import NOT_TAKEN, UNSURE, MoveTaken, TablesBase
 from tables.results import TableError, Update
-from tables.text import named
+from tables.text import display_name, named
 from tables.upkeep import PAUSED
 
 log = logging.getLogger("lairkeeper.tables")
@@ -42,6 +42,29 @@ def parse_move(row: GameRow, text: str) -> Action:
         ) from None
 
 
+def not_your_turn(row: GameRow) -> str:
+    """The refusal of a move out of turn, saying whose turn it is and what they do:
+    "It is not your turn: Bob is choosing a card." (issue 28)."""
+    game = core.get(row.game_key)
+    assert row.state is not None
+    status = named(row, game.status(row.state)).strip()
+    acting = [display_name(row, s) for s in sorted(game.to_act(row.state))]
+    for name in acting:  # a sentence of the status that starts with the player's name
+        for lead in ("", ": ", ". "):
+            at = status.find(lead + name + " ") if lead else (0 if status.startswith(name + " ") else -1)
+            if at < 0:
+                continue
+            body = status[at + len(lead) :].rstrip(".")
+            where = status[:at].strip(" :.")
+            return f"It is not your turn: {body}." + (f" {where}." if where else "")
+    if any(name in status for name in acting):
+        return f"It is not your turn. {status}"
+    waiting = " and ".join(acting) if len(acting) <= 2 else ", ".join(acting[:-1]) + " and " + acting[-1]
+    return f"It is not your turn: {waiting} {'is' if len(acting) == 1 else 'are'} to play." + (
+        f" {status}" if status else ""
+    )
+
+
 def _draw_opening(game_key: str) -> None:
     game = core.get(game_key)
     state = game.new(game.min_players, None, 0)
@@ -59,7 +82,7 @@ class PlayMixin(TablesBase):
             raise TableError("You are not a player in this game.")
         assert row.state is not None
         if seat not in core.get(row.game_key).to_act(row.state):
-            raise TableError("It is not your turn.")
+            raise TableError(not_your_turn(row))
         return seat
 
     def _chosen(self, row: GameRow, seat: int, text: str | None, button: tuple[int, int] | None) -> Action:

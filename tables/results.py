@@ -145,6 +145,7 @@ class Step:
     preview: bytes | None = None
     page: int = 0
     note: str | None = None  # one sentence about the half-made move (kept or dropped)
+    descriptions: dict[str, str] = field(default_factory=dict)  # token -> a line under the option
 
     PAGE = 25  # a select menu holds 25 options
     FEW = 5  # this many options or fewer are buttons
@@ -166,6 +167,12 @@ class Step:
         if self.path:
             lines.append("So far: " + " - ".join(self.path))
         lines.append(self.prompt)
+        if len(self.options) <= self.FEW:  # buttons carry no description: say it here
+            lines += [
+                f"- {label}: {self.descriptions[tok]}"
+                for tok, label in self.options
+                if tok in self.descriptions
+            ]
         if self.done is not None:
             lines.append(f"Press **Done** to play: {self.done}")
         if self.pages > 1:

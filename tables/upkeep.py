@@ -71,6 +71,15 @@ def pages_of(lines: list[str], room: int = MESSAGE_ROOM) -> list[str]:
     return pages
 
 
+# The verb of each host-only act, for "Only the host ... can pause a game."
+HOST_VERBS = {
+    "paused": "pause",
+    "resumed": "resume",
+    "extended": "extend",
+    "handed over": "hand over a seat of",
+}
+
+
 class UpkeepMixin(TablesBase):
     if TYPE_CHECKING:  # provided by the other parts of the facade
 
@@ -118,11 +127,13 @@ class UpkeepMixin(TablesBase):
 
     # ---- pause, resume, extend ----------------------------------------------------------
     async def _host_or_admin(self, game_id: int, user_id: int, is_admin: bool, what: str) -> GameRow:
+        """The game, if ``user_id`` may do ``what`` to it (a past participle: "paused")."""
         row = await self._load(game_id)
         if row.status != "active":
             raise TableError(f"Only a running game can be {what}; this one is {row.status}.")
         if user_id != row.host_id and not is_admin:
-            raise TableError(f"Only the host or a member with Manage Server can {what.split()[0]} a game.")
+            verb = HOST_VERBS.get(what, what)
+            raise TableError(f"Only the host or a member with Manage Server can {verb} a game.")
         return row
 
     async def is_paused(self, game_id: int) -> bool:

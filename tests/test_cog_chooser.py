@@ -51,3 +51,20 @@ def test_every_custom_id_is_read_back_by_its_dynamic_item() -> None:
     for row in components(step):
         for c in row["components"]:
             assert sum(bool(t.fullmatch(c["custom_id"])) for t in templates) == 1, c["custom_id"]
+
+
+def test_select_options_carry_descriptions_and_the_prompt_is_in_the_message() -> None:
+    """Issue 28: "Select options carry descriptions (up to 100 characters) ...;
+    instructions live in the message, not in a placeholder"."""
+    options = [(f"t{i}", f"Option {i}") for i in range(8)]
+    notes = {f"t{i}": f"Costs {i} gold and gives {i} fame. " + "x" * 80 for i in range(0, 8, 2)}
+    notes = {k: v[:100] for k, v in notes.items()}
+    prompt = "Choose the tile to place: it must touch the dungeon, doorway against doorway."
+    step = Step(1, 1, 0, prompt, options, descriptions=notes)
+    text, view, _files = step_message(step)
+    (select,) = [c for row in view.to_components() for c in row["components"] if c["type"] == 3]
+    assert prompt in text and prompt not in select.get("placeholder", "")
+    described = {o["value"]: o.get("description") for o in select["options"]}
+    assert described["0"] == notes["t0"] and described["1"] is None
+    few = Step(1, 1, 0, prompt, options[:3], descriptions=notes)
+    assert f"- Option 0: {notes['t0']}" in few.text  # buttons: the description is in the message

@@ -363,29 +363,6 @@ def test_cogs_share_one_helper_module_and_never_touch_engine_or_store() -> None:
             assert f"cogs.{other}" not in text, f"{path.name} imports cogs.{other}"
 
 
-def test_rules_post_how_to_play_and_attach_the_rest(tables: Tables) -> None:
-    """Issue 21 item 7: /rules posts the '## How to play' section (<= 1,800 characters)
-    and attaches the rest; without that section, the first paragraph."""
-    from tables.rules import HOW_TO_PLAY_MAX, split_doc
-
-    doc = "# Game\n\nIntro line.\n\n## How to play\n\nGoal: win.\nTurn: add 1-3.\n\n## Components\n\nCards.\n"
-    post, rest = split_doc(doc)
-    assert post == "Goal: win.\nTurn: add 1-3."
-    assert "## Components" in rest and "Cards." in rest and "Goal: win." not in rest
-    post, rest = split_doc("# Game\n\nFirst paragraph here.\n\nSecond.\n")
-    assert post == "First paragraph here." and "Second." in rest
-    long = "## How to play\n\n" + "\n".join(f"Line {i} of the rules." for i in range(300))
-    post, _ = split_doc(long)
-    assert len(post) <= HOW_TO_PLAY_MAX and post.endswith("…")
-    for info in tables.catalogue():
-        rules = tables.rules(info.key)
-        assert len(rules.text) <= 2000 and rules.text.startswith(f"**{info.title}**")
-        if info.key != "test-race":
-            assert rules.attachment, info.key
-    with pytest.raises(TableError, match="no game called"):
-        tables.rules("chess")
-
-
 async def test_refusals_name_the_players(tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 16 item 4: an engine sentence naming a seat reaches Discord with the name."""
     from engine.core import IllegalAction

@@ -387,6 +387,7 @@ class DungeonLair(core.Game):
             if len(segs) > len(prefix) and [t for t, _ in segs[: len(prefix)]] == prefix:
                 under.setdefault(segs[len(prefix)][0], []).append(a)
         labels = dict(choice.options)
+        choice.descriptions = views.chooser_notes(state, prefix, under)
         choice.prompt = views.chooser_prompt(state, seat, prefix, under)
         choice.preview = views.chooser_preview(seat, under, labels)
         return choice
@@ -408,6 +409,10 @@ class DungeonLair(core.Game):
 
     def header(self, state: State, seat: int) -> str:
         return views.header(state, seat)
+
+    def what_now(self, state: State, seat: int | None) -> str:
+        upgrade(state)
+        return views.what_now(self, state, seat)
 
     # ---- end -----------------------------------------------------------------------------
     def is_over(self, state: State) -> bool:

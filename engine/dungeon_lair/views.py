@@ -273,3 +273,98 @@ def chooser_preview(seat: int, under: dict[str, list[Any]], labels: dict[str, st
     places = [{"label": label, "area": a["to"], "cell": area_cell(a["to"])} for label, a in picks]
     src = sample["from"] if sample["from"] != "hand" else None
     return {"kind": "monster", "seat": seat, "size": sample["s"], "from": src, "places": places}
+
+
+# ---- "What now?" (issue 28) -------------------------------------------------------------
+
+
+def _lair_phase(game: DungeonLair, state: State) -> str:
+    """Where the game stands, in two sentences."""
+    scores = game.dungeon(state).scores(state["monsters"])
+    best = max(scores)
+    leaders = " and ".join(seat_ref(s) for s, v in enumerate(scores) if v == best)
+    lead = f"{leaders} {'lead' if ' and ' in leaders else 'leads'} with {best} room{'s' if best != 1 else ''}"
+    if best == 0:
+        lead = "nobody holds a room yet"
+    left = len(state["deck"])
+    return (
+        f"Turn {state['turn']}: {seat_ref(state['current'])} draws and places tiles, then does one monster "
+        f"action or none. {left} tile{'s' if left != 1 else ''} left in the stack; when every tile is placed "
+        f"the game ends and each room goes to the most monster power that reaches it "
+        f"(now: {lead})."
+    )
+
+
+def _tile_choices(game: DungeonLair, state: State, seat: int) -> list[str]:
+    letters = hand_letters(state, seat)
+    legal = game.legal_actions(state, seat)
+    out = []
+    for t in sorted(state["hands"][seat], key=letters.__getitem__):
+        places = len({a["at"] for a in legal if a["a"] == "tile" and a["t"] == t})
+        name = f"tile {letters[t]}, {TILES[t].name}"
+        out.append(
+            f"Place {name}: it fits in {places} place{'s' if places != 1 else ''}."
+            if places
+            else f"Remove {name}: it fits nowhere, so it leaves the game (that ends your tile placing)."
+        )
+    if state["phase"] == "chain":
+        out.append(f"The tile must go on a free exit of the corridor on {state['chain']}.")
+    else:
+        out.append("A tile touches the dungeon doorway against doorway; a corridor lets you draw again.")
+    return out
+
+
+def _monster_choices(game: DungeonLair, state: State, seat: int) -> list[str]:
+    mine = state["monsters"][seat]
+    hand = [m["s"] for m in mine if m["at"] is None]
+    out = []
+    more = game.can_draw_more(state, seat)
+    if more:
+        words = MORE_WORDS[more][0].upper() + MORE_WORDS[more][1:]
+        out.append(f"{words}: it goes on a free exit of the corridor you just placed.")
+    if hand and state["placed"]:
+        sizes = ", ".join(f"{monster_word(z)}: power {SIZES.index(z) + 1}" for z in SIZES if z in hand)
+        out.append(
+            f"Put a monster from your hand ({sizes}) on a tile you placed this turn: it holds every room it "
+            "can walk to without passing a door or a portcullis."
+        )
+    if any(m["at"] is not None for m in mine):
+        out.append("Move one of your monsters as far as it walks, through one door at most.")
+        out.append("Take one of your monsters back to your hand (it scores nothing there).")
+    out.append("Pass: end your turn with no monster action.")
+    return out
+
+
+def what_now(game: DungeonLair, state: State, seat: int | None) -> str:
+    """The "What now?" answer: the turn, what ``seat`` may do, and what it costs and gives."""
+    if game.is_over(state):
+        return status(game, state) + " The final board shows every player's rooms."
+    lines = [_lair_phase(game, state)]
+    if seat is not None and seat == state["current"]:
+        lines.append("Your choices:")
+        tiles = state["phase"] in ("place", "chain")
+        lines += [f"- {c}" for c in (_tile_choices if tiles else _monster_choices)(game, state, seat)]
+    elif seat is not None:
+        scores = game.dungeon(state).scores(state["monsters"])
+        lines.append(
+            f"It is {seat_ref(state['current'])}'s turn; you wait. You hold {scores[seat]} room"
+            f"{'s' if scores[seat] != 1 else ''} now."
+        )
+    return "\n".join(lines)
+
+
+def chooser_notes(state: State, prefix: list[str], under: dict[str, list[Any]]) -> dict[str, str]:
+    """A line under each tile of the first placing step (<= 100 characters): in how
+    many places it fits and its edges (issue 28)."""
+    if prefix or state["phase"] not in ("place", "chain"):
+        return {}
+    out = {}
+    for tok, actions in under.items():
+        places = len({a["at"] for a in actions if a["a"] == "tile"})
+        tiles = {a["t"] for a in actions}
+        if len(tiles) != 1:
+            continue
+        edges = tile_summary(tiles.pop()).split("(", 1)[-1].rstrip(")")
+        fit = f"fits in {places} place{'s' if places != 1 else ''}" if places else "fits nowhere: remove it"
+        out[tok] = f"{fit}; {edges}"[:100]
+    return out

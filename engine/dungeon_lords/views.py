@@ -182,7 +182,7 @@ def status(g: Any, state: State) -> str:
     if ph == "over":
         return "The game is over."
     if ph == "plan":
-        return f"Year {state['year']} combat, round {state['combat']['round']}: {who} plan the battle."
+        return f"Year {state['year']} combat, round {state['combat']['round']}: {who} {'plans' if len(g.to_act(state)) == 1 else 'plan'} the battle."
     if ph in PHASE_STATUS:
         return PHASE_STATUS[ph].format(where=where, who=who)
     t = state["task"]

@@ -3,6 +3,7 @@ are in rules.py, the notation in notation.py, the views in views.py."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine import core
@@ -221,6 +222,21 @@ class MonsterInn(core.Game):
 
     def header(self, state: State, seat: int) -> str:
         return views.header(state, seat, self.rules_revision(state) >= 3)
+
+    def what_now(self, state: State, seat: int | None) -> str:
+        return views.what_now(state, seat, sorted(self.to_act(state)))
+
+    def narrow(
+        self, state: State, seat: int, moves: Iterable[Any], prefix: list[str], prompt: str
+    ) -> core.Choice:
+        """The default one-step chooser, with a line under each option saying what it
+        costs and gives (issue 28). (``narrow``, not ``chooser``: overriding ``chooser``
+        would tell the tables layer that moves are built in steps, and Monster Inn's
+        few moves are buttons.)"""
+        choice = super().narrow(state, seat, moves, prefix, prompt)
+        if not prefix and seat in self.to_act(state):
+            choice.descriptions = views.option_notes(state, seat, [tok for tok, _label in choice.options])
+        return choice
 
     # ---- end ---------------------------------------------------------------------------
     def is_over(self, state: State) -> bool:
