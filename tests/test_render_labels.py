@@ -34,8 +34,6 @@ FLOOR_PENDING: set[str] = {
     "monster-inn",
     "dungeon-lair",
     "dungeon-decorators",
-    "dungeon-drawers",
-    "dungeon-lords",
 }
 
 

@@ -264,12 +264,13 @@ def test_the_guide_sections_are_there_whole_and_under_an_embed() -> None:
         "Phase B: the hero's path",
         "Phase C: defend",
         "Scoring",
+        "Marks on the board",
         "The board",
         "Variants",
     ):
         assert name in guides, name
         assert len("## " + guides[name]) < 4096, name
-    glossary = guides["The board"]
+    glossary = guides["Marks on the board"]
     for _, meaning in R.LEGEND:
         assert meaning.split(":")[0].split(" (")[0] in glossary
     first_rules = doc.index("# Dungeon Drawers")

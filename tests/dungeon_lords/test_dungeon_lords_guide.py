@@ -29,8 +29,8 @@ def _sections() -> dict[str, str]:
 def test_guide_sections_present_and_short() -> None:
     sec = _sections()
     guide = {k: v for k, v in sec.items() if k.startswith("Guide: ")}
-    for want in ("goal", "season", "orders", "Monsters", "Pay Day", "Adventurers", "Combat",
-                 "Festival", "Scoring", "marks", "Variants"):  # fmt: skip
+    for want in ("goal", "Setup", "round", "orders", "Monsters", "Pay Day", "Adventurers", "Combat",
+                 "Festival", "Scoring", "Marks", "Variants"):  # fmt: skip
         assert any(want in k for k in guide), f"no guide section on {want}"
     for k, v in guide.items():
         assert len(v) < 4096, f"{k} is {len(v)} characters"
