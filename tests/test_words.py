@@ -33,7 +33,7 @@ UNNAMED = re.compile(r"\bPlayer \d\b")
 # engineer of each game fixes them and the lead empties this as they are merged.
 # dungeon-lords: engine/dungeon_lords/tasks.py's Pay Day refusal "Type 'pay' to pay every
 # monster, or 'release <monster>' to let one go." (a placeholder in angle brackets).
-WORDS_PENDING: set[str] = {"dungeon-lords"}
+WORDS_PENDING: set[str] = set()
 
 
 def _row(key: str, players: int, state: dict[str, Any]) -> GameRow:

@@ -302,7 +302,9 @@ def _do_payday(g: Any, state: State, seat: int, words: list[str], ev: list[Event
         return
     m = next((m for m in p["monsters"] if len(words) == 2 and m["id"] == words[1] and not m.get("pet")), None)
     if words[0] != "release" or m is None:
-        raise IllegalAction("Type 'pay' to pay every monster, or 'release <monster>' to let one go.")
+        raise IllegalAction(
+            "Pay every monster (type 'pay'), or let one go by name, for example 'release troll'."
+        )
     p["monsters"].remove(m)
     state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(m["id"])
     log(state, ev, f"{who(seat)} cannot or will not pay: the {MONSTERS[m['id']]['name']} leaves (Evil +1).")
