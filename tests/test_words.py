@@ -31,8 +31,6 @@ UNNAMED = re.compile(r"\bPlayer \d\b")
 
 # Per game, what the engine's own texts still say that is not words (issue 28): the
 # engineer of each game fixes them and the lead empties this as they are merged.
-# dungeon-lords: engine/dungeon_lords/tasks.py's Pay Day refusal "Type 'pay' to pay every
-# monster, or 'release <monster>' to let one go." (a placeholder in angle brackets).
 WORDS_PENDING: set[str] = set()
 
 
