@@ -366,8 +366,8 @@ FINAL_COLS = (
     ("stars", "stars"),
     ("colours", "colours"),
     ("common colour", "common"),
-    ("boss A", "boss A"),
-    ("boss B", "boss B"),
+    ("boss A", "boss (yellow)"),
+    ("boss B", "boss (blue)"),
 )
 
 

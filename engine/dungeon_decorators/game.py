@@ -43,6 +43,10 @@ STEP_PROMPTS = {
 }
 
 
+# Words of the final table for the stored breakdown's keys.
+FINAL_WORDS = {"boss A": "boss (yellow)", "boss B": "boss (blue)"}
+
+
 def _step_kind(prefix: list[str]) -> str:
     """Which build step a chooser prefix has reached (group picks left out)."""
     real = [t for t in prefix if not (t[:1] == "g" and t[1:].isdigit())]
@@ -781,9 +785,10 @@ class DungeonDecorators(core.Game):
             )
         t = action.get("tile")
         self._take_tile(p, t)
-        if t == "G":
+        if t == "G" and self.rules_revision(state) < 3:
             state["generic_left"] += 1
         else:
+            # "discard tiles into the box": a generic tile leaves the game too (revision 3).
             state["box"].append(t)
         events.append(
             Event(f"{seat_ref(seat)} has no room for a tile and discards {tile_name(t)} into the box.")
@@ -1042,9 +1047,9 @@ class DungeonDecorators(core.Game):
 
     def result(self, state: State) -> Result:
         players = state["players"]
-        breakdown = (
-            state["final"]["breakdown"] if state["final"] else [{"goals": p["score"]} for p in players]
-        )
+        stored = state["final"]["breakdown"] if state["final"] else [{"goals": p["score"]} for p in players]
+        # The boards call the boss decks by their colours, so the final table does too.
+        breakdown = [{FINAL_WORDS.get(k, k): v for k, v in b.items()} for b in stored]
         scores = [sum(b.values()) for b in breakdown]
         shapes = [sum(1 for g in p["scored"] if g.startswith("S")) for p in players]
         decos = [sum(1 for g in p["scored"] if g.startswith("D")) for p in players]

@@ -37,6 +37,7 @@ CHANGES: dict[int, str] = {
         "Every turn now ends with one click, 'Finish your turn' (or scoring a goal), whether or not "
         "you hold a goal you could score, so nobody can tell; after scoring you finish the same way. "
         "An Arcane Architect may now also move your starting tile, and Architect moves that break your "
-        "dungeon for a moment are offered when the tiles you hold can mend it."
+        "dungeon for a moment are offered when the tiles you hold can mend it. A generic tile you must "
+        "discard because nothing fits goes into the box, like any other tile, not back to the supply."
     ),
 }

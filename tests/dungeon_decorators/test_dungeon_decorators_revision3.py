@@ -276,3 +276,35 @@ def test_a_big_build_names_every_square_then_only_the_group_picked() -> None:
     picked = GAME.chooser(s, 0, ["t282X", groups.options[0][0]])
     named = set(picked.preview["labels"])
     assert named < every and named == {label.split(":")[0] for _, label in picked.options}
+
+
+def _generic_jammed(revision: int | None) -> dict:
+    """Storage full (a room and a generic tile) and none of the tiles fits anywhere."""
+    from .test_dungeon_decorators_turns import closed_dungeon
+
+    s = staged(blue=[30, 111, 171, 282, 4, 8], revision=revision)
+    g = closed_dungeon()
+    g[R.parse_coord("AO44")] = deco("****")  # the last open passage now needs a three-way tile
+    set_dungeon(s, 0, g)
+    s["players"][0]["storage"] = [4, "G"]
+    s["generic_left"] -= 1
+    s, _ = act(s, 0, "draft 30")
+    return s
+
+
+def test_a_forced_discard_puts_a_generic_tile_into_the_box() -> None:
+    """ "discard tiles into the box from your newly-acquired tiles or from your storage": a
+    generic tile discarded so leaves the game; it does not go back to the generic supply."""
+    s = _generic_jammed(None)
+    assert {a["a"] for a in GAME.legal_actions(s, 0)} == {"box"}
+    left = s["generic_left"]
+    s, _ = act(s, 0, "box G")
+    assert s["generic_left"] == left and s["box"].count("G") == 1
+    assert s["players"][0]["storage"] == [4]
+
+
+def test_revision_2_returned_a_discarded_generic_tile_to_the_supply() -> None:
+    s = _generic_jammed(2)
+    left = s["generic_left"]
+    s, _ = act(s, 0, "box G")
+    assert s["generic_left"] == left + 1 and "G" not in s["box"]
