@@ -1036,6 +1036,11 @@ class DungeonDecorators(core.Game):
 
         return status(self, state)
 
+    def what_now(self, state: State, seat: int | None) -> str:
+        from .whatnow import what_now
+
+        return what_now(self, state, seat)
+
     def private_text(self, state: State, seat: int) -> str:
         from .views import private_text
 

@@ -181,14 +181,20 @@ def status(game: DungeonDecorators, state: dict[str, Any]) -> str:
 
 
 def tile_text(info: dict[str, Any]) -> str:
-    if info["n"] == "G":
-        return "G (generic: room side R / straight hallway side H, grey)"
-    edges = " ".join(
-        f"{d}:{'wild' if e == '*' else '-' if e == '-' else R.DECOS[e]}"
-        for d, e in zip("NESW", info["edges"], strict=True)
-    )
-    helper = f", {info['assistant']}" if info["assistant"] else ""
-    return f"{info['n']} [{edges}] floor {info['floor']}{helper}"
+    from .whatnow import tile_words
+
+    return tile_words(info["n"])
+
+
+def shape_words(rows: list[str]) -> str:
+    """A shape goal's squares row by row in words ("any" is a square that may be
+    anything, built or not)."""
+    from .data import parse_need
+
+    def word(tok: str) -> str:
+        return "any" if tok == "." else need_text(tok) if parse_need(tok, R.COLOURS) else tok
+
+    return " / ".join(" · ".join(word(t) for t in row.split()) for row in rows)
 
 
 def private_text(game: DungeonDecorators, state: dict[str, Any], seat: int) -> str:
@@ -197,8 +203,8 @@ def private_text(game: DungeonDecorators, state: dict[str, Any], seat: int) -> s
     v["burrow"] = full["burrow"] if full["current"] == seat else None
     lines = ["Your goals:"]
     for g in v["hand"]:
-        shape = f"  [{' / '.join(g['rows'])}]" if g["kind"] == "shape" else ""
-        lines.append(f"  {g['id']} {g['name']} ({g['points']}): {g['text']}{shape}")
+        what = f"shape, row by row: {shape_words(g['rows'])}" if g["kind"] == "shape" else g["text"]
+        lines.append(f"  {g['id']} {g['name']} ({g['points']}): {what}")
     lines.append("Storage: " + ("; ".join(tile_text(t) for t in v["storage"]) or "empty"))
     if v["new_tiles"]:
         lines.append("New tiles to place: " + "; ".join(tile_text(t) for t in v["new_tiles"]))
