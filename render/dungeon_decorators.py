@@ -30,13 +30,15 @@ FS = 28  # ordinary labels
 SMALL = 26  # the smallest text anywhere (legend words, breakdown labels)
 KEY = 36  # whose turn, scores, the points a player decides by
 TITLE = 40
+# Floor colours, chosen away from the seat colours (render/base.py SEAT_COLOURS) so a
+# player's colour is never mistaken for a floor (issue 28).
 FLOOR = {
-    "red": (213, 94, 0),
-    "orange": (230, 159, 0),
-    "yellow": (240, 228, 66),
-    "green": (0, 158, 115),
-    "blue": (0, 114, 178),
-    "purple": (204, 121, 167),
+    "red": (205, 40, 40),
+    "orange": (240, 100, 30),
+    "yellow": (245, 225, 40),
+    "green": (80, 175, 50),
+    "blue": (30, 70, 190),
+    "purple": (130, 60, 180),
     "grey": (128, 128, 136),
     "star": (128, 128, 136),
 }
