@@ -69,6 +69,7 @@ DECK_COLOUR = {"A": (240, 200, 60), "B": (86, 160, 233)}
 WALL = (20, 20, 24)
 DECO_BG = (58, 48, 44)
 GOLD = (250, 210, 60)
+CHANGED = (255, 255, 255)  # the outline of squares the last turn changed, and its line of words
 Col = tuple[int, int, int]
 
 
@@ -354,16 +355,26 @@ def tile_row(d: ImageDraw.ImageDraw, x: float, y: float, s: float, label: str, t
 
 def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str]) -> int:
     lines = _status_lines(view, names)
-    h = 60 + 44 * len(lines)
+    last = _last_lines(view, names)
+    h = 60 + 44 * len(lines) + 34 * len(last)
     d.rectangle([0, 0, W, h], fill=PALETTE["panel"])
     text(d, (16, 8), "Dungeon Decorators", TITLE, "accent")
     for i, line in enumerate(lines):
         text(d, (16, 56 + 44 * i), line, KEY, "text")
+    for i, line in enumerate(last):  # what the last turn changed, outlined on its dungeon
+        text(d, (16, 56 + 44 * len(lines) + 34 * i), line, FS, CHANGED)
     return h + 10
 
 
 def _status_lines(view: dict[str, Any], names: list[str]) -> list[str]:
     return _wrap(name_seats(view["status"], names), KEY, W - 32)[:2]
+
+
+def _last_lines(view: dict[str, Any], names: list[str]) -> list[str]:
+    last = view.get("last_turn")
+    if not last or view.get("final"):
+        return []
+    return _wrap(name_seats(last["words"], names), FS, W - 32)[:2]
 
 
 def _final_height(view: dict[str, Any]) -> int:
@@ -425,7 +436,7 @@ def _pawn(d: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: float = 14
 
 
 DRAFT_H = 370
-SCORE_ROW = 82  # a player's name and score, the bar, the goals scored
+SCORE_ROW = 86  # a player's name and score, the bar, the goals scored
 
 
 def _draft_height(view: dict[str, Any]) -> int:
@@ -550,6 +561,7 @@ def draw_dungeon(
     y0: float,
     s: int,
     extent: tuple[int, int, int, int] | None = None,
+    marked: list[str] | None = None,
 ) -> float:
     """The dungeon on its coordinate grid at (x0, y0) (top-left of the labels); returns its height.
     ``extent``: the squares shown, when more than the tiles and one square around."""
@@ -571,6 +583,11 @@ def draw_dungeon(
     for c, cell in cells.items():
         x, y = _xy(c)
         dungeon_cell(d, gx + (x - minx) * s, gy + (y - miny) * s, s, cell)
+    for c in marked or []:  # changed by the last turn: a white frame inside the square
+        x, y = _xy(c)
+        if minx <= x <= maxx and miny <= y <= maxy:
+            px, py = gx + (x - minx) * s, gy + (y - miny) * s
+            d.rectangle([px + 3, py + 3, px + s - 3, py + s - 3], outline=CHANGED, width=4)
     return 30 + rows * s
 
 
@@ -617,7 +634,9 @@ def _dungeon_panel(
     if p["new_tiles"]:
         tile_row(d, tx + 10, tiles_y, TILE, "new", p["new_tiles"])
     s = grid_size(p["dungeon"]["cells"], w)
-    draw_dungeon(d, p["dungeon"]["cells"], x0 + 4, y0 + HEAD, s)
+    last = view.get("last_turn")
+    marked = last["squares"] if last and last["seat"] == seat and not view.get("final") else None
+    draw_dungeon(d, p["dungeon"]["cells"], x0 + 4, y0 + HEAD, s, marked=marked)
     if p["dungeon"]["problem"]:
         text(d, (x0 + 16, y0 + h - 8), "rebuilding with an Architect", SMALL, "bad", "ld")
 
@@ -660,14 +679,18 @@ def _legend(d: ImageDraw.ImageDraw, y: float) -> None:
     x += 30 + text_width("star", SMALL) + 18
     d.ellipse([x, y + 66, x + 24, y + 90], outline="white", width=3)
     text(d, (x + 32, y + 78), "start", SMALL, "text", "lm")
+    x += 32 + text_width("start", SMALL) + 18
+    d.rectangle([x, y + 64, x + 28, y + 92], outline=CHANGED, width=4)
+    text(d, (x + 36, y + 78), "last turn", SMALL, "text", "lm")
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
     # Lay out first (heights depend on each dungeon's extent), then draw.
     rows = _layout(view)
     status_lines = len(_status_lines(view, names))
+    last_lines = len(_last_lines(view, names))
     top = 60 + 84 * len(view["players"]) if view.get("final") else _draft_height(view)
-    height = 70 + 44 * status_lines + _final_height(view) + top + 12
+    height = 70 + 44 * status_lines + 34 * last_lines + _final_height(view) + top + 12
     height += 56 + 30 * max(len(x) for x in _boss_lines(view)) + 12
     height += sum(h + 12 for _, _, h in rows) + LEGEND_H
     img, d = canvas(W, int(height))
@@ -759,18 +782,17 @@ def _sheet_key(d: ImageDraw.ImageDraw, y: float) -> float:
         x = 16 + (k % 2) * half
         yy = y + (k // 2) * 62
         shape_cell(d, tok, x, yy, SHEET_CELL)
-        text(d, (x + SHEET_CELL + 12, yy + SHEET_CELL / 2), _fit(words, SMALL, half - 80), SMALL, "text", "lm")
+        text(
+            d, (x + SHEET_CELL + 12, yy + SHEET_CELL / 2), _fit(words, SMALL, half - 80), SMALL, "text", "lm"
+        )
     return y + 62 * ((len(SHAPE_KEY) + 1) // 2)
 
 
-def goal_shapes() -> bytes:
+def goal_shapes(view: dict[str, Any]) -> bytes:
     """Every shape goal drawn as a picture with its name and points, under the
-    symbol key: the picture the guide's "Goal shapes" section shows."""
-    from engine.dungeon_decorators import rules as rules_
-
-    goals = sorted(
-        (g for g in rules_.GOALS.values() if g["kind"] == "shape"), key=lambda g: (len(g["rows"]), g["id"])
-    )
+    symbol key: the picture the guide's "Goal shapes" section shows. ``view`` is
+    the game's ``guide_view("Goal shapes")`` (every shape goal card)."""
+    goals = sorted(view["shapes"], key=lambda g: (len(g["rows"]), g["id"]))
     col_w = (W - 24) / 3
     rows = [goals[k : k + 3] for k in range(0, len(goals), 3)]
     heights = [56 + SHEET_CELL * max(len(g["rows"]) for g in row) + 20 for row in rows]
@@ -778,7 +800,13 @@ def goal_shapes() -> bytes:
     img, d = canvas(W, 70 + key_h + 60 + sum(heights) + 12)
     text(d, (16, 10), "Shape goals: the squares must lie like this", TITLE, "accent")
     y = _sheet_key(d, 70)
-    text(d, (16, y + 8), "Turned or mirrored, anywhere in your dungeon; squares need not touch.", SMALL, "muted")
+    text(
+        d,
+        (16, y + 8),
+        "Turned or mirrored, anywhere in your dungeon; squares need not touch.",
+        SMALL,
+        "muted",
+    )
     y += 56
     for row, h in zip(rows, heights, strict=True):
         for k, g in enumerate(row):
@@ -791,7 +819,8 @@ def goal_shapes() -> bytes:
     return to_png(to_palette(img))
 
 
-# Pictures the rules guide shows beside its sections, by section name (issue 28).
+# Pictures the rules guide shows beside its sections, by section name (issue 28):
+# GUIDE_PICTURES[name](GAME.guide_view(name)) -> PNG.
 GUIDE_PICTURES = {"Goal shapes": goal_shapes}
 
 

@@ -270,6 +270,7 @@ class DungeonDecorators(core.Game):
 
     def _enter_draft(self, state: State, events: list[Event]) -> None:
         state["phase"] = "draft"
+        self._mark_turn_start(state)
         if any(t is not None for t in state["board"]) or self._exchange_open(state):
             return
         # Only when the bags ran dry (possible only with stacked test bags or a Burrow Bro
@@ -280,7 +281,35 @@ class DungeonDecorators(core.Game):
         self._begin_build(state, seat)
         self._maybe_end_build(state, seat, events)
 
+    def _mark_turn_start(self, state: State) -> None:
+        """What the board will compare at the end of this turn (issue 28: mark what
+        the last turn changed). Public only: the dungeon, the score, goals scored."""
+        seat = self.current(state)
+        p = state["players"][seat]
+        state["turn_mark"] = {
+            "seat": seat,
+            "cells": R.copy_dungeon(p["dungeon"]),
+            "score": p["score"],
+            "scored": len(p["scored"]),
+        }
+
+    def _close_turn_mark(self, state: State) -> None:
+        mark = state.get("turn_mark")
+        if not mark:
+            return
+        p = state["players"][mark["seat"]]
+        before = mark["cells"]
+        changed = sorted(c for c, cell in p["dungeon"].items() if before.get(c) != cell)
+        state["last_turn"] = {
+            "seat": mark["seat"],
+            "squares": changed,
+            "points": p["score"] - mark["score"],
+            "goals": len(p["scored"]) - mark["scored"],
+        }
+        state["turn_mark"] = None
+
     def _next_turn(self, state: State, events: list[Event]) -> None:
+        self._close_turn_mark(state)
         state["turn_idx"] += 1
         state["burrow"] = None
         state["snapshot"] = None
@@ -1035,6 +1064,12 @@ class DungeonDecorators(core.Game):
         from .views import status
 
         return status(self, state)
+
+    def guide_view(self, section: str) -> dict[str, Any]:
+        """The view a guide picture of ``section`` draws (render GUIDE_PICTURES)."""
+        from .views import guide_view
+
+        return guide_view(section)
 
     def what_now(self, state: State, seat: int | None) -> str:
         from .whatnow import what_now

@@ -26,7 +26,10 @@ def _to_3(state: State) -> State:
     field was added or renamed, so a revision-2 state from any point of a game plays
     on as it is. A build under way keeps its phase; a build that would have ended
     by itself now waits for "done" (the Score step is always offered, so declining
-    a goal looks like having none); a score phase already entered plays on."""
+    a goal looks like having none); a score phase already entered plays on. The
+    board's record of what the last turn changed starts empty."""
+    state.setdefault("turn_mark", None)
+    state.setdefault("last_turn", None)
     return state
 
 

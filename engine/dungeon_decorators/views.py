@@ -66,6 +66,31 @@ def goal_info(gid: str) -> dict[str, Any]:
     return out
 
 
+def last_turn_info(state: dict[str, Any]) -> dict[str, Any] | None:
+    """What the last finished turn changed, in words and squares (all public)."""
+    last = state.get("last_turn")
+    if not last:
+        return None
+    parts = []
+    if last["squares"]:
+        parts.append("changed " + ", ".join(last["squares"]) + " in their dungeon")
+    if last["goals"]:
+        parts.append(f"scored {last['goals']} goal card{'s' if last['goals'] > 1 else ''}")
+    if last["points"]:
+        parts.append(f"gained {last['points']} points")
+    done = " and ".join(parts) if parts else "changed nothing in their dungeon"
+    words = f"Last turn: {seat_ref(last['seat'])} {done}."
+    return {"seat": last["seat"], "squares": list(last["squares"]), "words": words}
+
+
+def guide_view(section: str) -> dict[str, Any]:
+    """What a guide picture draws (public card data, no game): "Goal shapes" gives
+    every shape goal card."""
+    if section == "Goal shapes":
+        return {"shapes": [goal_info(g) for g in R.GOALS if R.GOALS[g]["kind"] == "shape"]}
+    return {}
+
+
 def boss_info(bid: str) -> dict[str, Any]:
     b = R.BOSSES[bid]
     return {"id": bid, "deck": b["deck"], "name": b["name"], "text": b["text"]}
@@ -142,6 +167,7 @@ def view(game: DungeonDecorators, state: dict[str, Any], seat: int | None) -> di
         "burrow": [tile_info(t) for t in state["burrow"]] if state["burrow"] else None,
         "relaxed": state["relaxed"],
         "players": players,
+        "last_turn": last_turn_info(state),
         "final": state["final"]["breakdown"] if over and state["final"] else None,
         "winners": game.result(state).winners if over else None,
         "viewer": seat,

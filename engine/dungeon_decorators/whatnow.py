@@ -76,13 +76,17 @@ def _choices(game: DungeonDecorators, state: dict[str, Any], seat: int) -> list[
             )
         return out
     if ph in ("exchange_draw", "refill"):
-        return ["Shape goal deck: points for tiles lying in a shape", "Decoration goal deck: points for decorations"]
+        return [
+            "Shape goal deck: points for tiles lying in a shape",
+            "Decoration goal deck: points for decorations",
+        ]
     if ph == "burrow":
         return [f"Keep {tile_words(t)}" for t in state["burrow"]]
     if ph == "score":
         met = game._scorable(state, seat)
         out = [
-            f"Score {_goal_words(g)}" + (f", spending {c} Decorative Mimic token(s)" if c else "") for g, c in met
+            f"Score {_goal_words(g)}" + (f", spending {c} Decorative Mimic token(s)" if c else "")
+            for g, c in met
         ] or ["No goal card in your hand is met now"]
         return out + ["Finish your turn: your hand is refilled to four cards"]
     return _build_choices(state, seat)

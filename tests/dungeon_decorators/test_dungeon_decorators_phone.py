@@ -72,7 +72,7 @@ def test_goal_shapes_are_pictures_with_a_key(monkeypatch: pytest.MonkeyPatch) ->
     keyed = {tok for tok, _ in RD.SHAPE_KEY}
     assert {RD._key_token(t) for t in used} <= keyed
     seen = _record(monkeypatch)
-    png = RD.GUIDE_PICTURES["Goal shapes"]()
+    png = RD.GUIDE_PICTURES["Goal shapes"](GAME.guide_view("Goal shapes"))
     img = Image.open(io.BytesIO(png))
     assert img.width == 1200 and len(png) <= 250 * 1024
     names = {s for _, s in seen}
@@ -147,9 +147,16 @@ def _phases(players: int = 3) -> dict[str, dict]:
 
 def test_what_now_in_every_phase() -> None:
     phases = _phases()
-    assert {"keep", "draft", "exchange_draw", "exchange_discard", "burrow", "build", "score", "refill"} <= set(
-        phases
-    )
+    assert {
+        "keep",
+        "draft",
+        "exchange_draw",
+        "exchange_discard",
+        "burrow",
+        "build",
+        "score",
+        "refill",
+    } <= set(phases)
     for ph, st in phases.items():
         if ph == "over":
             assert "Game over" in GAME.what_now(st, None)
@@ -185,3 +192,25 @@ def test_private_text_has_no_codes() -> None:
         for seat in range(2):
             text = GAME.private_text(st, seat)
             assert not re.search(r"[\[\]{}]|\b[NESW]:", text), text
+
+
+def test_the_board_marks_what_the_last_turn_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: "every board marks what the last turn changed (outlined pieces and a
+    line in words)": the squares laid in the turn just finished, and nothing hidden."""
+    from .helpers import act, staged
+
+    s = staged(blue=[30, 111, 171, 282, 4, 8])
+    assert GAME.view(s, None)["last_turn"] is None
+    s, _ = act(s, 0, "draft 282")
+    square = next(a["at"] for a in GAME.legal_actions(s, 0) if a["a"] == "place" and a["side"] == "D")
+    place = next(a for a in GAME.legal_actions(s, 0) if a["a"] == "place" and a["at"] == square)
+    s, _ = GAME.apply(s, 0, place)
+    while 0 in GAME.to_act(s) and GAME.current(s) == 0:
+        s, _ = GAME.apply(s, 0, GAME.legal_actions(s, 0)[-1])
+    last = GAME.view(s, None)["last_turn"]
+    assert last["seat"] == 0 and last["squares"] == [square]
+    assert last["words"] == f"Last turn: {seat_ref(0)} changed {square} in their dungeon."
+    seen = _record(monkeypatch)
+    RD.board(GAME.view(s, None), default_names(2))
+    assert any(w.startswith("Last turn: Player 1 changed") for _, w in seen)
+    assert any(w == "last turn" for _, w in seen)  # its legend entry

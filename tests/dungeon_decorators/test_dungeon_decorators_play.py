@@ -19,7 +19,11 @@ from .helpers import act, deco, grid, room_or_hall, set_dungeon, staged
 
 def tile_census(s: dict) -> Counter:
     """Where every numbered tile is: each must be in exactly one place."""
-    places: list = [t for t in s["box"] if t != "G"] + [t for t in s["blue"] + s["red"] if t] + [t for t in s["board"] if t]
+    places: list = (
+        [t for t in s["box"] if t != "G"]
+        + [t for t in s["blue"] + s["red"] if t]
+        + [t for t in s["board"] if t]
+    )
     for p in s["players"]:
         places += [c["t"] for c in p["dungeon"].values() if isinstance(c["t"], int)]
         places += [t for t in p["storage"] if t != "G"]
