@@ -538,19 +538,20 @@ def _bosses(d: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> int:
     return h
 
 
-def _extent(cells: dict[str, Any]) -> tuple[int, int, int, int]:
-    """The squares shown: every tile plus one square around (where tiles can go)."""
+def _extent(cells: dict[str, Any], margin: int = 1) -> tuple[int, int, int, int]:
+    """The squares shown: every tile plus ``margin`` squares around (where tiles can go;
+    the public board shows none, so its squares and decorations are larger)."""
     pts = [_xy(c) for c in cells]
     return (
-        min(x for x, _ in pts) - 1,
-        max(x for x, _ in pts) + 1,
-        min(y for _, y in pts) - 1,
-        max(y for _, y in pts) + 1,
+        min(x for x, _ in pts) - margin,
+        max(x for x, _ in pts) + margin,
+        min(y for _, y in pts) - margin,
+        max(y for _, y in pts) + margin,
     )
 
 
-def grid_size(cells: dict[str, Any], width: float, most: int = 76) -> int:
-    minx, maxx, _, _ = _extent(cells)
+def grid_size(cells: dict[str, Any], width: float, most: int = 76, margin: int = 1) -> int:
+    minx, maxx, _, _ = _extent(cells, margin)
     return int(min(most, (width - 60) / (maxx - minx + 1)))
 
 
@@ -597,8 +598,8 @@ HEAD = 96 + TILE + 34  # a dungeon panel's header: name, tokens, tiles with thei
 
 def _panel_height(p: dict[str, Any], w: float) -> int:
     cells = p["dungeon"]["cells"]
-    s = grid_size(cells, w)
-    _, _, miny, maxy = _extent(cells)
+    s = grid_size(cells, w, margin=0)
+    _, _, miny, maxy = _extent(cells, 0)
     return HEAD + 30 + (maxy - miny + 1) * s + 14
 
 
@@ -633,10 +634,10 @@ def _dungeon_panel(
     tx = tile_row(d, x0 + 16, tiles_y, TILE, "stored", p["storage"]) if p["storage"] else x0 + 16
     if p["new_tiles"]:
         tile_row(d, tx + 10, tiles_y, TILE, "new", p["new_tiles"])
-    s = grid_size(p["dungeon"]["cells"], w)
+    s = grid_size(p["dungeon"]["cells"], w, margin=0)
     last = view.get("last_turn")
     marked = last["squares"] if last and last["seat"] == seat and not view.get("final") else None
-    draw_dungeon(d, p["dungeon"]["cells"], x0 + 4, y0 + HEAD, s, marked=marked)
+    draw_dungeon(d, p["dungeon"]["cells"], x0 + 4, y0 + HEAD, s, _extent(p["dungeon"]["cells"], 0), marked)
     if p["dungeon"]["problem"]:
         text(d, (x0 + 16, y0 + h - 8), "rebuilding with an Architect", SMALL, "bad", "ld")
 
@@ -649,7 +650,7 @@ def _layout(view: dict[str, Any]) -> list[tuple[list[dict[str, Any]], float, int
     queue = list(view["players"])
     while queue:
         pair = queue[:2]
-        if len(pair) == 2 and all(grid_size(p["dungeon"]["cells"], half) >= 40 for p in pair):
+        if len(pair) == 2 and all(grid_size(p["dungeon"]["cells"], half, margin=0) >= 40 for p in pair):
             rows.append((pair, half, max(_panel_height(p, half) for p in pair)))
             queue = queue[2:]
         else:
