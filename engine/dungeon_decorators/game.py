@@ -43,6 +43,10 @@ STEP_PROMPTS = {
 }
 
 
+# Words of the final table for the stored breakdown's keys.
+FINAL_WORDS = {"boss A": "boss (yellow)", "boss B": "boss (blue)"}
+
+
 def _step_kind(prefix: list[str]) -> str:
     """Which build step a chooser prefix has reached (group picks left out)."""
     real = [t for t in prefix if not (t[:1] == "g" and t[1:].isdigit())]
@@ -266,6 +270,7 @@ class DungeonDecorators(core.Game):
 
     def _enter_draft(self, state: State, events: list[Event]) -> None:
         state["phase"] = "draft"
+        self._mark_turn_start(state)
         if any(t is not None for t in state["board"]) or self._exchange_open(state):
             return
         # Only when the bags ran dry (possible only with stacked test bags or a Burrow Bro
@@ -276,7 +281,35 @@ class DungeonDecorators(core.Game):
         self._begin_build(state, seat)
         self._maybe_end_build(state, seat, events)
 
+    def _mark_turn_start(self, state: State) -> None:
+        """What the board will compare at the end of this turn (issue 28: mark what
+        the last turn changed). Public only: the dungeon, the score, goals scored."""
+        seat = self.current(state)
+        p = state["players"][seat]
+        state["turn_mark"] = {
+            "seat": seat,
+            "cells": R.copy_dungeon(p["dungeon"]),
+            "score": p["score"],
+            "scored": len(p["scored"]),
+        }
+
+    def _close_turn_mark(self, state: State) -> None:
+        mark = state.get("turn_mark")
+        if not mark:
+            return
+        p = state["players"][mark["seat"]]
+        before = mark["cells"]
+        changed = sorted(c for c, cell in p["dungeon"].items() if before.get(c) != cell)
+        state["last_turn"] = {
+            "seat": mark["seat"],
+            "squares": changed,
+            "points": p["score"] - mark["score"],
+            "goals": len(p["scored"]) - mark["scored"],
+        }
+        state["turn_mark"] = None
+
     def _next_turn(self, state: State, events: list[Event]) -> None:
+        self._close_turn_mark(state)
         state["turn_idx"] += 1
         state["burrow"] = None
         state["snapshot"] = None
@@ -781,9 +814,10 @@ class DungeonDecorators(core.Game):
             )
         t = action.get("tile")
         self._take_tile(p, t)
-        if t == "G":
+        if t == "G" and self.rules_revision(state) < 3:
             state["generic_left"] += 1
         else:
+            # "discard tiles into the box": a generic tile leaves the game too (revision 3).
             state["box"].append(t)
         events.append(
             Event(f"{seat_ref(seat)} has no room for a tile and discards {tile_name(t)} into the box.")
@@ -1037,6 +1071,17 @@ class DungeonDecorators(core.Game):
 
         return status(self, state)
 
+    def guide_view(self, section: str) -> dict[str, Any]:
+        """The view a guide picture of ``section`` draws (render GUIDE_PICTURES)."""
+        from .views import guide_view
+
+        return guide_view(section)
+
+    def what_now(self, state: State, seat: int | None) -> str:
+        from .whatnow import what_now
+
+        return what_now(self, state, seat)
+
     def private_text(self, state: State, seat: int) -> str:
         from .views import private_text
 
@@ -1048,9 +1093,9 @@ class DungeonDecorators(core.Game):
 
     def result(self, state: State) -> Result:
         players = state["players"]
-        breakdown = (
-            state["final"]["breakdown"] if state["final"] else [{"goals": p["score"]} for p in players]
-        )
+        stored = state["final"]["breakdown"] if state["final"] else [{"goals": p["score"]} for p in players]
+        # The boards call the boss decks by their colours, so the final table does too.
+        breakdown = [{FINAL_WORDS.get(k, k): v for k, v in b.items()} for b in stored]
         scores = [sum(b.values()) for b in breakdown]
         shapes = [sum(1 for g in p["scored"] if g.startswith("S")) for p in players]
         decos = [sum(1 for g in p["scored"] if g.startswith("D")) for p in players]

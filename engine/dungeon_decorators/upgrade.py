@@ -26,7 +26,10 @@ def _to_3(state: State) -> State:
     field was added or renamed, so a revision-2 state from any point of a game plays
     on as it is. A build under way keeps its phase; a build that would have ended
     by itself now waits for "done" (the Score step is always offered, so declining
-    a goal looks like having none); a score phase already entered plays on."""
+    a goal looks like having none); a score phase already entered plays on. The
+    board's record of what the last turn changed starts empty."""
+    state.setdefault("turn_mark", None)
+    state.setdefault("last_turn", None)
     return state
 
 
@@ -37,6 +40,7 @@ CHANGES: dict[int, str] = {
         "Every turn now ends with one click, 'Finish your turn' (or scoring a goal), whether or not "
         "you hold a goal you could score, so nobody can tell; after scoring you finish the same way. "
         "An Arcane Architect may now also move your starting tile, and Architect moves that break your "
-        "dungeon for a moment are offered when the tiles you hold can mend it."
+        "dungeon for a moment are offered when the tiles you hold can mend it. A generic tile you must "
+        "discard because nothing fits goes into the box, like any other tile, not back to the supply."
     ),
 }

@@ -66,6 +66,31 @@ def goal_info(gid: str) -> dict[str, Any]:
     return out
 
 
+def last_turn_info(state: dict[str, Any]) -> dict[str, Any] | None:
+    """What the last finished turn changed, in words and squares (all public)."""
+    last = state.get("last_turn")
+    if not last:
+        return None
+    parts = []
+    if last["squares"]:
+        parts.append("changed " + ", ".join(last["squares"]) + " in their dungeon")
+    if last["goals"]:
+        parts.append(f"scored {last['goals']} goal card{'s' if last['goals'] > 1 else ''}")
+    if last["points"]:
+        parts.append(f"gained {last['points']} points")
+    done = " and ".join(parts) if parts else "changed nothing in their dungeon"
+    words = f"Last turn: {seat_ref(last['seat'])} {done}."
+    return {"seat": last["seat"], "squares": list(last["squares"]), "words": words}
+
+
+def guide_view(section: str) -> dict[str, Any]:
+    """What a guide picture draws (public card data, no game): "Goal shapes" gives
+    every shape goal card."""
+    if section == "Goal shapes":
+        return {"shapes": [goal_info(g) for g in R.GOALS if R.GOALS[g]["kind"] == "shape"]}
+    return {}
+
+
 def boss_info(bid: str) -> dict[str, Any]:
     b = R.BOSSES[bid]
     return {"id": bid, "deck": b["deck"], "name": b["name"], "text": b["text"]}
@@ -142,6 +167,7 @@ def view(game: DungeonDecorators, state: dict[str, Any], seat: int | None) -> di
         "burrow": [tile_info(t) for t in state["burrow"]] if state["burrow"] else None,
         "relaxed": state["relaxed"],
         "players": players,
+        "last_turn": last_turn_info(state),
         "final": state["final"]["breakdown"] if over and state["final"] else None,
         "winners": game.result(state).winners if over else None,
         "viewer": seat,
@@ -181,14 +207,20 @@ def status(game: DungeonDecorators, state: dict[str, Any]) -> str:
 
 
 def tile_text(info: dict[str, Any]) -> str:
-    if info["n"] == "G":
-        return "G (generic: room side R / straight hallway side H, grey)"
-    edges = " ".join(
-        f"{d}:{'wild' if e == '*' else '-' if e == '-' else R.DECOS[e]}"
-        for d, e in zip("NESW", info["edges"], strict=True)
-    )
-    helper = f", {info['assistant']}" if info["assistant"] else ""
-    return f"{info['n']} [{edges}] floor {info['floor']}{helper}"
+    from .whatnow import tile_words
+
+    return tile_words(info["n"])
+
+
+def shape_words(rows: list[str]) -> str:
+    """A shape goal's squares row by row in words ("any" is a square that may be
+    anything, built or not)."""
+    from .data import parse_need
+
+    def word(tok: str) -> str:
+        return "any" if tok == "." else need_text(tok) if parse_need(tok, R.COLOURS) else tok
+
+    return " / ".join(" · ".join(word(t) for t in row.split()) for row in rows)
 
 
 def private_text(game: DungeonDecorators, state: dict[str, Any], seat: int) -> str:
@@ -197,8 +229,8 @@ def private_text(game: DungeonDecorators, state: dict[str, Any], seat: int) -> s
     v["burrow"] = full["burrow"] if full["current"] == seat else None
     lines = ["Your goals:"]
     for g in v["hand"]:
-        shape = f"  [{' / '.join(g['rows'])}]" if g["kind"] == "shape" else ""
-        lines.append(f"  {g['id']} {g['name']} ({g['points']}): {g['text']}{shape}")
+        what = f"shape, row by row: {shape_words(g['rows'])}" if g["kind"] == "shape" else g["text"]
+        lines.append(f"  {g['id']} {g['name']} ({g['points']}): {what}")
     lines.append("Storage: " + ("; ".join(tile_text(t) for t in v["storage"]) or "empty"))
     if v["new_tiles"]:
         lines.append("New tiles to place: " + "; ".join(tile_text(t) for t in v["new_tiles"]))

@@ -288,3 +288,35 @@ def test_finishing_is_never_played_for_a_player_unasked() -> None:
     state = game.new(2, None, 3)
     assert not game.may_play_for(state, 0, {"a": "done"})
     assert core.Game.may_play_for(game, state, 0, {"a": "done"})  # the default would
+
+
+def _generic_jammed(revision: int | None) -> dict:
+    """Storage full (a room and a generic tile) and none of the tiles fits anywhere."""
+    from .test_dungeon_decorators_turns import closed_dungeon
+
+    s = staged(blue=[30, 111, 171, 282, 4, 8], revision=revision)
+    g = closed_dungeon()
+    g[R.parse_coord("AO44")] = deco("****")  # the last open passage now needs a three-way tile
+    set_dungeon(s, 0, g)
+    s["players"][0]["storage"] = [4, "G"]
+    s["generic_left"] -= 1
+    s, _ = act(s, 0, "draft 30")
+    return s
+
+
+def test_a_forced_discard_puts_a_generic_tile_into_the_box() -> None:
+    """ "discard tiles into the box from your newly-acquired tiles or from your storage": a
+    generic tile discarded so leaves the game; it does not go back to the generic supply."""
+    s = _generic_jammed(None)
+    assert {a["a"] for a in GAME.legal_actions(s, 0)} == {"box"}
+    left = s["generic_left"]
+    s, _ = act(s, 0, "box G")
+    assert s["generic_left"] == left and s["box"].count("G") == 1
+    assert s["players"][0]["storage"] == [4]
+
+
+def test_revision_2_returned_a_discarded_generic_tile_to_the_supply() -> None:
+    s = _generic_jammed(2)
+    left = s["generic_left"]
+    s, _ = act(s, 0, "box G")
+    assert s["generic_left"] == left + 1 and "G" not in s["box"]
