@@ -358,9 +358,9 @@ def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str]) -> i
     last = _last_lines(view, names)
     h = 60 + 44 * len(lines) + 34 * len(last)
     d.rectangle([0, 0, W, h], fill=PALETTE["panel"])
-    text(d, (16, 8), "Dungeon Decorators", TITLE, "accent")
+    text(d, (16, 8), "Dungeon Decorators", TITLE, "accent", role="title")
     for i, line in enumerate(lines):
-        text(d, (16, 56 + 44 * i), line, KEY, "text")
+        text(d, (16, 56 + 44 * i), line, KEY, "text", role="turn")
     for i, line in enumerate(last):  # what the last turn changed, outlined on its dungeon
         text(d, (16, 56 + 44 * len(lines) + 34 * i), line, FS, CHANGED)
     return h + 10
@@ -400,7 +400,14 @@ def _final(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y: in
     winners = view.get("winners") or []
     top = max(p["score"] for p in view["players"])
     who = " and ".join(names[s] for s in winners)
-    text(d, (28, y + 12), _fit(f"Winner: {who} with {top} points", TITLE, W - 60), TITLE, "accent")
+    text(
+        d,
+        (28, y + 12),
+        _fit(f"Winner: {who} with {top} points", TITLE, W - 60),
+        TITLE,
+        "accent",
+        role="score",
+    )
     ty = y + 66
     xs = [28, 330, 450, 560, 670, 790, 910, 1050]
     for x, (_, label) in zip(xs[1:], FINAL_COLS, strict=False):
@@ -420,7 +427,7 @@ def _final(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y: in
         text(d, (nx, ty), _fit(names[p["seat"]], FS, 290), FS, colour)
         for x, (key, _) in zip(xs[1:], FINAL_COLS, strict=False):
             text(d, (x, ty), str(b.get(key, 0)), FS, "text")
-        text(d, (xs[-1], ty - 4), str(p["score"]), KEY, "accent")
+        text(d, (xs[-1], ty - 4), str(p["score"]), KEY, "accent", role="score")
     return y + h
 
 
@@ -507,7 +514,7 @@ def _scores(
             box(d, (x0 + 6, y - 3, x1 - 6, y + row - 2), fill="panel2", outline=c, width=2, radius=6)
         nx = _arrow(d, x0 + 16, y + 20, KEY, c) if now else x0 + 16
         text(d, (nx, y + 2), _fit(names[seat], KEY, x1 - nx - 90), KEY, c)
-        text(d, (x1 - 16, y + 2), str(p["score"]), KEY, "text", "ra")
+        text(d, (x1 - 16, y + 2), str(p["score"]), KEY, "text", "ra", role="score")
         by = y + 40
         bw = x1 - x0 - 32
         d.rectangle([x0 + 16, by, x0 + 16 + bw, by + 10], fill=PALETTE["bg"])
@@ -621,7 +628,7 @@ def _dungeon_panel(
     nx = _arrow(d, x0 + 46, y0 + 28, KEY, c) if turn else x0 + 46
     who = names[seat] + (" (to act)" if turn else "")
     text(d, (nx, y0 + 8), _fit(who, KEY, w - 150 - (nx - x0 - 46)), KEY, c)
-    text(d, (x0 + w - 16, y0 + 8), f"{p['score']} pts", KEY, "text", "ra")
+    text(d, (x0 + w - 16, y0 + 8), f"{p['score']} pts", KEY, "text", "ra", role="score")
     # Tokens, cards and tiles: what lies in front of the player for all to see.
     y = y0 + 56
     x = x0 + 16

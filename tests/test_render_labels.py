@@ -33,7 +33,6 @@ GAMES = core.available()
 FLOOR_PENDING: set[str] = {
     "monster-inn",
     "dungeon-lair",
-    "dungeon-decorators",
 }
 
 
