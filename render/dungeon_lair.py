@@ -32,6 +32,8 @@ SMALL, BIG = 26, 36  # issue 28's floor, and the size of the title, whose turn a
 MIN_R = 19  # a monster disc's radius that holds its power at SMALL px
 MAX_CELL = 130
 MAX_MAP_H = 1500
+MAX_BOARD_H = 1860  # 1.55 times the width: near-square, yet not square (Android crops squares)
+MIN_MAP_H = 800
 BAND_GAP = 24
 WALL = (20, 20, 24)
 FLOOR = (100, 100, 116)
@@ -317,11 +319,13 @@ def cell_xy(cell: str) -> tuple[int, int]:
     return int(x), int(y)
 
 
-def layout(view: dict[str, Any], width: int = WIDTH) -> tuple[int, list[tuple[range, range]]]:
+def layout(
+    view: dict[str, Any], width: int = WIDTH, max_h: int = MAX_MAP_H
+) -> tuple[int, list[tuple[range, range]]]:
     """The cell size and the bands: (columns, rows) pieces of the occupied area plus one
     cell of margin. A long dungeon folds into bands (stacked for a wide one, side by side
     for a tall one) when that gives clearly bigger cells within a near-square picture
-    (MAX_MAP_H high); else it is drawn in one piece, which is easier to follow."""
+    (``max_h`` high); else it is drawn in one piece, which is easier to follow."""
     cells = [cell_xy(t["cell"]) for t in view["tiles"]] or [(0, 0)]
     xs = range(min(c[0] for c in cells) - 1, max(c[0] for c in cells) + 2)
     ys = range(min(c[1] for c in cells) - 1, max(c[1] for c in cells) + 2)
@@ -329,13 +333,15 @@ def layout(view: dict[str, Any], width: int = WIDTH) -> tuple[int, list[tuple[ra
     options: list[tuple[float, list[tuple[range, range]]]] = []
     for k in range(1, 5):
         per = -(-len(xs) // k)  # k bands stacked, each a run of columns
-        room = (MAX_MAP_H - k * (LABEL_H + BAND_GAP)) / (k * len(ys))
-        options.append((min(MAX_CELL, usable / per, room), [(xs[i : i + per], ys) for i in range(0, len(xs), per)]))
+        room = (max_h - k * (LABEL_H + BAND_GAP)) / (k * len(ys))
+        options.append(
+            (min(MAX_CELL, usable / per, room), [(xs[i : i + per], ys) for i in range(0, len(xs), per)])
+        )
         if k > 1:  # k bands side by side, each a run of rows
             per = -(-len(ys) // k)
             across = ((width - 2 * MARGIN + BAND_GAP) / k - LABEL_W - BAND_GAP) / len(xs)
             bands = [(xs, ys[i : i + per]) for i in range(0, len(ys), per)]
-            options.append((min(MAX_CELL, across, (MAX_MAP_H - LABEL_H) / per), bands))
+            options.append((min(MAX_CELL, across, (max_h - LABEL_H) / per), bands))
     whole = options[0][0]
     gain = 1.0 if whole < MIN_CELL else FOLD_GAIN
     cs, bands = max(options, key=lambda o: o[0] if len(o[1]) == 1 or o[0] > whole * gain else 0)
@@ -556,16 +562,25 @@ def legend_items(view: dict[str, Any]) -> list[tuple[str, str]]:
     if "portcullis" in edges:
         out.append(("portcullis", "portcullis: stops control and every move"))
     if "bridge" in kinds:
-        out.append(("bridge", "bridge: two rooms; moves cross, control does not" if cata else "bridge: two rooms, joined"))
+        out.append(
+            (
+                "bridge",
+                "bridge: two rooms; moves cross, control does not" if cata else "bridge: two rooms, joined",
+            )
+        )
     if "chasm" in kinds:
         out.append(("chasm", "chasm: two rooms, kept apart"))
     if "catacomb" in kinds:
         out.append(("catacomb", "catacomb stair: two rooms, joined only below"))
-    plain = [k for k in PLAIN if k in kinds] + (["catacomb-entrance"] if "catacomb-entrance" in kinds and not cata else [])
+    plain = [k for k in PLAIN if k in kinds] + (
+        ["catacomb-entrance"] if "catacomb-entrance" in kinds and not cata else []
+    )
     for i in range(0, len(plain), 3):  # the pictures in threes, named in the order drawn
         group = plain[i : i + 3]
         named = ", ".join(ROOM_WORDS[k] for k in group)
-        out.append(("rooms:" + ",".join(group), f"{named}: plain room{'s' if len(group) > 1 else ''}, no effect"))
+        out.append(
+            ("rooms:" + ",".join(group), f"{named}: plain room{'s' if len(group) > 1 else ''}, no effect")
+        )
     if cata and "catacomb-entrance" in kinds:
         out.append(("catacomb-entrance", "catacomb entrance: moves go between them, control does not"))
     if view.get("free_exits"):
@@ -658,15 +673,17 @@ def footer(view: dict[str, Any], names: list[str]) -> str:
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
-    cs, bands = layout(view)
     head = header_height(view, names, WIDTH)
     final = wrap(footer(view, names), BIG, WIDTH - 2 * MARGIN) if view["over"] else []
     head += 46 * len(final)
     players_h = players_height(view)
     map_top = head + players_h + 16
-    mh = map_height(cs, bands)
     foot = [] if view["over"] else wrap(footer(view, names), SMALL, WIDTH - 2 * MARGIN)
     legend_h = 50 * len(legend_rows(view, WIDTH))
+    chrome = map_top + 20 + legend_h + 40 * len(foot) + 20
+    # The map gets what the rest leaves of a near-square picture.
+    cs, bands = layout(view, WIDTH, min(MAX_MAP_H, max(MIN_MAP_H, MAX_BOARD_H - chrome)))
+    mh = map_height(cs, bands)
     height = map_top + mh + 20 + legend_h + 40 * len(foot) + 20
     img, d = _canvas(WIDTH, height)
     y = draw_header(d, view, names, WIDTH)

@@ -436,6 +436,7 @@ def board(view: View, names: list[str] | None = None) -> bytes:
     # A flat-coloured board: a 96-colour palette encodes ~3x faster and ~2.5x smaller than RGB.
     return to_png(to_palette(img))
 
+
 # ---- my area --------------------------------------------------------------------------------
 
 AREA_W = 600

@@ -19,9 +19,7 @@ from .notation import monster_word
 def record(state: State, seat: int, action: dict[str, Any]) -> None:
     """Called as the turn ends (after its monster action or pass)."""
     cells = list(state["placed"])
-    lines = [
-        f"{seat_ref(seat)} placed a {_name(state, c)} on {c}."for c in cells
-    ]
+    lines = [f"{seat_ref(seat)} placed a {_name(state, c)} on {c}." for c in cells]
     src, dst = action.get("from"), action.get("to")
     if action.get("a") == "monster":
         word = monster_word(action["s"])
