@@ -32,6 +32,10 @@ def record(state: State, seat: int, before: Snapshot, events: list[Event], follo
                 marks.append([s, "monsters", i])
         marks += [[s, "humanoids", i] for i in range(nh, len(p["humanoids"]))]
     lines = [e.text for e in events if e.seat is None]
+    # The scoring that ends the game has its own part of the final board: the turn's
+    # words stop where the game's end begins (both of _end_words' openings).
+    end = [i for i, t in enumerate(lines) if t.startswith(("The game is over", "The deck is exhausted"))]
+    lines = lines[: end[0]] if end else lines
     last = state.get("last")
     if follow_up and last and last["seat"] == seat:
         state["last"] = {"seat": seat, "lines": last["lines"] + lines, "cards": last["cards"] + marks}

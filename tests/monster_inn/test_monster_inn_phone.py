@@ -101,3 +101,9 @@ def test_boards_stay_small(players: int) -> None:
         assert len(png) <= 250 * 1024
         assert Image.open(io.BytesIO(png)).width == 1200
     assert core.get("monster-inn") is GAME
+
+
+def test_the_final_boards_last_turn_leaves_the_scoring_to_the_scores() -> None:
+    final = states(GAME, 3, 11)[-1]
+    last = GAME.view(final, None)["last"]
+    assert last["lines"] and not any(" fame (" in line or "game is over" in line for line in last["lines"])
