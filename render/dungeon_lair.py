@@ -536,7 +536,7 @@ def _hand_line(d: ImageDraw.ImageDraw, p: dict[str, Any], turn: bool, at: tuple[
     text(d, (x + 14, y + 4), tiles, SMALL, "accent" if turn else "muted")
     room = right - (x + 14 + text_width(tiles, SMALL) + 24)
     discs = [z for z in ("L", "M", "S") for _ in range(p["monsters_in_hand"][z])]
-    step = min(2 * MIN_R + 4, room / max(1, len(discs)))
+    step = min(2 * MIN_R + 4, (room - 2 * MIN_R - 12) / max(1, len(discs) - 1))  # overlap rather than collide
     for k, size in enumerate(reversed(discs)):  # from the right edge leftwards
         monster(d, p["seat"], size, (right - 12 - MIN_R - k * step, y + 20), MIN_R)
 

@@ -55,9 +55,12 @@ def test_the_hand_line_never_runs_into_the_monster_discs(monkeypatch: pytest.Mon
     monkeypatch.setattr(
         R, "monster", lambda d, seat, size, c, r: (discs.append(c[0] - r), real_monster(d, seat, size, c, r))
     )
-    view = GAME.view(GAME.new(4, None, 1), None)
     col_w = (R.WIDTH - 2 * R.MARGIN - 12) // 2
-    for p in view["players"]:
+    two = GAME.new(2, None, 1)
+    two["hands"][two["current"]] += [two["deck"].pop() for _ in range(8)]  # "to play: 10 tiles in hand"
+    players = GAME.view(GAME.new(4, None, 1), None)["players"] + GAME.view(two, None)["players"]
+    for p in players:
+        view = {"current": p["seat"]}
         spans.clear()
         discs.clear()
         R._hand_line(
@@ -65,7 +68,7 @@ def test_the_hand_line_never_runs_into_the_monster_discs(monkeypatch: pytest.Mon
         )
         words, x = spans[0]
         assert "in hand" in words and discs
-        assert x + base.text_width(words, FLOOR) + 8 <= min(discs)
+        assert x + base.text_width(words, FLOOR) + 20 <= min(discs)  # a clear gap, 7 px at a third
 
 
 def test_seat_colours_are_no_tile_colour() -> None:
