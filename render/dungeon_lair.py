@@ -815,7 +815,7 @@ def _tile_places(
             draw_tile(d, _turned(tile, p["rot"]), (x0 + 4, y0 + 4, x1 - 4, y1 - 4))
         d.rectangle((x0, y0, x1, y1), outline=PALETTE["accent"], width=4)
         if p["label"]:
-            _label(d, ((x0 + x1) / 2, y1 - 14), p["label"], 20 if x1 - x0 >= 80 else 16)
+            _label(d, ((x0 + x1) / 2, y1 - 14), p["label"], SMALL if x1 - x0 >= 80 else 20)
 
 
 def _monster_places(
@@ -836,7 +836,7 @@ def _monster_places(
         d.rectangle(r, outline=PALETTE["accent"], width=4)
         rad = max(10, (rect[2] - rect[0]) * 0.13)  # in a corner: the monsters there stay visible
         monster(d, pv["seat"], pv["size"], (r[2] - rad - 7, r[1] + rad + 7), rad)
-        _label(d, ((r[0] + r[2]) / 2, r[3] - 14), p["label"], 20 if rect[2] - rect[0] >= 80 else 16)
+        _label(d, ((r[0] + r[2]) / 2, r[3] - 14), p["label"], SMALL if rect[2] - rect[0] >= 80 else 20)
 
 
 def _turns_preview(view: dict[str, Any], pv: dict[str, Any], title: str) -> bytes:
