@@ -50,3 +50,11 @@ def draw_all(key: str, players: int, seed: int) -> None:
         drawer.board(game.view(state, None), names)
         for seat in range(players):
             drawer.area(game.view(state, seat), names)
+
+
+def program_words(lines: list[str]) -> list[str]:
+    """Lines that carry program data: a repr, a snake_case key or a None/True/False."""
+    import re
+
+    bad = re.compile(r"\{'|\['|\bNone\b|\bTrue\b|\bFalse\b|\b[a-z]+_[a-z_]+\b")
+    return [line for line in lines if bad.search(line)]

@@ -43,7 +43,10 @@ def record(state: State, seat: int, action: dict[str, Any]) -> None:
 
 
 def _name(state: State, cell: str) -> str:
-    return TILES[state["board"][cell]["t"]].name.lower()
+    """'corner corridor', 'T-junction corridor': lower case inside a sentence, but a
+    letter that names a shape stays a capital."""
+    name = TILES[state["board"][cell]["t"]].name
+    return name[0].lower() + name[1:] if name[1:2].islower() else name
 
 
 def public(state: State) -> dict[str, Any] | None:

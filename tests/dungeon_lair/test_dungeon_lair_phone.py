@@ -15,7 +15,7 @@ from engine.dungeon_lair.data import TILES
 from render import base
 from render import dungeon_lair as R
 from tests.dungeon_lair.helpers import BRIDGE, CHASM, DOOR_NS, PORTCULLIS, position
-from tests.phone_helpers import draw_all, record_labels, states
+from tests.phone_helpers import draw_all, program_words, record_labels, states
 
 FLOOR, BIG = 26, 36
 
@@ -136,3 +136,19 @@ def test_a_stored_game_upgrades_to_an_empty_last_turn() -> None:
     up = GAME.upgrade(state)
     assert up.get("last") is None
     R.board(GAME.view(up, None), render.default_names(2))
+
+
+def test_the_last_turns_words_are_a_players_words() -> None:
+    """'placed a T-junction corridor on 1,0': names as the tiles read, no program data."""
+    for players, seed in ((2, 3), (4, 4)):
+        seen: list[str] = []
+        for state in states(GAME, players, seed):
+            seen += (GAME.view(state, None)["last"] or {}).get("lines", [])
+        assert seen and not program_words(seen)
+        assert all(" placed a " in line or "monster" in line or "placed no tile" in line for line in seen)
+    state = position({"0,0": {"t": 17, "r": 0, "by": 0}}, {})  # a crossroads corridor
+    state["placed"] = ["0,0"]
+    from engine.dungeon_lair import last_turn
+
+    last_turn.record(state, 0, {"a": "pass"})
+    assert state["last"]["lines"][0] == "Player 1 placed a crossroads corridor on 0,0."

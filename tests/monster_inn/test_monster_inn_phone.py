@@ -12,7 +12,7 @@ import render
 from engine import core
 from render import monster_inn as R
 from tests.monster_inn.helpers import GAME
-from tests.phone_helpers import draw_all, record_labels, states
+from tests.phone_helpers import draw_all, program_words, record_labels, states
 
 FLOOR, BIG = 26, 36
 
@@ -107,3 +107,10 @@ def test_the_final_boards_last_turn_leaves_the_scoring_to_the_scores() -> None:
     final = states(GAME, 3, 11)[-1]
     last = GAME.view(final, None)["last"]
     assert last["lines"] and not any(" fame (" in line or "game is over" in line for line in last["lines"])
+
+
+def test_the_last_turns_words_are_a_players_words() -> None:
+    seen: list[str] = []
+    for state in states(GAME, 4, 8):
+        seen += (GAME.view(state, None)["last"] or {}).get("lines", [])
+    assert seen and not program_words(seen)
