@@ -29,7 +29,8 @@ LABEL_H = 40  # room for column labels above a band
 MIN_CELL = 76  # 25 px at a third: below it a map folds for any gain in cell size
 FOLD_GAIN = 1.15  # a map is folded into bands only for cells this much bigger than in one piece
 SMALL, BIG = 26, 36  # issue 28's floor, and the size of the title, whose turn and scores
-MIN_R = 19  # a monster disc's radius that holds its power at SMALL px
+MIN_R = 19  # a monster disc's radius in hand and in the legend
+MAP_R = 14  # the smallest on the map: still holds its power's digit at SMALL px
 MAX_CELL = 130
 MAX_MAP_H = 1500
 MAX_BOARD_H = 1860  # 1.55 times the width: near-square, yet not square (Android crops squares)
@@ -281,22 +282,34 @@ def monster(d: ImageDraw.ImageDraw, seat: int, size: str, c: tuple[float, float]
     text(d, (x, y), str(POWER[size]), max(SMALL, int(r * 1.35)), "black", "mm")
 
 
-def _monsters(d: ImageDraw.ImageDraw, ms: list[dict[str, Any]], r: Rect, cs: float) -> None:
-    """Monsters in one room, as big as the room lets them be (one alone fills a good third)."""
-    x0, y0, x1, y1 = r
-    w, h = x1 - x0 - 4, y1 - y0 - 4
-    ms = sorted(ms, key=lambda m: (m["seat"], "LMS".index(m["size"])))
-    radius, per_row, rows = cs * 0.1, 1, 1
-    for per_row in range(1, len(ms) + 1):
-        rows = -(-len(ms) // per_row)
+def _fit(n: int, r: Rect, cs: float) -> tuple[float, int, int, float]:
+    """How ``n`` monsters sit in a room: the discs' radius, how many a row, how many shown
+    (the rest behind one "+n" disc) and the step from one disc to the next."""
+    w, h = r[2] - r[0] - 4, r[3] - r[1] - 4
+    radius, per_row = cs * 0.1, 1
+    for per_row in range(1, n + 1):
+        rows = -(-n // per_row)
         radius = min(w / per_row, h / rows) / 2 - 2
         if per_row * 2 * (radius + 2) <= w and radius >= cs * 0.13:
             break
-    radius = max(MIN_R, min(radius, cs * 0.22))  # never a power too small to read
-    cap = per_row * max(1, int(h // (2 * radius + 3)))
-    shown = ms if len(ms) <= cap else ms[: cap - 1]
+    radius = min(radius, cs * 0.22)
+    if radius >= MAP_R:
+        cap = per_row * max(1, int(h // (2 * radius + 3)))
+        return radius, per_row, n if n <= cap else cap - 1, 2 * radius + 3
+    # Discs big enough for their power's digit, overlapping a little (never over a digit).
+    radius, step = MAP_R, 1.65 * MAP_R
+    per_row = max(1, int((w - 2 * radius) // step) + 1)
+    cap = per_row * max(1, int((h - 2 * radius) // step) + 1)
+    return radius, min(per_row, n), n if n <= cap else cap - 1, step
+
+
+def _monsters(d: ImageDraw.ImageDraw, ms: list[dict[str, Any]], r: Rect, cs: float) -> None:
+    """Monsters in one room, as big as the room lets them be (one alone fills a good third)."""
+    x0, y0, x1, y1 = r
+    ms = sorted(ms, key=lambda m: (m["seat"], "LMS".index(m["size"])))
+    radius, per_row, n, step = _fit(len(ms), r, cs)
+    shown = ms[:n]
     slots = len(shown) + (len(shown) < len(ms))
-    step = 2 * radius + 3
     total_rows = -(-slots // per_row)
     oy = (y0 + y1) / 2 - total_rows * step / 2 + step / 2
     for i in range(slots):
@@ -544,7 +557,7 @@ def _hand_line(d: ImageDraw.ImageDraw, p: dict[str, Any], turn: bool, at: tuple[
 PLAIN = ("trap", "pit", "darkness", "web", "rubble", "rotating", "crypt")
 
 
-def legend_items(view: dict[str, Any]) -> list[tuple[str, str]]:
+def legend_items(view: dict[str, Any], crowded: bool = False) -> list[tuple[str, str]]:
     """(sample, words) for every mark the map shows, in a fixed order, each saying what
     the mark does (issue 28: the legend named room features whose effect no text gave)."""
     kinds = {t["kind"] for t in view["tiles"]}
@@ -591,6 +604,8 @@ def legend_items(view: dict[str, Any]) -> list[tuple[str, str]]:
         out.append(("last", "yellow frame: the last turn's tile"))
     if last.get("to"):
         out.append(("went", "yellow box: where the last turn's monster went"))
+    if crowded:
+        out.append(("more", "+2: two more monsters in that room"))
     return out
 
 
@@ -615,6 +630,10 @@ def _sample(d: ImageDraw.ImageDraw, kind: str, r: Rect) -> None:
         return
     d.rectangle(r, fill=WALL)
     inner = (x0 + 4, y0 + 4, x1 - 4, y1 - 4)
+    if kind == "more":
+        d.ellipse((x0 + 8, y0, x0 + 48, y1), fill=(0, 0, 0), outline=PALETTE["line"])
+        text(d, (x0 + 28, c[1]), "+2", SMALL, "white", "mm")
+        return
     if kind in ("held", "tied", "new", "last", "went", "exit"):
         d.rectangle(inner, fill=_tint(seat_colour(1)) if kind == "held" else FLOOR)
         if kind == "tied":
@@ -635,10 +654,26 @@ def _sample(d: ImageDraw.ImageDraw, kind: str, r: Rect) -> None:
         icon(d, kind, ((x0 + x1) / 2, c[1]), (y1 - y0) * 0.7)
 
 
-def legend_rows(view: dict[str, Any], width: int) -> list[list[tuple[str, str, float]]]:
+def crowded(view: dict[str, Any], cs: int | None) -> bool:
+    """Whether a room shows a "+n" disc at cell size ``cs`` (None: whether one might,
+    at any size: a room with two monsters or more)."""
+    counts: dict[str, int] = {}
+    for m in view["monsters"]:
+        counts[m["at"]] = counts.get(m["at"], 0) + 1
+    if cs is None:
+        return any(n > 1 for n in counts.values())
+    for tile in view["tiles"]:
+        for area, r in zip(tile["areas"], area_rects(tile, (0, 0, cs - 2, cs - 2)), strict=True):
+            n = counts.get(area["label"], 0)
+            if n and _fit(n, r, cs)[2] < n:
+                return True
+    return False
+
+
+def legend_rows(view: dict[str, Any], width: int, more: bool = False) -> list[list[tuple[str, str, float]]]:
     rows: list[list[tuple[str, str, float]]] = [[]]
     used = 0.0
-    for kind, words in legend_items(view):
+    for kind, words in legend_items(view, more):
         w = _sample_width(kind) + 8 + text_width(words, SMALL) + 28
         if rows[-1] and used + w > width - 2 * MARGIN:
             rows.append([])
@@ -648,9 +683,11 @@ def legend_rows(view: dict[str, Any], width: int) -> list[list[tuple[str, str, f
     return rows
 
 
-def draw_legend(d: ImageDraw.ImageDraw, view: dict[str, Any], top: int, width: int) -> int:
+def draw_legend(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], top: int, width: int, more: bool = False
+) -> int:
     y = top
-    for row in legend_rows(view, width):
+    for row in legend_rows(view, width, more):
         x = float(MARGIN)
         for kind, words, w in row:
             sw = _sample_width(kind)
@@ -679,11 +716,12 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
     players_h = players_height(view)
     map_top = head + players_h + 16
     foot = [] if view["over"] else wrap(footer(view, names), SMALL, WIDTH - 2 * MARGIN)
-    legend_h = 50 * len(legend_rows(view, WIDTH))
-    chrome = map_top + 20 + legend_h + 40 * len(foot) + 20
+    chrome = map_top + 20 + 50 * len(legend_rows(view, WIDTH, crowded(view, None))) + 40 * len(foot) + 20
     # The map gets what the rest leaves of a near-square picture.
     cs, bands = layout(view, WIDTH, min(MAX_MAP_H, max(MIN_MAP_H, MAX_BOARD_H - chrome)))
     mh = map_height(cs, bands)
+    more = crowded(view, cs)
+    legend_h = 50 * len(legend_rows(view, WIDTH, more))
     height = map_top + mh + 20 + legend_h + 40 * len(foot) + 20
     img, d = _canvas(WIDTH, height)
     y = draw_header(d, view, names, WIDTH)
@@ -691,7 +729,7 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
         text(d, (MARGIN, y + 46 * i), line, BIG, "accent")
     draw_players(d, view, names, head, WIDTH)
     draw_map(d, view, cs, bands, map_top, WIDTH)
-    y = draw_legend(d, view, map_top + mh + 20, WIDTH)
+    y = draw_legend(d, view, map_top + mh + 20, WIDTH, more)
     for i, line in enumerate(foot):
         text(d, (MARGIN, y + 4 + 40 * i), line, SMALL, "muted")
     return to_png(to_palette(img))

@@ -15,6 +15,7 @@ from engine.dungeon_lair.data import TILES
 from render import base
 from render import dungeon_lair as R
 from tests.dungeon_lair.helpers import BRIDGE, CHASM, DOOR_NS, PORTCULLIS, position
+from tests.dungeon_lair.test_dungeon_lair_render import long_line
 from tests.phone_helpers import draw_all, program_words, record_labels, states
 
 FLOOR, BIG = 26, 36
@@ -152,3 +153,25 @@ def test_the_last_turns_words_are_a_players_words() -> None:
 
     last_turn.record(state, 0, {"a": "pass"})
     assert state["last"]["lines"][0] == "Player 1 placed a crossroads corridor on 0,0."
+
+
+def test_a_crowded_room_keeps_readable_discs_inside_it_and_explains_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tiles = long_line(5)
+    ms = {0: [("S", "0,0"), ("S", "0,0"), ("M", "0,0")], 1: [("S", "0,0"), ("M", "0,0"), ("L", "0,0")]}
+    view = GAME.view(position(tiles, ms, players=2), None)
+    cs = 61  # an 18 x 15 map's cells in one piece
+    assert R.crowded(view, cs) and R.crowded(view, None) and not R.crowded(view, 130)
+    assert not R.crowded(GAME.view(position(tiles, {0: [("S", "0,0")]}), None), cs)
+    discs: list[tuple[float, float, float]] = []
+    real = R.monster
+    monkeypatch.setattr(
+        R, "monster", lambda d, seat, size, c, r: (discs.append((*c, r)), real(d, seat, size, c, r))
+    )
+    calls = record_labels(monkeypatch)
+    R._monsters(R._canvas(200, 200)[1], view["monsters"], (10, 10, 10 + cs - 2, 10 + cs - 2), cs)
+    assert discs and all(r >= R.MAP_R for _x, _y, r in discs)
+    assert all(10 <= x - r and x + r <= 10 + cs for x, _y, r in discs)  # inside the room
+    assert any(s.startswith("+") for s, _z in calls)
+    assert "more" in {k for k, _w in R.legend_items(view, R.crowded(view, cs))}
