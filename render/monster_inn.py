@@ -39,7 +39,7 @@ KIND_COLOURS: dict[str, tuple[int, int, int]] = {
 KIND_LETTERS = {"Undead": "U", "Kobolds": "K", "Goblins": "G", "Orcs": "O", "Trolls": "T"}
 # Seat colours of this game only: the shared ones are orange, green, pink and red, the
 # colours of Kobolds, Goblins, Undead and Orcs (issue 28: "Bot 1 and Kobolds both orange").
-SEAT_COLOURS = [(235, 235, 235), (90, 220, 230), (190, 230, 70), (210, 170, 120), (165, 140, 255)]
+SEAT_COLOURS = [(255, 255, 255), (40, 230, 230), (190, 230, 70), (210, 170, 120), (165, 140, 255)]
 SMALL, BIG = 26, 36  # the floor, and the size of the title, turn, scores and bid numbers
 BACK = (70, 60, 90)
 FACE = (225, 215, 190)  # a humanoid turned face up at the scoring
