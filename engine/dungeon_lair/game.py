@@ -15,7 +15,7 @@ from typing import Any
 from engine import core
 from engine.core import Event, IllegalAction, Result, Rng, State, seat_ref
 
-from . import notation, views
+from . import last_turn, notation, views
 from .board import ROTATIONS, START, Dungeon, area_cell, parse_area, parse_cell, upgrade
 from .data import BASE_IDS, RULES, TILES
 from .notation import SIZES, monster_word, tile_label, tile_summary
@@ -207,6 +207,7 @@ class DungeonLair(core.Game):
             events = [Event(f"{seat_ref(seat)} does no monster action.")]
         else:
             events = self._apply_monster(state, seat, action)
+        last_turn.record(state, seat, action)
         self._end_turn(state, events)
         return events
 

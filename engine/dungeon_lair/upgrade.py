@@ -25,7 +25,9 @@ def _to_3(state: State) -> State:
     """Revision 3 (issue 29, issue 26) changes what may be taken back, the move chooser and the
     turn's board, none of which is in the state or replayed: a state carries over unchanged.
     The take-back rule is not gated by revision: /undo is never replayed, and it closes a leak
-    of a hidden tile that games in progress must not keep."""
+    of a hidden tile that games in progress must not keep. Issue 28 adds ``last`` (what the last
+    turn changed, for the board's marks): a stored game has no record of it, so it starts empty."""
+    state.setdefault("last", None)
     return state
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import State, seat_ref
 
+from . import last_turn
 from .board import Dungeon, area_cell, parse_area, place
 from .data import TILES
 from .notation import SIZES, monster_word, tile_summary
@@ -140,6 +141,7 @@ def view(game: DungeonLair, state: State, seat: int | None) -> dict[str, Any]:
         ),
         "status": status(game, state),
         "winners": game.result(state).winners if over else [],
+        "last": last_turn.public(state),
     }
     if seat is not None:
         letters = hand_letters(state, seat)

@@ -9,7 +9,7 @@ from typing import Any
 from engine import core
 from engine.core import Event, IllegalAction, Result, Rng, State, seat_ref
 
-from . import notation, rules, views
+from . import last_turn, notation, rules, views
 from .data import CARDS
 from .rules import TYPES, other
 
@@ -111,6 +111,7 @@ class MonsterInn(core.Game):
         action = self.parse(action)
         events: list[Event] = []
         pend = state["pending"]
+        before = last_turn.snapshot(state)
         if pend is not None:
             (rules.bonus if pend["kind"] == "bonus" else rules.support)(state, seat, action, events)
         elif action in TYPES:
@@ -127,6 +128,7 @@ class MonsterInn(core.Game):
             )
         state["moves"] += 1
         self._advance(state, events)
+        last_turn.record(state, seat, before, events, follow_up=pend is not None)
         return events
 
     def _advance(self, state: State, events: list[Event]) -> None:

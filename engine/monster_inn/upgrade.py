@@ -23,7 +23,9 @@ REVISION = 3
 
 def _to_3(state: State) -> State:
     """Revision 3 shows the back of the deck's top card to everyone (issue 29): it is
-    read from the deck as it lies, so the state carries over unchanged."""
+    read from the deck as it lies. Issue 28 adds ``last`` (what the last turn changed, for the
+    board's marks): a stored game has no record of it, so it starts empty."""
+    state.setdefault("last", None)
     return state
 
 

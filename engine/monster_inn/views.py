@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.core import Result, State, seat_ref
 
+from . import last_turn
 from .data import CARDS, MONSTERS, back_of
 from .rules import amount, other, score_columns, short_label, skulls_word
 
@@ -84,6 +85,7 @@ def view(
         "players": players,
         "over": over,
         "status": status(state, result),
+        "last": last_turn.public(state),
     }
     if over and result is not None and cols is not None:
         v["scoring"] = [
