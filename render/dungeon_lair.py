@@ -489,10 +489,10 @@ def header_height(view: dict[str, Any], names: list[str], width: int) -> int:
 def draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], width: int) -> int:
     h = header_height(view, names, width)
     d.rectangle((0, 0, width, h - 12), fill=PALETTE["panel"])
-    text(d, (MARGIN, 10), _title(view), BIG, "accent")
+    text(d, (MARGIN, 10), _title(view), BIG, "accent", role="title")
     y = 58
     for line in header_lines(view, names, width):
-        text(d, (MARGIN, y), line, BIG, "text")
+        text(d, (MARGIN, y), line, BIG, "text", role="turn")
         y += 46
     for line in last_lines(view, names, width):
         text(d, (MARGIN, y), line, SMALL, "accent")
@@ -536,7 +536,7 @@ def draw_players(
         while len(name) > 3 and text_width(name, BIG) > col_w - rw - 80:
             name = name[:-2] + "…"
         text(d, (x + 50, y + 6), name, BIG, "accent" if turn else "text")
-        text(d, (x + col_w - 12, y + 6), right, BIG, "accent" if won else "text", "ra")
+        text(d, (x + col_w - 12, y + 6), right, BIG, "accent" if won else "text", "ra", role="score")
         _hand_line(d, p, turn, (x, y + 56, x + col_w))
 
 

@@ -192,10 +192,10 @@ def _header(d: ImageDraw.ImageDraw, view: View, names: list[str]) -> int:
     status, said = _header_lines(view, names)
     h = _header_height(view, names)
     d.rectangle((0, 0, WIDTH, h - 12), fill=PALETTE["panel"])
-    text(d, (PAD, 10), title, BIG, "accent")
+    text(d, (PAD, 10), title, BIG, "accent", role="title")
     y = 58
     for line in status:
-        text(d, (PAD, y), line, BIG)
+        text(d, (PAD, y), line, BIG, role="turn")
         y += 46
     for line in said:
         text(d, (PAD, y), line, SMALL, "accent")
@@ -252,7 +252,7 @@ def _final_banner(d: ImageDraw.ImageDraw, view: View, names: list[str], y: int) 
     who = " and ".join(names[s] for s in winners)
     word = "Winners" if len(winners) > 1 else "Winner"
     box(d, (PAD, y, WIDTH - PAD, y + 64), fill=(70, 60, 20), outline="accent", width=3)
-    text(d, (WIDTH / 2, y + 32), f"{word}: {who} with {fame} fame", 40, "accent", "mm")
+    text(d, (WIDTH / 2, y + 32), f"{word}: {who} with {fame} fame", 40, "accent", "mm", role="score")
     y += 76
     for group in view["ranking"]:
         for s in group:
@@ -300,7 +300,15 @@ def _player_top(d: ImageDraw.ImageDraw, view: View, p: dict[str, Any], name: str
         text(d, (x, y + 16), note, SMALL, "muted")
         x += text_width(note, SMALL) + 16
     if view["over"]:
-        text(d, (WIDTH - PAD - 16, y + 8), f"{view['scoring'][s]['fame']} fame", BIG, "accent", "ra")
+        text(
+            d,
+            (WIDTH - PAD - 16, y + 8),
+            f"{view['scoring'][s]['fame']} fame",
+            BIG,
+            "accent",
+            "ra",
+            role="score",
+        )
     elif p["gold"] is None:
         text(d, (WIDTH - PAD - 16, y + 16), "treasure hidden", SMALL, "muted", "ra")
     else:
