@@ -113,7 +113,9 @@ async def test_e2e_monster_inn_full_game_through_a_restart(standin: StandIn, bot
     assert standin.find_messages(t.is_board, after=mark) == []
 
     rep = await replay(bot.db, t.game_id)
-    assert rep.status == "over" and rep.moves == moves
+    # Moves nobody had a choice about were played for them, and the boards say so.
+    auto = sum(b.content.count("had only one possible move") for b in t.boards)
+    assert rep.status == "over" and rep.moves == moves + auto
     audit(standin, t, rep)
     audit_log(bot, rep)
     for m in standin.public_messages():
@@ -153,11 +155,10 @@ async def restart_and_click_old_button(t: Table, bot: BotProcess, p: Actor) -> b
     assert answer.content.startswith("Move taken") and answer.id == private.id, "edited in place"
     if not answer.content.startswith(GOES_ON):
         t.boards.append(await t.wait_board(mark))
-    # Pressed again (a double click, or a second tab): refused, not applied twice.
-    again = await p.click(private, button)
-    t.replies.append(again)
-    refused = await again.reply()
-    assert refused.ephemeral and "Move taken" not in refused.content
+    # The message was edited in place: the pressed button is gone with the move, so it
+    # cannot be pressed twice (a stale copy is refused by its version, tests/test_tables.py).
+    if not answer.content.startswith(GOES_ON):
+        assert answer.items == []
     assert len(t.standin.find_messages(t.is_board, after=mark)) == (
         0 if answer.content.startswith(GOES_ON) else 1
     )
