@@ -78,8 +78,9 @@ class UpkeepMixin(TablesBase):
             log.info("tracking posted boards from now on (%d games marked as posted)", n)
 
     async def owed(self) -> list[int]:
-        """Games whose newest board has not reached their thread."""
-        return await self.store.owed()
+        """Games whose newest board has not reached their thread (but not a game whose
+        move is under way here: that move posts its turn's board)."""
+        return [g for g in await self.store.owed() if g not in self._busy]
 
     async def owed_board(self, game_id: int) -> Update | None:
         """The board a thread is owed, its text summarising every move since the last
