@@ -87,7 +87,9 @@ class TablesBase:
 
         async def _run_ai(self, game_id: int) -> list[Event]: ...
 
-        async def _remember(self, row: GameRow, version: int, news: list[Any]) -> None: ...
+        async def _remember(
+            self, row: GameRow, version: int, news: list[Any], changed: bool = True
+        ) -> None: ...
 
         async def settings_for(self, row: GameRow) -> dict[str, Any]: ...
 
@@ -157,7 +159,7 @@ class TablesBase:
                 "That move was already taken or the game moved on; look at the newest board."
             ) from None
         if news is not None:
-            await self._remember(row, version, news)
+            await self._remember(row, version, news, changed)
         else:
             self._kept_news.pop(row.id, None)
         return version

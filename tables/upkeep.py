@@ -68,6 +68,8 @@ class UpkeepMixin(TablesBase):
 
         def _posted(self, game_id: int, moves: int) -> None: ...
 
+        def _covered(self, game_id: int, version: int) -> int: ...
+
     # ---- boards owed ------------------------------------------------------------------
     async def start_tracking(self) -> None:
         """On the first start that tracks posted boards, every earlier board counts
@@ -100,7 +102,10 @@ class UpkeepMixin(TablesBase):
         )
 
     async def mark_posted(self, update: Update) -> bool:
-        marked = await self.store.mark_posted(update.game_id, update.version, update.moves)
+        # A move inside the same turn, made while this board was on its way, must not
+        # leave the thread owed a second board of that turn.
+        version = self._covered(update.game_id, update.version)
+        marked = await self.store.mark_posted(update.game_id, version, update.moves)
         if marked:
             self._posted(update.game_id, update.moves)
         return marked
