@@ -442,6 +442,9 @@ def _line_colour(ln: str) -> str:
     return "text"
 
 
+COURAGE = re.compile(r"^Courage cancels (\d+) damage to (.+)\.$")
+# Other lines whose number changes the damage or the fatigue: drawn whole at KEY.
+MORE = re.compile(r"absorbs \d+ damage|: \+\d+ fatigue|strikes with \+\d+")
 WHO = re.compile(r"^the (\w+) \(level (\d+)\)$", re.I)
 
 
@@ -465,7 +468,10 @@ def _log_line(ln: str, names: list[str]) -> tuple[str, int]:
         seat = int(p.group(2))
         owner = names[seat - 1] if seat <= len(names) else f"Player {seat}"
         return f"{_who(p.group(1))} knocked out: {owner}'s prison", KEY
-    if "conquer" in ln:
+    c = COURAGE.match(ln)
+    if c:
+        return f"Courage: {c.group(1)} damage cancelled, {_who(c.group(2))}", KEY
+    if "conquer" in ln or MORE.search(ln):
         return named(ln, names), KEY
     return named(ln, names), LOG_SIZE
 

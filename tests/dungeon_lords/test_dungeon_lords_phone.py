@@ -198,7 +198,8 @@ def test_the_board_marks_what_the_last_turn_changed() -> None:
 # ---- the combat step pictures posted with the board ------------------------------------------
 # The numbers a battle is read by (issue 28: "the numbers a player decides by at 36 px or more"):
 # a blow ("Troll: 3 to Priest 4, 1 left"), hit points ("5/6"), who was knocked out, the tiles
-# conquered, the Evil change and the Combat Card's fatigue. Every kind is named so a test can
+# conquered, the Evil change, the Combat Card's fatigue, and what changes a blow or the fatigue
+# (courage, Magic Shield, an expert monster, a trained imp). Every kind is named so a test can
 # require that each was drawn.
 COMBAT_KEYS = {
     "damage": re.compile(r"^.+: \d+ to .+, \d+ left$"),
@@ -207,6 +208,9 @@ COMBAT_KEYS = {
     "conquered": re.compile(r"^Conquered: [A-E]\d|conquers [A-E]\d"),
     "evil": re.compile(r"^Evil: -?\d+ -> -?\d+$"),
     "fatigue": re.compile(r"fatigue \d+$"),
+    "damage changed": re.compile(
+        r"^Courage: \d+ damage cancelled|absorbs \d+ damage|: \+\d+ fatigue|strikes with \+\d"
+    ),
     "title": re.compile(r"^Year \d+ combat, rounds? "),
 }
 
