@@ -657,12 +657,12 @@ def _title_lines(
     if b.upto:
         sub = "Which of these rounds the party fought is not on the board."
         return out + [(part, NAME) for part in wrap(sub, W - 32, NAME)]
-    where = b.tile or "?"
+    where = b.tile or "a tile the board no longer shows"
     if seat is not None and b.tile in before["players"][seat]["grid"]:
         t = before["players"][seat]["grid"][b.tile]
         if t["k"] == "r":
             where += " (" + before["components"]["rooms"].get(t["room"], t["room"]) + ")"
-    sub = f"Battle on {where}.  {b.card or '?'}"
+    sub = f"Battle on {where}." + (f"  {b.card}" if b.card else "")
     if card:
         fat = b.fatigue if b.fatigue is not None else card["fatigue"]
         sub += f": {card['speed']} spell, fatigue {fat}"
