@@ -85,7 +85,9 @@ def test_title_turn_and_key_numbers_large(
     pictures: list[tuple[str, list[tuple[str, int, int]], bytes]],
 ) -> None:
     for what, labels, _ in pictures:
-        titles = [size for s, size, _ in labels if s.startswith("Dungeon Lords") or s.endswith(": your dungeon")]
+        titles = [
+            size for s, size, _ in labels if s.startswith("Dungeon Lords") or s.endswith(": your dungeon")
+        ]
         assert titles and min(titles) >= KEY, what
         keys = [(s, size) for s, size, _ in labels if KEY_NUMBERS.search(s)]
         assert keys, f"{what}: no gold, food, imps or Evil drawn"
@@ -144,9 +146,9 @@ def test_a_tile_conquered_now_keeps_its_red_cross() -> None:
 
     draw = ImageDraw.Draw(img)
     combat._draw_grid(draw, before, after, "C1", 0, 0)
-    x0, y0 = 34 + 2 * combat.CELL, 30 + 0
+    x0, y0 = combat.GX + 2 * combat.CELL, combat.GY + 0
     centre = img.getpixel((x0 + combat.CELL // 2, y0 + combat.CELL // 2))
-    corner = img.getpixel((x0 + 3, y0 + combat.CELL // 2))
+    corner = img.getpixel((x0 + 5, y0 + combat.CELL // 2))  # inside the battle tile's box
     assert centre == base.PALETTE["bad"]  # the cross's middle is red, nothing over it
     assert corner == base.PALETTE["yellow"]  # the frame says it was taken now
     with recorded() as labels:
@@ -191,3 +193,86 @@ def test_the_board_marks_what_the_last_turn_changed() -> None:
         lords.board(G.view(st, None), render.default_names(2))
     drawn = {s for s, _, _ in labels}
     assert "new since the last board" in drawn and "What happened last:" in drawn
+
+
+# ---- the combat step pictures posted with the board ------------------------------------------
+# The numbers a battle is read by (issue 28: "the numbers a player decides by at 36 px or more"):
+# a blow ("Troll: 3 to Priest 4, 1 left"), hit points ("5/6"), who was knocked out, the tiles
+# conquered, the Evil change, the Combat Card's fatigue, and what changes a blow or the fatigue
+# (courage, Magic Shield, an expert monster, a trained imp). Every kind is named so a test can
+# require that each was drawn.
+COMBAT_KEYS = {
+    "damage": re.compile(r"^.+: \d+ to .+, \d+ left$"),
+    "hit points": re.compile(r"^\d+/\d+$"),
+    "knocked out": re.compile(r"^PRISON$|knocked out|^To prison: "),
+    "conquered": re.compile(r"^Conquered: [A-E]\d|conquers [A-E]\d"),
+    "evil": re.compile(r"^Evil: -?\d+ -> -?\d+$"),
+    "fatigue": re.compile(r"fatigue \d+$"),
+    "damage changed": re.compile(
+        r"^Courage: \d+ damage cancelled|absorbs \d+ damage|: \+\d+ fatigue|strikes with \+\d"
+    ),
+    "title": re.compile(r"^Year \d+ combat, rounds? "),
+}
+
+
+def combat_labels(
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]], names: list[str]
+) -> list[tuple[list[tuple[str, int, int]], bytes]]:
+    """Every combat picture between the given public views, with the labels it drew."""
+    out = []
+    for before, after in pairs:
+        for job in combat.steps(before, after, names):
+            with recorded() as labels:
+                png = job()
+            out.append((labels, png))
+    return out
+
+
+def floor_faults(labels: list[tuple[str, int, int]]) -> list[tuple[str, int, str]]:
+    """Labels under the floor, and numbers a battle is read by drawn under KEY."""
+    faults = [(s, size, "under the floor") for s, size, _ in labels if size < FLOOR]
+    for kind, rx in COMBAT_KEYS.items():
+        faults += [(s, size, kind) for s, size, _ in labels if rx.search(s) and size < KEY]
+    return faults
+
+
+@pytest.fixture(scope="module", params=[2, 4])
+def battle_pictures(request: pytest.FixtureRequest) -> list[tuple[list[tuple[str, int, int]], bytes]]:
+    n = request.param
+    st, pairs = new_x(n, 5), []
+    while not G.is_over(st):
+        seat = min(G.to_act(st))
+        new, _ = G.apply(st, seat, G.ai_action(st, seat))
+        if st["combat"]["round"] or new["combat"]["round"]:
+            pairs.append((G.view(st, None), G.view(new, None)))
+        st = new
+    return combat_labels(pairs, render.default_names(n))
+
+
+def test_combat_pictures_meet_the_floor(
+    battle_pictures: list[tuple[list[tuple[str, int, int]], bytes]],
+) -> None:
+    """The combat step pictures: 1,200 px wide, "no text under 26 px", and the numbers a battle
+    is read by (damage, hit points, who was knocked out, conquests, Evil, fatigue) and the
+    title at 36 px or more."""
+    import io
+
+    assert len(battle_pictures) >= 4
+    drawn: set[str] = set()
+    for labels, png in battle_pictures:
+        assert Image.open(io.BytesIO(png)).width == 1200
+        assert {w for _, _, w in labels} == {1200}
+        assert not floor_faults(labels), floor_faults(labels)[:5]
+        drawn |= {kind for kind, rx in COMBAT_KEYS.items() if any(rx.search(s) for s, _, _ in labels)}
+        assert len(png) <= 250 * 1024
+    # Each kind of number was met at least once, so the size checks above did check something.
+    assert drawn == set(COMBAT_KEYS), set(COMBAT_KEYS) - drawn
+
+
+def test_the_floor_check_catches_small_combat_numbers() -> None:
+    """The check itself: a blow, a hit-point count or a prisoner drawn under 36 px is caught,
+    as is a note under 26 px."""
+    labels = [("Troll: 3 to Priest 4, 1 left", 30, 1200), ("5/6", 28, 1200), ("PRISON", 32, 1200),
+              ("Monsters ready: none", 24, 1200), ("The party heals.", 28, 1200)]  # fmt: skip
+    kinds = {kind for _, _, kind in floor_faults(labels)}
+    assert kinds == {"damage", "hit points", "knocked out", "under the floor"}
