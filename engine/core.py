@@ -440,6 +440,11 @@ class Game:
         public status."""
         return self.status(state)
 
+    def guide_view(self, section: str) -> dict[str, Any] | None:
+        """The view the renderer's ``guide`` draws beside the ``/rules`` guide's section
+        ``section`` (public component data, no game), or None for no picture."""
+        return None
+
     def header(self, state: State, seat: Seat) -> str:
         """The top of the seat's private turn message: its own resources and hand in
         a few short lines (at most 400 characters). Default: the private text."""

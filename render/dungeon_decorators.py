@@ -832,6 +832,10 @@ def goal_shapes(view: dict[str, Any]) -> bytes:
 GUIDE_PICTURES = {"Goal shapes": goal_shapes}
 
 
+def guide(section: str, view: dict[str, Any]) -> bytes:
+    return GUIDE_PICTURES[section](view)
+
+
 CARD_CELL = 40  # a square of a shape goal's picture on a card
 
 
@@ -1014,4 +1018,4 @@ def render_private(view: dict[str, Any]) -> bytes | None:
     return area(view, default_names(view["seats"]))
 
 
-RENDERER = Renderer(board=board, area=area, preview=preview)
+RENDERER = Renderer(board=board, area=area, preview=preview, guide=guide)

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import render
 from engine import core
 from tables.base import TablesBase
 from tables.text import named
@@ -121,6 +122,13 @@ def missing_sections(sections: list[Section]) -> list[str]:
     return [need for need in REQUIRED if not any(alt in names for alt in need.split("|"))]
 
 
+def guide_picture(key: str, section: str) -> bytes | None:
+    """The game's picture for a guide section (Decorators' goal shapes), if it has one."""
+    view = core.get(key).guide_view(section)
+    drawer = render.get(key).guide
+    return drawer(section, view) if view is not None and drawer is not None else None
+
+
 class RulesMixin(TablesBase):
     def guide(self, key: str) -> tuple[str, list[Section]]:
         """The game's title and its guide's sections."""
@@ -142,6 +150,8 @@ class RulesMixin(TablesBase):
             from tables.guide_board import labelled_board
 
             picture = await asyncio.to_thread(labelled_board, self.game_info(key).key, tuple(sec.callouts))
+        else:
+            picture = await asyncio.to_thread(guide_picture, self.game_info(key).key, sec.name)
         return GuidePage(
             title=f"{title}: {sec.name}",
             text=sec.pages[page],

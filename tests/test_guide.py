@@ -141,3 +141,18 @@ async def test_what_now_names_the_players(tables: Tables) -> None:
     watcher = await tables.what_now(lobby.game_id, 99)
     assert "Player 1" not in mine and "Player 2" not in mine and mine
     assert watcher.startswith("You are watching")
+
+
+async def test_decorators_goal_shapes_section_shows_every_shape_as_a_picture(tables: Tables) -> None:
+    """Issue 28: for Decorators "every goal shape drawn as a picture" in the guide."""
+    import io
+
+    from PIL import Image
+
+    title, sections = tables.guide("dungeon-decorators")
+    at = [s.name for s in sections].index("Goal shapes")
+    page = await tables.guide_page("dungeon-decorators", at, 0)
+    assert page.picture is not None
+    assert Image.open(io.BytesIO(page.picture)).width >= 1000
+    other = await tables.guide_page("dungeon-decorators", [s.name for s in sections].index("Setup"), 0)
+    assert other.picture is None

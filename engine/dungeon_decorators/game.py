@@ -1071,11 +1071,11 @@ class DungeonDecorators(core.Game):
 
         return status(self, state)
 
-    def guide_view(self, section: str) -> dict[str, Any]:
-        """The view a guide picture of ``section`` draws (render GUIDE_PICTURES)."""
+    def guide_view(self, section: str) -> dict[str, Any] | None:
+        """The view a guide picture of ``section`` draws (the renderer's ``guide``)."""
         from .views import guide_view
 
-        return guide_view(section)
+        return guide_view(section) or None
 
     def what_now(self, state: State, seat: int | None) -> str:
         from .whatnow import what_now
