@@ -367,6 +367,8 @@ class MoveButton(
             interaction,
             self.game_id,
             play(interaction, self.game_id, button=(self.version, self.index)),
+            # A move button sits on the private turn message, which the answer edits in place.
+            ack="update",
             slow=NOT_TAKEN,
         )
 

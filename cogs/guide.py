@@ -79,7 +79,8 @@ class GuideButton(
             embed, view, files = guide_message(self.key, page)
             await interaction.edit_original_response(embed=embed, view=view, attachments=files)
 
-        await guarded(interaction, None, run())
+        # "update": acknowledged as an edit of the guide's own message (the page turns in place).
+        await guarded(interaction, None, run(), ack="update")
 
 
 class WhatNowButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:now:(?P<gid>\d{1,20})"):
