@@ -1,4 +1,5 @@
-"""Shared by the Monster Inn and Dungeon Lair phone tests (issue 28): every label a
+"""Shared by the Monster Inn and Dungeon Lair phone tests and tests/test_render_labels.py
+(issue 28): the states a random game passes through, and every label a
 renderer draws while drawing real boards and areas, with its size."""
 
 from __future__ import annotations

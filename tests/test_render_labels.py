@@ -13,7 +13,6 @@ final, each seat's area), recorded through ``render.base.recording``:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 import pytest
@@ -22,6 +21,7 @@ from PIL import Image, ImageDraw
 import render
 from engine import core
 from render import base
+from tests.phone_helpers import states as game_states
 from tests.words import not_words
 
 GAMES = core.available()
@@ -31,18 +31,6 @@ GAMES = core.available()
 # so (XPASS is an error) and its key must be taken out of this set. The lead empties
 # it as each game's renderer is merged.
 FLOOR_PENDING: set[str] = set()
-
-
-def _states(game: core.Game, players: int, seed: int) -> list[core.State]:
-    """The opening, a middle and the final state of one random game."""
-    pick = random.Random(seed)
-    state = game.new(players, None, seed)
-    seen = [state]
-    while not game.is_over(state):
-        seat = pick.choice(sorted(game.to_act(state)))
-        state, _ = game.apply(state, seat, pick.choice(game.legal_actions(state, seat)))
-        seen.append(state)
-    return [seen[0], seen[len(seen) // 2], seen[-1]]
 
 
 def player_counts(game: core.Game) -> list[int]:
@@ -56,7 +44,7 @@ def drawn(key: str, players: int, seed: int = 7) -> list[tuple[str, list[base.La
     drawer = render.get(key)
     names = render.default_names(players)
     out: list[tuple[str, list[base.Label]]] = []
-    states = _states(game, players, seed)
+    states = game_states(game, players, seed)
     for when, state in zip(("opening", "middle", "final"), states, strict=True):
         jobs: list[tuple[str, Callable[[], object]]] = [
             (f"{when} board", lambda st=state: drawer.board(game.view(st, None), names))
