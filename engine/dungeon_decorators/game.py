@@ -13,12 +13,6 @@ from . import rules as R
 from .data import DATA
 
 HOURGLASS = 0  # an hourglass tile in a bag
-ASSISTANT_NAMES = {
-    "sapper": "Goblin Sapper",
-    "burrow": "Burrow Bro",
-    "architect": "Arcane Architect",
-    "mimic": "Decorative Mimic",
-}
 DECK_NAMES = {"S": "Shape Goals", "D": "Decoration Goals"}
 # Draft-board positions on the far side: tile spots 1-2, the Draw/Exchange spot in
 # the middle, tile spots 3-4. Next round's order follows these positions.
@@ -333,12 +327,13 @@ class DungeonDecorators(core.Game):
             events.append(Event(f"{seat_ref(seat)} passes 50 points and takes a 50-point chit."))
 
     def _gain_token(self, state: State, seat: int, kind: str, events: list[Event]) -> None:
+        name = R.ASSISTANT_NAMES[kind]
         if state["tokens_left"][kind] > 0:
             state["tokens_left"][kind] -= 1
             state["players"][seat]["tokens"][kind] += 1
-            events.append(Event(f"{seat_ref(seat)} recruits a {ASSISTANT_NAMES[kind]} and takes its token."))
+            events.append(Event(f"{seat_ref(seat)} recruits a {name} and takes its token."))
         else:
-            events.append(Event(f"No {ASSISTANT_NAMES[kind]} tokens are left."))
+            events.append(Event(f"No {name} tokens are left."))
 
     def _resolve_assistant(
         self, state: State, seat: int, tile: Any, chained: bool, events: list[Event]

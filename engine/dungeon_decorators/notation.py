@@ -285,14 +285,6 @@ def turn_key(a: dict[str, Any]) -> Any:
     return None
 
 
-HELPER_WORDS = {
-    "sapper": "Goblin Sapper",
-    "burrow": "Burrow Bro",
-    "architect": "Arcane Architect",
-    "mimic": "Decorative Mimic",
-}
-
-
 def tile_words(t: Any) -> str:
     """A tile as the draft board shows it, in words: its other side, decorations, floor, assistant."""
     if t == "G":
@@ -302,7 +294,7 @@ def tile_words(t: Any) -> str:
     shape = "room" if len(icons) == 1 else f"{len(icons)}-way hallway"
     decos = ", ".join([R.DECOS[e] for e in icons] + (["wild"] if "*" in spec["edges"] else []))
     floor = "a star" if spec["floor"] == "star" else f"{spec['floor']} floor"
-    helper = f", {HELPER_WORDS[spec['assistant']]}" if spec["assistant"] else ""
+    helper = f", {R.ASSISTANT_NAMES[spec['assistant']]}" if spec["assistant"] else ""
     return f"tile {t}: {shape}, {floor}; {decos}{helper}"
 
 

@@ -24,6 +24,14 @@ TILES: dict[int, dict[str, Any]] = {t["n"]: t for t in DATA["tiles"]["tiles"]}
 DECOS: dict[str, str] = DATA["tiles"]["decorations"]
 COLOURS: list[str] = DATA["tiles"]["colours"]
 GENERIC = DATA["tiles"]["generic"]
+# The four assistants by their printed names (a tile's assistant symbol, a token):
+# one table for the events, the notation and the draft board's words.
+ASSISTANT_NAMES = {
+    "sapper": "Goblin Sapper",
+    "burrow": "Burrow Bro",
+    "architect": "Arcane Architect",
+    "mimic": "Decorative Mimic",
+}
 # The starting tile's column and row index (0-based). "Plenty of space around it
 # to build": no dungeon can grow further than REACH squares from its start (data.py
 # proves REACH < ORIGIN from the tile counts), so coordinates never run out.
