@@ -329,11 +329,9 @@ def next_runs(sheet: dict, cells: list[str]) -> list[tuple[str, list[str]]] | No
 def next_steps(sheet: dict, cells: list[str]) -> list[tuple[str, str]] | None:
     """The steps (token, space) that keep the path ``cells`` finishable, or None if
     ``cells`` itself already breaks a law (a stale or forged prefix)."""
-    walk = _Walk(sheet)
-    for i, c in enumerate(cells):
-        if (i and c not in board.NEIGHBOURS[cells[i - 1]]) or not walk.can_enter(c):
-            return None
-        walk.enter(c)
+    walk = _walk_of(sheet, cells)
+    if walk is None:
+        return None
     dist = board.distances(sheet, board.EXIT)
     out = []
     for token in STEPS:
