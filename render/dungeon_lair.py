@@ -392,20 +392,9 @@ def draw_map(
     top: int,
     width: int,
 ) -> None:
-    by_area: dict[str, list[dict[str, Any]]] = {}
-    for m in view["monsters"]:
-        by_area.setdefault(m["at"], []).append(m)
-    tiles = {t["cell"]: t for t in view["tiles"]}
     exits = set(view.get("free_exits") or [])
-    for (cols, rows), (gx, gy) in zip(bands, _band_boxes(cs, bands, top, width), strict=True):
-        for i, x in enumerate(cols):
-            _coord(d, (gx + i * cs + cs / 2, gy - 4), x, "md")
-        for j, y in enumerate(rows):
-            _coord(d, (gx - 10, gy + j * cs + cs / 2), y, "rm")
-        for i, x in enumerate(cols):
-            for j, y in enumerate(rows):
-                rect = (gx + i * cs + 1, gy + j * cs + 1, gx + (i + 1) * cs - 1, gy + (j + 1) * cs - 1)
-                _cell(d, view, tiles.get(f"{x},{y}"), f"{x},{y}", rect, exits, by_area)
+    for (cols, rows), origin in zip(bands, _band_boxes(cs, bands, top, width), strict=True):
+        _grid(d, view, cols, rows, origin, cs, exits)
 
 
 def _coord(d: ImageDraw.ImageDraw, xy: tuple[float, float], n: int, anchor: str) -> None:
@@ -818,11 +807,18 @@ def _label(d: ImageDraw.ImageDraw, centre: tuple[float, float], s: str, size: in
     text(d, (x, y), s, size, "accent", "mm")
 
 
-def _mini_map(
-    d: ImageDraw.ImageDraw, view: dict[str, Any], xs: range, ys: range, origin: tuple[int, int], cs: int
+def _grid(
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    xs: range,
+    ys: range,
+    origin: tuple[int, int],
+    cs: int,
+    exits: set[str] | None = None,
 ) -> dict[str, Rect]:
-    """The map's cells in ``xs`` x ``ys`` from ``origin`` (tiles and monsters as on the board,
-    with the column and row numbers); returns each cell's rectangle."""
+    """The map's cells in ``xs`` x ``ys`` from ``origin`` (tiles and monsters, with the column
+    and row numbers, and the free ``exits`` marked): one band of the board, or the part of
+    the map a preview shows; returns each cell's rectangle."""
     gx, gy = origin
     tiles = {t["cell"]: t for t in view["tiles"]}
     by_area: dict[str, list[dict[str, Any]]] = {}
@@ -838,7 +834,7 @@ def _mini_map(
             cell = f"{x},{y}"
             rect = (gx + i * cs + 1, gy + j * cs + 1, gx + (i + 1) * cs - 1, gy + (j + 1) * cs - 1)
             rects[cell] = rect
-            _cell(d, view, tiles.get(cell), cell, rect, set(), by_area)
+            _cell(d, view, tiles.get(cell), cell, rect, exits or set(), by_area)
     return rects
 
 
@@ -890,7 +886,7 @@ def _turns_preview(view: dict[str, Any], pv: dict[str, Any], title: str) -> byte
     for k, p in enumerate(places):
         ox = MARGIN + LABEL_W + (k % per_row) * block_w
         oy = 60 + (k // per_row) * block_h + LABEL_H
-        rects = _mini_map(d, view, xs, ys, (ox, oy), cs)
+        rects = _grid(d, view, xs, ys, (ox, oy), cs)
         _tile_places(d, view, {**pv, "places": [{**p, "label": ""}]}, rects)
         text(d, (ox + 1.5 * cs, oy + 3 * cs + 8), p["label"], 26, "accent", "ma")
     return to_png(to_palette(img))
@@ -913,7 +909,7 @@ def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes
     width = max(PREVIEW_W, 2 * MARGIN + LABEL_W + len(xs) * cs)
     img, d = _canvas(width, 60 + LABEL_H + len(ys) * cs + 20)
     text(d, (MARGIN, 12), title, 28, "accent")
-    rects = _mini_map(d, view, xs, ys, (MARGIN + LABEL_W, 60 + LABEL_H), cs)
+    rects = _grid(d, view, xs, ys, (MARGIN + LABEL_W, 60 + LABEL_H), cs)
     (_tile_places if pv["kind"] == "tile" else _monster_places)(d, view, pv, rects)
     return to_png(to_palette(img))
 
