@@ -54,6 +54,18 @@ async def user_to_act(t: Tables, gid: int) -> int:
     return row.seats[seats[0]].user_id  # type: ignore[no-any-return]
 
 
+async def first_move_made(path: str) -> tuple[Store, Tables, int, int]:
+    """A store at ``path`` holding a started game whose mover has made the first move
+    of a two-move turn ("2"): the point the restart and crash tests stop the bot at."""
+    store = await Store(path).open()
+    t = Tables(store)
+    await t.start_tracking()
+    gid = await start(t)
+    mover = await user_to_act(t, gid)
+    await t.act(gid, mover, "2")
+    return store, t, gid, mover
+
+
 async def posted(t: Tables, update: Update, boards: list[Update]) -> None:
     """What cogs.common.post_board does: only a board the thread is owed, once."""
     if update.post and await t.posted_version(update.game_id) < update.version:
@@ -157,12 +169,7 @@ async def test_a_restart_in_the_middle_of_a_turn_resumes_it(tmp_path: Path) -> N
     """Build 2: "A half-made turn survives a restart"; the turn's board still sums up
     the moves made before the restart (replayed: the kept news died with the process)."""
     path = str(tmp_path / "r.db")
-    store = await Store(path).open()
-    t = Tables(store)
-    await t.start_tracking()
-    gid = await start(t)
-    mover = await user_to_act(t, gid)
-    await t.act(gid, mover, "2")
+    store, t, gid, mover = await first_move_made(path)
     await store.close()  # kill -9 between two moves of one turn: the first is saved
 
     store = await Store(path).open()
@@ -180,12 +187,7 @@ async def test_a_restart_in_the_middle_of_a_turn_resumes_it(tmp_path: Path) -> N
 
 async def test_a_crash_after_a_turns_last_move_posts_its_board_once(tmp_path: Path) -> None:
     path = str(tmp_path / "k.db")
-    store = await Store(path).open()
-    t = Tables(store)
-    await t.start_tracking()
-    gid = await start(t)
-    mover = await user_to_act(t, gid)
-    await t.act(gid, mover, "2")
+    store, t, gid, mover = await first_move_made(path)
     await t.act(gid, mover, "4")  # the turn ends; the bot dies before the board is posted
     await store.close()
 
