@@ -904,13 +904,19 @@ class DungeonDecorators(core.Game):
         state["relaxed"] = False
         events.append(Event(f"{seat_ref(seat)} starts their build again."))
 
-    def _do_build_done(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
-        p = state["players"][seat]
+    @staticmethod
+    def _check_build_ends(p: dict[str, Any]) -> None:
+        """A build ends (done, or a goal scored) only with every new tile placed or stored
+        and the dungeon legal."""
         if p["pending"]:
             raise IllegalAction("Place or store every newly acquired tile first.")
         why = R.dungeon_problem(R.to_grid(p["dungeon"]))
         if why:
             raise IllegalAction(f"{why} Fix it or type reset.")
+
+    def _do_build_done(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
+        p = state["players"][seat]
+        self._check_build_ends(p)
         self._end_build(state, seat, events)
         if self.rules_revision(state) >= 3:
             self._finish_turn(state, seat, events)  # done with nothing scored ends the turn
@@ -920,11 +926,7 @@ class DungeonDecorators(core.Game):
         if self.rules_revision(state) < 3:
             raise IllegalAction(f"You cannot do that now: {self._phase_hint(state)}")
         p = state["players"][seat]
-        if p["pending"]:
-            raise IllegalAction("Place or store every newly acquired tile first.")
-        why = R.dungeon_problem(R.to_grid(p["dungeon"]))
-        if why:
-            raise IllegalAction(f"{why} Fix it or type reset.")
+        self._check_build_ends(p)
         self._hand_card(p, action.get("goal"))
         self._end_build(state, seat, events)
         self._do_score(state, seat, action, events)
