@@ -53,6 +53,23 @@ def draw_all(key: str, players: int, seed: int) -> None:
             drawer.area(game.view(state, seat), names)
 
 
+# Issue 28: "no text under 26 px; the title, whose turn, scores and the numbers a
+# player decides by at 36 px or more".
+FLOOR, BIG = 26, 36
+
+
+def labels_over_floor(
+    monkeypatch: pytest.MonkeyPatch, key: str, players: int, seed: int
+) -> list[tuple[str, int]]:
+    """Every (label, size) of a whole random game's boards and areas, checked to be at
+    least FLOOR px; the caller checks which of them must be BIG."""
+    calls = record_labels(monkeypatch)
+    draw_all(key, players, seed)
+    small = sorted({(s, z) for s, z in calls if z < FLOOR})
+    assert not small, f"labels under {FLOOR} px: {small[:8]}"
+    return calls
+
+
 def program_words(lines: list[str]) -> list[str]:
     """Lines that carry program data: a repr, a snake_case key or a None/True/False."""
     import re

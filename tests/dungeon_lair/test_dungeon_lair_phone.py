@@ -16,19 +16,14 @@ from render import base
 from render import dungeon_lair as R
 from tests.dungeon_lair.helpers import BRIDGE, CHASM, DOOR_NS, PORTCULLIS, position
 from tests.dungeon_lair.test_dungeon_lair_render import long_line
-from tests.phone_helpers import draw_all, program_words, record_labels, states
-
-FLOOR, BIG = 26, 36
+from tests.phone_helpers import BIG, FLOOR, labels_over_floor, program_words, record_labels, states
 
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_no_label_is_under_the_floor_and_the_key_ones_are_big(
     players: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls = record_labels(monkeypatch)
-    draw_all("dungeon-lair", players, 13)
-    small = sorted({(s, z) for s, z in calls if z < FLOOR})
-    assert not small, f"labels under {FLOOR} px: {small[:8]}"
+    calls = labels_over_floor(monkeypatch, "dungeon-lair", players, 13)
     assert all(z >= BIG for s, z in calls if s.startswith("Dungeon Lair"))  # the title
     assert all(z >= BIG for s, z in calls if s.endswith(" rooms now") or s.startswith("Final score"))
     assert any(s.endswith(" rooms now") for s, _z in calls)

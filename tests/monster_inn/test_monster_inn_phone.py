@@ -12,19 +12,14 @@ import render
 from engine import core
 from render import monster_inn as R
 from tests.monster_inn.helpers import GAME
-from tests.phone_helpers import draw_all, program_words, record_labels, states
-
-FLOOR, BIG = 26, 36
+from tests.phone_helpers import BIG, FLOOR, labels_over_floor, program_words, record_labels, states
 
 
 @pytest.mark.parametrize("players", [3, 5])
 def test_no_label_is_under_the_floor_and_the_key_ones_are_big(
     players: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls = record_labels(monkeypatch)
-    draw_all("monster-inn", players, 11)
-    small = sorted({(s, z) for s, z in calls if z < FLOOR})
-    assert not small, f"labels under {FLOOR} px: {small[:8]}"
+    calls = labels_over_floor(monkeypatch, "monster-inn", players, 11)
     sizes = {s: z for s, z in calls}
     titles = [s for s in sizes if s.startswith("Monster Inn - ")]
     assert titles and all(sizes[t] >= BIG for t in titles)
