@@ -70,6 +70,16 @@ def labels_over_floor(
     return calls
 
 
+def check_upgrade_without_last(game: core.Game, players: int, seed: int) -> None:
+    """A game stored before the last turn was kept (revision 2, no "last") upgrades to an
+    empty last turn, and its board draws."""
+    state = game.new(players, None, seed, revision=2)
+    state.pop("last", None)
+    up = game.upgrade(state)
+    assert up.get("last") is None
+    render.get(game.key).board(game.view(up, None), render.default_names(players))
+
+
 def program_words(lines: list[str]) -> list[str]:
     """Lines that carry program data: a repr, a snake_case key or a None/True/False."""
     import re

@@ -16,7 +16,15 @@ from render import base
 from render import dungeon_lair as R
 from tests.dungeon_lair.helpers import BRIDGE, CHASM, DOOR_NS, PORTCULLIS, position
 from tests.dungeon_lair.test_dungeon_lair_render import long_line
-from tests.phone_helpers import BIG, FLOOR, labels_over_floor, program_words, record_labels, states
+from tests.phone_helpers import (
+    BIG,
+    FLOOR,
+    check_upgrade_without_last,
+    labels_over_floor,
+    program_words,
+    record_labels,
+    states,
+)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -127,11 +135,7 @@ def test_the_last_turn_is_marked_and_told_from_public_facts_only(monkeypatch: py
 
 
 def test_a_stored_game_upgrades_to_an_empty_last_turn() -> None:
-    state = GAME.new(2, None, 5, revision=2)
-    state.pop("last", None)
-    up = GAME.upgrade(state)
-    assert up.get("last") is None
-    R.board(GAME.view(up, None), render.default_names(2))
+    check_upgrade_without_last(GAME, 2, 5)
 
 
 def test_the_last_turns_words_are_a_players_words() -> None:

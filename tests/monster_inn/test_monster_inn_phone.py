@@ -12,7 +12,15 @@ import render
 from engine import core
 from render import monster_inn as R
 from tests.monster_inn.helpers import GAME
-from tests.phone_helpers import BIG, FLOOR, labels_over_floor, program_words, record_labels, states
+from tests.phone_helpers import (
+    BIG,
+    FLOOR,
+    check_upgrade_without_last,
+    labels_over_floor,
+    program_words,
+    record_labels,
+    states,
+)
 
 
 @pytest.mark.parametrize("players", [3, 5])
@@ -75,11 +83,7 @@ def test_a_support_continues_the_turn_it_belongs_to() -> None:
 
 
 def test_a_stored_game_upgrades_to_an_empty_last_turn() -> None:
-    s = GAME.new(3, None, 4, revision=2)
-    s.pop("last", None)
-    up = GAME.upgrade(s)
-    assert up.get("last") is None
-    R.board(GAME.view(up, None), render.default_names(3))
+    check_upgrade_without_last(GAME, 3, 4)
 
 
 def test_every_legend_line_says_what_a_mark_does_and_fits() -> None:
