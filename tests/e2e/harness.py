@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image
 
+from engine import core
 from tests.standin import Actor, Interaction, Message, StandIn
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -258,6 +260,16 @@ class Table:
         board = await self.wait_board(mark)
         self.boards.append(board)
         return board
+
+
+async def solo_table(standin: StandIn, key: str, uid: int) -> Table:
+    """One person ("ann", user ``uid``) and as few AI players as ``key`` allows, the game
+    started; the test is skipped where the game is not installed."""
+    if key not in core.available():
+        pytest.skip(f"{key} is not installed")
+    t = Table(standin, [standin.user(uid, "ann")])
+    await t.open(key, ais=core.get(key).min_players - 1)
+    return t
 
 
 @dataclass

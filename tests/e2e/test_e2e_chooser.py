@@ -8,8 +8,7 @@ import re
 
 import pytest
 
-from engine import core
-from tests.e2e.harness import GOES_ON, BotProcess, Table, decode_png, logged_moves, replay
+from tests.e2e.harness import GOES_ON, BotProcess, Table, decode_png, logged_moves, replay, solo_table
 from tests.standin import StandIn
 from tests.standin.actors import Actor
 from tests.standin.server import Message
@@ -106,12 +105,9 @@ async def resume_then_stale(t: Table, player: Actor, first: Message) -> None:
 
 async def test_e2e_moves_by_chooser_clicks_only(standin: StandIn, bot: BotProcess) -> None:
     key = "dungeon-lair"  # 100+ placements a turn: far more than buttons hold
-    if key not in core.available():
-        pytest.skip(f"{key} is not installed")
-    ann = standin.user(401, "ann")
-    t = Table(standin, [ann])
+    t = await solo_table(standin, key, 401)
     t.bot_db = bot.db  # type: ignore[attr-defined]
-    await t.open(key, ais=core.get(key).min_players - 1)
+    ann = t.players[0]
     made = 0
     for _ in range(12):
         if t.over or made >= 3:

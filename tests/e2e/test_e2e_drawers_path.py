@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import core
-from tests.e2e.harness import GOES_ON, BotProcess, Table, decode_png, logged_moves, replay
+from tests.e2e.harness import GOES_ON, BotProcess, decode_png, logged_moves, replay, solo_table
 from tests.e2e.test_e2e_chooser import step_items
 from tests.standin import StandIn
 
@@ -19,11 +18,8 @@ KEY = "dungeon-drawers"
 
 
 async def test_e2e_hero_path_drawn_by_buttons(standin: StandIn, bot: BotProcess) -> None:
-    if KEY not in core.available():
-        pytest.skip(f"{KEY} is not installed")
-    ann = standin.user(402, "ann")
-    t = Table(standin, [ann])
-    await t.open(KEY, ais=1)
+    t = await solo_table(standin, KEY, 402)
+    ann = t.players[0]
     drawn = False
     for _ in range(400):
         if t.over or drawn:

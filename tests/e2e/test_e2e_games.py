@@ -14,7 +14,7 @@ import os
 import pytest
 
 from engine import core
-from tests.e2e.harness import BotProcess, Table, audit, audit_log, decode_png, replay
+from tests.e2e.harness import BotProcess, audit, audit_log, decode_png, replay, solo_table
 from tests.standin import StandIn
 
 pytestmark = pytest.mark.e2e
@@ -25,12 +25,9 @@ BY_HAND = int(os.environ.get("LAIRKEEPER_E2E_MOVES", "20"))
 
 @pytest.mark.parametrize("key", GAMES)
 async def test_e2e_game_to_the_end(key: str, standin: StandIn, bot: BotProcess) -> None:
-    if key not in core.available():
-        pytest.skip(f"{key} is not installed yet")
+    t = await solo_table(standin, key, 301)
     game = core.get(key)
-    ann = standin.user(301, "ann")
-    t = Table(standin, [ann])
-    await t.open(key, ais=game.min_players - 1)
+    ann = t.players[0]
     moves = 0
     while not t.over and (BY_HAND == 0 or moves < BY_HAND):
         decode_png(t.board.pngs[0])

@@ -9,8 +9,7 @@ import asyncio
 
 import pytest
 
-from engine import core
-from tests.e2e.harness import GOES_ON, BotProcess, Table, board_move, logged_moves, replay
+from tests.e2e.harness import GOES_ON, BotProcess, board_move, logged_moves, replay, solo_table
 from tests.standin import StandIn
 
 pytestmark = pytest.mark.e2e
@@ -19,11 +18,8 @@ KEY = "dungeon-lair"  # a turn is a tile, then the monster action: two moves of 
 
 
 async def test_e2e_kill9_between_two_moves_of_one_turn(standin: StandIn, bot: BotProcess) -> None:
-    if KEY not in core.available():
-        pytest.skip(f"{KEY} is not installed")
-    ann = standin.user(501, "ann")
-    t = Table(standin, [ann])
-    await t.open(KEY, ais=1)
+    t = await solo_table(standin, KEY, 501)
+    ann = t.players[0]
     for _ in range(60):  # typed moves until one of them is inside a turn
         assert not t.over, "no turn of two moves came"
         boards = len(t.boards)
