@@ -86,6 +86,14 @@ async def pipeline(old: Any, db: Path, moves: int, tmp: Path) -> dict[str, Any]:
         copy = tmp / f"{name}-pipe.db"
         shutil.copyfile(db, copy)
         s = await mod.Store(str(copy)).open()
+        if not hasattr(s, "budget"):
+            # A store from before the time limits (issue 27): today's tables open a
+            # deadline on the store for each move; give it one that sets the deadline
+            # the old store never reads, so the A/B compares the saves, not a crash.
+            limit = s.timeout = new.backends.DEFAULT_TIMEOUT
+            s.budget = lambda seconds=None, limit=limit: new.backends.budget(
+                limit if seconds is None else seconds
+            )
         tabs[name] = Tables(s)  # type: ignore[arg-type]
         await tabs[name].warm_up()
     rows = await tabs["new"].store._fetch("SELECT id FROM games WHERE status='active' ORDER BY id")
