@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from engine import core
 from engine.core import Event
 from store import Conflict, GameRow
-from tables.base import TablesBase, replayed
+from tables.base import TablesBase
+from tables.replay import Replay
 from tables.results import HOUR, Notice, TableError, Update
 from tables.text import MESSAGE_ROOM, display_name
 
@@ -30,14 +31,13 @@ def summary_events(row: GameRow, log_: list[tuple[int, int, str]], since: int) -
     """The events of the moves after the first ``since`` (replayed from the seed),
     with a line naming each move's player; and how many moves that is.
     CPU-bound: run off the event loop."""
-    game = core.get(row.game_key)
     moves = [(seat, note) for _seq, seat, note in log_]
     since = min(since, len(moves))
-    state = replayed(row, moves[:since])
+    rep = Replay(row).run(moves[:since])
     out: list[Event] = []
     for seat, note in moves[since:]:
-        state, events = game.apply(state, seat, game.parse(note))
-        out.extend(events)
+        # Events of a move played on the frozen engine are that engine's Event class.
+        out.extend(Event(e.text, e.seat) for e in rep.step(seat, note))
     return out, len(moves) - since
 
 

@@ -22,4 +22,7 @@ REVISION = 2
 
 STEPS: dict[int, Callable[[State], State]] = {}
 
-CHANGES: dict[int, str] = {}
+CHANGES: dict[int, str] = {
+    2: "Moves are now built step by step (the hero's path square by square), cards are named by what they "
+    "hold, and dice are rolled as today's bot rolls them for the rest of the game.",
+}

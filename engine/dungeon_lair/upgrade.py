@@ -20,6 +20,20 @@ from engine.core import State
 
 REVISION = 2
 
-STEPS: dict[int, Callable[[State], State]] = {}
+def _from_r1(state: State) -> State:
+    """Revision 1 -> 2: the 15 x 15 grid's names (first tile H8) become the edgeless
+    map's x,y names (H8 -> 0,0) on the board, the tiles placed this turn, the chain
+    and every monster; the Catacombs variant, which revision 1 did not have, is off."""
+    from engine.dungeon_lair import board
 
-CHANGES: dict[int, str] = {}
+    board.upgrade(state)
+    state["options"] = {**state.get("options", {}), "catacombs": False}
+    return state
+
+
+STEPS: dict[int, Callable[[State], State]] = {2: _from_r1}
+
+CHANGES: dict[int, str] = {
+    2: "The map has no edge now: squares are named by column and row counted from the first tile "
+    "(H8 is now 0,0, G7 is -1,-1). The new Catacombs variant is off for this game.",
+}

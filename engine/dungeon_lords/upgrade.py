@@ -22,4 +22,8 @@ REVISION = 2
 
 STEPS: dict[int, Callable[[State], State]] = {}
 
-CHANGES: dict[int, str] = {}
+CHANGES: dict[int, str] = {
+    2: "The rules now follow the rulebook's sources: in a 3-player game Year 2 starts to the right of the "
+    "Year-1 starter, the festival-season token stays with its player through Combat, a Cockatrice is paid "
+    "explicitly, and battle plans are secret in the history like orders.",
+}

@@ -22,4 +22,7 @@ REVISION = 2
 
 STEPS: dict[int, Callable[[State], State]] = {}
 
-CHANGES: dict[int, str] = {}
+CHANGES: dict[int, str] = {
+    2: "Face-down humanoids now show the backs the rulebook gives them; moves are named and shown as in "
+    "today's bot. The rules of the rest of the game are otherwise unchanged.",
+}
