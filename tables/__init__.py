@@ -33,7 +33,7 @@ from tables.chooser import ChooserMixin
 from tables.history import HistoryMixin
 from tables.lobby import LobbyMixin
 from tables.play import CHOICE_REF, PlayMixin
-from tables.replay import Replay
+from tables.replay import Replay, same_state
 from tables.results import (
     HOUR,
     MAX_BUTTONS,
@@ -95,4 +95,5 @@ __all__ = [
     "fit_message",
     "parse_options",
     "replayed",
+    "same_state",
 ]

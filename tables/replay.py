@@ -115,6 +115,16 @@ class Replay:
         return self.game.upgrade(carry(self.game, self.state, self.rev, FIRST_CARRIED_REVISION))
 
 
+def same_state(replay: dict[str, Any], snapshot: dict[str, Any]) -> bool:
+    """Whether a replay ends on the stored snapshot. A snapshot saved before rules
+    revisions were recorded has no ``revision`` field, which means revision 2
+    (``Game.rules_revision``); a replay begun under revision 2 carries the field."""
+    if replay.get("revision") == snapshot.get("revision"):
+        return replay == snapshot
+    first = {"revision": FIRST_CARRIED_REVISION}
+    return {**first, **replay} == {**first, **snapshot}
+
+
 def replayed(row: GameRow, moves: list[tuple[int, str]]) -> dict[str, Any]:
     """The state after ``moves`` (seat, notation) from the game's seed, as the
     snapshot would hold it (a finished revision-1 game never carried: the frozen

@@ -12,7 +12,7 @@ from typing import Any
 from engine import core
 from store import Conflict, GameRow
 from tables.base import TablesBase
-from tables.replay import FROZEN, Replay, carry, current_revision
+from tables.replay import FROZEN, Replay, carry, current_revision, same_state
 from tables.results import Notice
 
 log = logging.getLogger("lairkeeper.tables")
@@ -29,7 +29,7 @@ def carried(row: GameRow, log_: list[tuple[int, int, str]]) -> tuple[dict[str, A
     state = row.state
     if frm == FROZEN:
         rep = Replay(row).run([(seat, note) for _q, seat, note in log_])
-        if rep.state != row.state:
+        if not same_state(rep.state, row.state):
             raise ValueError("its log does not replay to its snapshot on the frozen engine")
     state = carry(game, state, frm, game.revision)
     point = {"at": len(log_), "from": frm, "to": game.revision, "told": row.status != "active"}
