@@ -58,10 +58,10 @@ class HistoryMixin(TablesBase):
                 raise TableError("You are not a player in this game.")
             game = core.get(row.game_key)
             entries = await self.store.log(game_id)
+            if any(int(p["at"]) >= len(entries) for p in row.upgrades):
+                raise TableError("The game's rules were updated since the last move, so it stands.")
             if not entries or entries[-1][1] != seat:
                 raise TableError("You can only take back your own move, and only before anyone else acts.")
-            if any(int(p["at"]) >= len(entries) for p in row.upgrades):
-                raise TableError("The game's rules were updated since that move, so it stands.")
             state = await asyncio.to_thread(replayed, row, [(s, note) for _q, s, note in entries[:-1]])
             action = game.parse(entries[-1][2])
             if not game.can_undo(state, row.state, seat, action):
