@@ -910,10 +910,14 @@ class Store:
         return version + 1
 
     # ---- issue 27: rules revisions -------------------------------------------------------
-    async def revisions(self) -> list[tuple[int, str, int | None, list[dict[str, Any]]]]:
-        """(id, game_key, begun-under revision, upgrade points) of every started game."""
+    async def revisions(
+        self, untold: bool = False
+    ) -> list[tuple[int, str, int | None, list[dict[str, Any]]]]:
+        """(id, game_key, begun-under revision, upgrade points) of every started game
+        (``untold``: only games with an upgrade point whose thread was not told)."""
+        told = " AND upgrades LIKE '%\"told\": false%'" if untold else ""
         rows = await self._fetch(
-            "SELECT id, game_key, revision, upgrades FROM games WHERE state IS NOT NULL ORDER BY id"
+            f"SELECT id, game_key, revision, upgrades FROM games WHERE state IS NOT NULL{told} ORDER BY id"
         )
         return [(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
 
@@ -939,7 +943,8 @@ class Store:
         """Mark upgrade points told: only if they are still ``was`` (of two processes
         telling the same thread, one wins and the other sends nothing)."""
         n = await self.backend.execute(
-            "UPDATE games SET upgrades=? WHERE id=? AND upgrades=?", (json.dumps(now), game_id, json.dumps(was))
+            "UPDATE games SET upgrades=? WHERE id=? AND upgrades=?",
+            (json.dumps(now), game_id, json.dumps(was)),
         )
         return n == 1
 

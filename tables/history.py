@@ -77,7 +77,9 @@ class HistoryMixin(TablesBase):
         return await self.board(game_id, intro=f"{display_name(row, seat)} took back their last move.")
 
 
-def _history_lines(row: GameRow, entries: list[tuple[int, int, int | None, str, float]], first: int, per: int) -> list[str]:
+def _history_lines(
+    row: GameRow, entries: list[tuple[int, int, int | None, str, float]], first: int, per: int
+) -> list[str]:
     """The lines of one /history page: the moves from ``first``, each shown as the
     public saw it under the rules it was played with. CPU-bound (a replay)."""
     rep = Replay(row).run([(seat, note) for _q, seat, _u, note, _at in entries[:first]])

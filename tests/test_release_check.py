@@ -124,7 +124,9 @@ async def test_an_old_release_s_games_all_work_today(tmp_path: Path, name: str) 
         assert await t.upgrade_games() == (0, 0)  # carried once
         notices = await t.upgrade_notices()
         assert sorted(n.game_id for n in notices) == sorted(
-            r.id for r in games if r.status == "active" and current_revision(r) < core.get(r.game_key).revision
+            r.id
+            for r in games
+            if r.status == "active" and current_revision(r) < core.get(r.game_key).revision
         )
         assert all("continues under its newest rules" in n.text and "_" not in n.text for n in notices)
         assert await t.upgrade_notices() == []  # told once

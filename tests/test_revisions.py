@@ -7,7 +7,6 @@ a rules change is simulated (Monster Inn's REVISION raised to 3 for the test).""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -103,7 +102,9 @@ async def test_a_game_in_progress_is_carried_once_and_its_thread_told_once(
         await store.close()
 
 
-async def test_a_finished_game_is_carried_without_telling_anyone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_finished_game_is_carried_without_telling_anyone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     store = await Store(str(tmp_path / "x.db")).open()
     t = Tables(store)
     try:

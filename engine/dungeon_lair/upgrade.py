@@ -20,6 +20,7 @@ from engine.core import State
 
 REVISION = 2
 
+
 def _from_r1(state: State) -> State:
     """Revision 1 -> 2: the 15 x 15 grid's names (first tile H8) become the edgeless
     map's x,y names (H8 -> 0,0) on the board, the tiles placed this turn, the chain
