@@ -2,7 +2,7 @@
 revision a game was begun under; a game older than its engine is carried at
 start-up, its upgrade point recorded and its thread told once; every replay
 honours the point. The release fixtures are in tests/test_release_check.py; here
-a rules change is simulated (Monster Inn's REVISION raised to 3 for the test)."""
+a rules change is simulated (Monster Inn's REVISION raised by one for the test)."""
 
 from __future__ import annotations
 
@@ -55,19 +55,22 @@ async def test_a_game_in_progress_is_carried_once_and_its_thread_told_once(
     try:
         gid = await _game(t, 3)
         before = await store.get(gid)
-        assert before is not None and before.revision == 2
+        now = mi_upgrade.REVISION
+        assert before is not None and before.revision == now
         n_before = len(await store.log(gid))
 
-        monkeypatch.setattr(mi_upgrade, "REVISION", 3)
-        monkeypatch.setattr(mi_upgrade, "STEPS", {3: lambda s: {**s, "carried_to_3": True}})
-        monkeypatch.setattr(mi_upgrade, "CHANGES", {3: "Gold now counts double."})
+        # A rules change ships: revision now + 1, with a step that adds a field.
+        nxt = now + 1
+        monkeypatch.setattr(mi_upgrade, "REVISION", nxt)
+        monkeypatch.setattr(mi_upgrade, "STEPS", {**mi_upgrade.STEPS, nxt: lambda s: {**s, "carried": True}})
+        monkeypatch.setattr(mi_upgrade, "CHANGES", {nxt: "Gold now counts double."})
         assert await t.upgrade_games() == (1, 0)
         assert await t.upgrade_games() == (0, 0)
         row = await store.get(gid)
         assert row is not None and row.state is not None
-        assert row.state["revision"] == 3 and row.state["carried_to_3"] is True
-        assert row.revision == 2  # begun under
-        assert row.upgrades == [{"at": n_before, "from": 2, "to": 3, "told": False}]
+        assert row.state["revision"] == nxt and row.state["carried"] is True
+        assert row.revision == now  # begun under
+        assert row.upgrades == [{"at": n_before, "from": now, "to": nxt, "told": False}]
         assert row.version == before.version + 1  # a button of the old board is stale
 
         notices = await t.upgrade_notices()
@@ -81,9 +84,9 @@ async def test_a_game_in_progress_is_carried_once_and_its_thread_told_once(
         # Replays cross the point exactly as the game did.
         log = [(s, note) for _q, s, note in await store.log(gid)]
         assert same_state(replayed(row, log), row.state)
-        assert "carried_to_3" not in replayed(row, log[:-1])
+        assert "carried" not in replayed(row, log[:-1])
         await t.history(gid, 1)
-        # The game goes on under revision 3, and still replays.
+        # The game goes on under the new revision, and still replays.
         game = core.get("monster-inn")
         for _ in range(30):
             row = await store.get(gid)
@@ -112,7 +115,7 @@ async def test_a_finished_game_is_carried_without_telling_anyone(
         await t.take_over(gid, 1)
         row = await store.get(gid)
         assert row is not None and row.status == "over"
-        monkeypatch.setattr(mi_upgrade, "REVISION", 3)
+        monkeypatch.setattr(mi_upgrade, "REVISION", mi_upgrade.REVISION + 1)
         assert await t.upgrade_games() == (1, 0)
         assert await t.upgrade_notices() == []
         row = await store.get(gid)
