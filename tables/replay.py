@@ -92,8 +92,20 @@ class Replay:
         return self.engine.parse(note)
 
     def public_format(self, seat: int, note: str) -> str:
-        """The move as the public history shows it, by the rules it was played under."""
-        return str(self.engine.public_format(self.state, seat, self.engine.parse(note)))
+        """The move as the public history shows it, by the rules it was played under.
+        A move of the frozen engine that it shows in full is also read by today's
+        engine, whose idea of what the table may see wins where it hides more (Dungeon
+        Lords' battle plans became secret in the history after release f63664e)."""
+        action = self.engine.parse(note)
+        shown = str(self.engine.public_format(self.state, seat, action))
+        if not self.frozen or shown != str(self.engine.format(action)):
+            return shown
+        try:
+            now = self.game.parse(note)
+            hidden = str(self.game.public_format(self.carried(), seat, now))
+        except Exception:  # notation today's engine does not read: the frozen text stands
+            return shown
+        return hidden if hidden != str(self.game.format(now)) else shown
 
     def step(self, seat: int, note: str) -> list[Any]:
         """Apply one logged move; returns its events (``text``, ``seat``)."""
