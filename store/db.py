@@ -925,16 +925,24 @@ class Store:
         self, game_id: int, version: int, state: dict[str, Any], upgrades: list[dict[str, Any]]
     ) -> int:
         """Write a game's snapshot carried to a newer rules revision and its upgrade
-        points, guarded by ``version`` (raises Conflict: another process carried it)."""
+        points, guarded by ``version`` (raises Conflict: another process carried it).
+        A finished game whose last board reached its thread owes no new one (a running
+        game does: the old board's buttons are stale now)."""
 
         def body() -> Body[None]:
-            yield from self._bump(
+            n = yield execute(
+                "UPDATE games SET version=version+1, updated_at=?, state=?, upgrades=?, "
+                "posted_version=CASE WHEN posted_version=version AND status<>'active' "
+                "THEN version+1 ELSE posted_version END "
+                "WHERE id=? AND version=? AND status IN ('active', 'over', 'abandoned')",
+                self.clock(),
+                encode_state(state),
+                json.dumps(upgrades),
                 game_id,
                 version,
-                ("active", "over", "abandoned"),
-                state=encode_state(state),
-                upgrades=json.dumps(upgrades),
             )
+            if n != 1:
+                raise Conflict()
 
         await self._tx(body)
         return version + 1
