@@ -26,7 +26,10 @@ SETTINGS = {
     "(several bot processes share one PostgreSQL database)",
     "LAIRKEEPER_SHARD_COUNT": "total number of Discord shards of the bot (unset: one connection, no sharding)",
     "LAIRKEEPER_SHARDS": "the shards this process runs, e.g. 0-3 or 0,2 (default: all of LAIRKEEPER_SHARD_COUNT)",
-    "LAIRKEEPER_TIMER_LEASE": "seconds a process holds a due timer it claimed before another may fire it (default 120)",
+    "LAIRKEEPER_TIMER_LEASE": "seconds a process holds a due timer it claimed, or its shards' timers after its "
+    "last sign of life, before another process may fire them (default 120)",
+    "LAIRKEEPER_DB_TIMEOUT": "seconds any database query or transaction may take before the bot gives up and "
+    "says so (default 5)",
     "LAIRKEEPER_LOG_LEVEL": "logging level: DEBUG, INFO, WARNING (default INFO)",
     "LAIRKEEPER_DEV_GUILD": "a server id: sync slash commands to that server only, instantly (for development)",
     "LAIRKEEPER_DISCORD_BASE": "TEST-ONLY: base URL of a local Discord stand-in, e.g. http://127.0.0.1:8080",
@@ -57,6 +60,19 @@ def configure_logging() -> None:
         level=getattr(logging, level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # No token, typed secret move or private text in the log at any level (issue 27).
+    from cogs.logsafe import install
+
+    install()
+
+
+def db_timeout() -> float:
+    """LAIRKEEPER_DB_TIMEOUT in seconds (ValueError when it is not a positive number)."""
+    text = (os.environ.get("LAIRKEEPER_DB_TIMEOUT") or "5").strip()
+    value = float(text)
+    if not 0.1 <= value <= 600:
+        raise ValueError(text)
+    return value
 
 
 def point_at_standin(base: str) -> None:
@@ -186,6 +202,7 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
     from discord.ext import commands
 
     from cogs.common import DYNAMIC_ITEMS
+    from cogs.guide import GUIDE_ITEMS
     from store import Store
     from tables import Tables
 
@@ -201,11 +218,17 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
             if shards is not None:
                 extra = {"shard_ids": shards[0], "shard_count": shards[1]}
             super().__init__(
-                command_prefix=commands.when_mentioned, intents=intents, help_command=None, **extra
+                command_prefix=commands.when_mentioned,
+                intents=intents,
+                help_command=None,
+                # Every message may ping users it names, never @everyone, @here or a
+                # role; messages that should ping nobody pass AllowedMentions.none().
+                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+                **extra,
             )
             # Timers and restart work of this process's guilds only; shard 0 also
             # takes the guild-less games, as Discord sends DMs to shard 0.
-            self.store = Store(db_path, shards=shards)
+            self.store = Store(db_path, shards=shards, timeout=db_timeout())
             lease = os.environ.get("LAIRKEEPER_TIMER_LEASE")
             if lease:
                 self.store.TIMER_LEASE = float(lease)
@@ -240,7 +263,7 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
             slow = self.get_cog("SlowPlay")
             if slow is not None:
                 slow.wake = self.store.wake  # type: ignore[attr-defined]
-            self.add_dynamic_items(*DYNAMIC_ITEMS)
+            self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS)
             if shards is None or 0 in shards[0]:  # the commands are the same for every process
                 await sync_commands(self, self.store)
             # AI seats that owe a move take it once connected (cogs/slowplay.py), so the
@@ -282,6 +305,11 @@ def run_bot() -> int:
         return 2
     except ValueError:
         print("LAIRKEEPER_TIMER_LEASE must be a number of seconds.", file=sys.stderr)
+        return 2
+    try:
+        db_timeout()
+    except ValueError:
+        print("LAIRKEEPER_DB_TIMEOUT must be a number of seconds from 0.1 to 600.", file=sys.stderr)
         return 2
     if shards is not None and not is_postgres(db_path) and len(shards[0]) < shards[1]:
         log.warning("only some shards on an SQLite file: the other processes must share this file's machine")
@@ -460,6 +488,8 @@ def selfplay_parser() -> argparse.ArgumentParser:
 
 # ---- migrate ------------------------------------------------------------------------
 
+TOOL_TIMEOUT = 3600.0  # seconds a query of `bot.py migrate` may take
+
 
 async def migrate(args: argparse.Namespace) -> int:
     """Copy the SQLite database into an empty PostgreSQL one and verify the copy."""
@@ -488,9 +518,10 @@ async def migrate(args: argparse.Namespace) -> int:
 
     try:
         check_file(src_path)
-        src = await Store(src_path).open()
+        # A tool, not a player waiting: whole tables are read and copied at once.
+        src = await Store(src_path, timeout=TOOL_TIMEOUT).open()
         try:
-            dst = await Store(args.to).open()
+            dst = await Store(args.to, timeout=TOOL_TIMEOUT).open()
             try:
                 print(f"copying {src_path} into {dst.backend.where.removeprefix('The PostgreSQL database ')}")
                 counts = await copy(src, dst, check)

@@ -134,7 +134,8 @@ async def _load_pg(src: Path, url: str) -> dict[str, int]:
     from store import Store
     from store.migrate import copy
 
-    a, b = await Store(str(src)).open(), await Store(url).open()
+    # Bulk reads and a bulk copy: a tool's time limit, not a player's.
+    a, b = await Store(str(src), timeout=3600).open(), await Store(url, timeout=3600).open()
     try:
         counts = await copy(a, b, None, say=lambda s: None)
         # As a database in service would be: statistics gathered, the bulk load's

@@ -12,11 +12,36 @@ from typing import Any
 
 import discord
 
-from tables import Lobby, Step, TableError, Tables, Update
+from tables import (
+    NOT_TAKEN,
+    SLOW,
+    CommitUnknown,
+    DatabaseTimeout,
+    Lobby,
+    MoveTaken,
+    Panel,
+    Step,
+    TableError,
+    Tables,
+    Update,
+)
 
 log = logging.getLogger("lairkeeper.cogs")
 
 OOPS = "Something went wrong on our side; your request was not carried out. Please try again."
+UNCONFIRMED = "The database did not confirm this in time; look at the game before you try again."
+# Autocomplete cannot be deferred and must answer within Discord's 3 seconds: its
+# reads get this long, then the list is empty.
+AUTOCOMPLETE_SECONDS = 2.0
+NOBODY = discord.AllowedMentions.none()
+
+
+def only(user_ids: list[int]) -> discord.AllowedMentions:
+    """Mentions that ping exactly these users: never @everyone, @here or a role, nor
+    a user whose mention a name or a text happens to contain."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(id=u) for u in user_ids], replied_user=False
+    )
 
 
 def tables_of(interaction: discord.Interaction) -> Tables:
@@ -24,20 +49,89 @@ def tables_of(interaction: discord.Interaction) -> Tables:
 
 
 async def say(interaction: discord.Interaction, text: str, **kw: Any) -> None:
-    """Answer ephemerally, whether or not the interaction was deferred."""
+    """Answer ephemerally, whether or not the interaction was deferred. Names in the
+    answer (a history, a list of games) ping nobody."""
+    kw.setdefault("allowed_mentions", NOBODY)
     if interaction.response.is_done():
         await interaction.followup.send(text[:2000], ephemeral=True, **kw)
     else:
         await interaction.response.send_message(text[:2000], ephemeral=True, **kw)
 
 
-async def guarded(interaction: discord.Interaction, game_id: int | None, coro: Any) -> Any:
-    """Run a handler: a player's mistake becomes one ephemeral sentence; a bot
-    failure is logged with the game id and the player is told nothing was done."""
+class _Acknowledged(discord.InteractionResponse):  # type: ignore[type-arg]
+    """``interaction.response`` once :func:`guarded` has acknowledged the interaction:
+    a handler's own ``defer`` does nothing, ``send_message`` becomes a followup (a
+    public one is posted in the channel, since the deferral was private), and
+    ``edit_message`` edits the message the component is on."""
+
+    __slots__ = ()
+
+    async def defer(self, **_kw: Any) -> None:  # type: ignore[override]
+        return None
+
+    async def send_message(self, content: Any = None, *, ephemeral: bool = False, **kw: Any) -> None:  # type: ignore[override]
+        parent = self._parent
+        if ephemeral:
+            kw.setdefault("allowed_mentions", NOBODY)
+            await parent.followup.send(content, ephemeral=True, **kw)
+            return
+        channel = parent.channel
+        if not isinstance(channel, discord.abc.Messageable):
+            raise TableError("Use this command in a game's thread.")
+        kw.setdefault("allowed_mentions", NOBODY)
+        await channel.send(content, **kw)
+        if self._response_type == discord.InteractionResponseType.deferred_channel_message:
+            await parent.followup.send("Posted.", ephemeral=True)
+
+    async def edit_message(self, **kw: Any) -> None:  # type: ignore[override]
+        kw.setdefault("allowed_mentions", NOBODY)
+        await self._parent.edit_original_response(**kw)
+
+
+async def acknowledge(interaction: discord.Interaction, ack: str) -> bool:
+    """Defer the interaction (``private``: an ephemeral "thinking" reply; ``update``: a
+    component's own message will be edited). False if Discord no longer takes it."""
+    if not interaction.response.is_done():
+        try:
+            if ack == "update":
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException as exc:
+            log.info("an interaction could not be acknowledged (%s); nothing was done", exc.status)
+            return False
+    shim = _Acknowledged(interaction)
+    shim._response_type = interaction.response.type
+    interaction._cs_response = shim  # type: ignore[attr-defined]
+    return True
+
+
+async def guarded(
+    interaction: discord.Interaction, game_id: int | None, coro: Any, ack: str = "private", slow: str = SLOW
+) -> Any:
+    """Run a handler, the way every handler runs (issue 27): the interaction is
+    acknowledged FIRST, before any database work, so a slow database can never make
+    Discord show "did not respond" (``ack``: ``private`` or ``update``, see
+    :func:`acknowledge`); a player's mistake becomes one ephemeral sentence; a stalled
+    database one sentence saying nothing was done (``slow``: NOT_TAKEN for moves); a
+    bot failure is logged with the
+    game id and the player is told nothing was done. An interaction Discord no longer
+    accepts is not carried out at all: its player was told it failed."""
+    if not await acknowledge(interaction, ack):
+        coro.close()
+        return None
     try:
         return await coro
+    except MoveTaken as exc:  # saved: never invite a retry
+        await say(interaction, str(exc))
     except TableError as exc:
         await say(interaction, str(exc))
+    except CommitUnknown:
+        log.warning("database commit unconfirmed (game %s, user %s)", game_id, interaction.user.id)
+        await say(interaction, UNCONFIRMED)
+    except DatabaseTimeout:
+        log.warning("database timeout (game %s, user %s)", game_id, interaction.user.id)
+        await say(interaction, slow)
     except Exception:
         log.exception("command failed (game %s, user %s)", game_id, interaction.user.id)
         try:
@@ -57,7 +151,7 @@ async def post_public(interaction: discord.Interaction, text: str, file: discord
     if not isinstance(channel, discord.abc.Messageable):
         raise TableError("Use this command in a game's thread.")
     kw: dict[str, Any] = {"file": file} if file is not None else {}
-    await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none(), **kw)
+    await channel.send(text[:2000], allowed_mentions=NOBODY, **kw)
     await interaction.followup.send("Posted.", ephemeral=True)
 
 
@@ -66,7 +160,10 @@ def board_view(update: Update) -> discord.ui.View:
     if update.choose:
         view.add_item(ChooseButton(update.game_id, update.version))
     if not update.over:
+        from cogs.guide import WhatNowButton  # here: cogs.guide imports this module
+
         view.add_item(HandButton(update.game_id))
+        view.add_item(WhatNowButton(update.game_id))
     return view
 
 
@@ -98,6 +195,8 @@ async def post_board(client: discord.Client, update: Update, again: bool = False
     skipped (``again``: /board, post it anyway). A failure leaves the board owed;
     :func:`post_owed` posts it when Discord answers again."""
     tables: Tables = client.tables  # type: ignore[attr-defined]
+    if not update.post and not again:  # a move inside a turn: the thread waits for the turn's end
+        return None
     async with _post_locks.setdefault(update.game_id, asyncio.Lock()):
         if not again and await tables.posted_version(update.game_id) >= update.version:
             return None
@@ -141,7 +240,7 @@ async def _send_board(client: discord.Client, update: Update, nonce: str | None)
     return await channel.send(
         content[:2000],
         view=board_view(update),
-        allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+        allowed_mentions=only([*update.ping, *update.mentions]),
         files=files,
         **kw,
     )
@@ -152,10 +251,7 @@ async def _heads_up(client: discord.Client, update: Update, uid: int, sentence: 
     channel = await thread_of(client, update.thread_id)
     try:
         if channel is not None:
-            await channel.send(
-                f"<@{uid}> {sentence}"[:2000],
-                allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
-            )
+            await channel.send(f"<@{uid}> {sentence}"[:2000], allowed_mentions=only([uid]))
         if await client.tables.wants_dm(uid):  # type: ignore[attr-defined]
             await send_dm(client, uid, sentence[:1].upper() + sentence[1:])
     except discord.HTTPException:
@@ -222,7 +318,7 @@ class LobbyButton(
         return cls(int(match["gid"]), match["op"], item.label or "", item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self.game_id, self._run(interaction))
+        await guarded(interaction, self.game_id, self._run(interaction), ack="update")
 
     async def _run(self, interaction: discord.Interaction) -> None:
         t = tables_of(interaction)
@@ -231,7 +327,9 @@ class LobbyButton(
             await interaction.response.defer()
             update = await t.start(self.game_id, user.id)
             lobby = await t.lobby(self.game_id)
-            await interaction.edit_original_response(content=lobby.text, view=lobby_view(lobby))
+            await interaction.edit_original_response(
+                content=lobby.text, view=lobby_view(lobby), allowed_mentions=NOBODY
+            )
             await post_board(interaction.client, update)
             return
         if self.op == "join":
@@ -240,7 +338,9 @@ class LobbyButton(
             lobby = await t.leave(self.game_id, user.id)
         else:
             lobby = await t.add_ai(self.game_id, user.id)
-        await interaction.response.edit_message(content=lobby.text, view=lobby_view(lobby))
+        await interaction.response.edit_message(
+            content=lobby.text, view=lobby_view(lobby), allowed_mentions=NOBODY
+        )
 
 
 class MoveButton(
@@ -267,6 +367,9 @@ class MoveButton(
             interaction,
             self.game_id,
             play(interaction, self.game_id, button=(self.version, self.index)),
+            # A move button sits on the private turn message, which the answer edits in place.
+            ack="update",
+            slow=NOT_TAKEN,
         )
 
 
@@ -292,14 +395,8 @@ class ChooseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:ch:(
             # Deferred first: a chooser step (and its preview image) may take a moment.
             await interaction.response.defer(ephemeral=True, thinking=True)
             panel = await tables_of(interaction).panel(self.game_id, interaction.user.id, self.version)
-            if panel.step is not None:
-                content, view, files = step_message(panel.step)
-                await interaction.followup.send(content, view=view, files=files, ephemeral=True)
-                return
-            view = discord.ui.View(timeout=None)
-            for label, index in panel.buttons:
-                view.add_item(MoveButton(self.game_id, self.version, index, label))
-            await interaction.followup.send("Your choices (only you see this):", view=view, ephemeral=True)
+            content, view, files = panel_message(panel)
+            await interaction.followup.send(content, view=view, files=files, ephemeral=True)
 
         await guarded(interaction, self.game_id, run())
 
@@ -309,9 +406,14 @@ class ChooseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:ch:(
 STEP_OPS = "pick|back|done|page"
 
 
-def step_message(step: Step) -> tuple[str, discord.ui.View, list[discord.File]]:
-    """A chooser step as a private message: options as buttons when few, else a
-    select menu (a page of 25, with Previous/Next); Back and Done when they apply."""
+PRIVATE = "(Only you see this. You can also type a whole move with /play.)"
+
+
+def step_message(step: Step, head: str = "") -> tuple[str, discord.ui.View, list[discord.File]]:
+    """A chooser step as a private message: ``head`` (the seat's own state and its
+    turn so far), then the step; options as buttons when few, else one select menu
+    (a page of 25, with Previous/Next, each option saying what picking it does);
+    Back, and Done only while the move could still be extended."""
     gid, ver, depth = step.game_id, step.version, step.depth
     view = discord.ui.View(timeout=None)
     if len(step.options) <= Step.FEW:
@@ -320,7 +422,11 @@ def step_message(step: Step) -> tuple[str, discord.ui.View, list[discord.File]]:
     else:
         base = step.page * Step.PAGE
         shown = [(base + k, label) for k, (_tok, label) in enumerate(step.shown)]
-        view.add_item(StepSelect(gid, ver, depth, shown, step.prompt))
+        notes = [
+            step.descriptions.get(tok) or (step.hints[k] if k < len(step.hints) else None)
+            for k, (tok, _label) in enumerate(step.shown)
+        ]
+        view.add_item(StepSelect(gid, ver, depth, shown, notes=notes))
         if step.page > 0:
             view.add_item(StepButton(gid, ver, depth, "page", step.page - 1, "Previous", row=1))
         if step.page < step.pages - 1:
@@ -330,8 +436,25 @@ def step_message(step: Step) -> tuple[str, discord.ui.View, list[discord.File]]:
     if step.done is not None:
         view.add_item(StepButton(gid, ver, depth, "done", 0, "Done", row=1))
     files = [discord.File(io.BytesIO(step.preview), filename="preview.png")] if step.preview else []
-    text = step.text + "\n(Only you see this. You can also type a whole move with /play.)"
-    return text[:2000], view, files
+    text = "\n".join(part for part in (head or step.head, step.text, PRIVATE) if part)
+    return text[-2000:], view, files
+
+
+def panel_message(panel: Panel, note: str = "") -> tuple[str, discord.ui.View, list[discord.File]]:
+    """The private turn message: ``note`` (what the last click did), the seat's own
+    state, its turn so far, and the next choice (move buttons or a chooser step)."""
+    head = "\n".join(
+        part
+        for part in (note, panel.header, "This turn so far: " + "; ".join(panel.turn) if panel.turn else "")
+        if part
+    )
+    if panel.step is not None:
+        return step_message(panel.step, head)
+    view = discord.ui.View(timeout=None)
+    for label, index in panel.buttons:
+        view.add_item(MoveButton(panel.game_id, panel.version, index, label))
+    text = "\n".join(part for part in (head, "Your choices:", PRIVATE) if part)
+    return text[-2000:], view, []
 
 
 class StepButton(
@@ -359,10 +482,12 @@ class StepButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.op == "done":
-            await guarded(interaction, self.game_id, step_done(interaction, self))
+            await guarded(
+                interaction, self.game_id, step_done(interaction, self), ack="update", slow=NOT_TAKEN
+            )
             return
         run = step_click(interaction, self.game_id, self.version, self.depth, self.op, self.n)
-        await guarded(interaction, self.game_id, run)
+        await guarded(interaction, self.game_id, run, ack="update")
 
 
 class StepSelect(
@@ -371,13 +496,28 @@ class StepSelect(
 ):
     """A chooser select menu; each option's value is its index in the step."""
 
+    # The instruction is the message's text (a phone cuts a placeholder short).
+    PLACEHOLDER = "Pick one (see above)"
+
     def __init__(
-        self, game_id: int, version: int, depth: int, options: list[tuple[int, str]], prompt: str = ""
+        self,
+        game_id: int,
+        version: int,
+        depth: int,
+        options: list[tuple[int, str]],
+        prompt: str = "",
+        notes: list[str | None] | None = None,
     ) -> None:
+        notes = notes or [None] * len(options)
         select: discord.ui.Select = discord.ui.Select(
             custom_id=f"lk:cs:{game_id}:{version}:{depth}",
-            placeholder=(prompt or "Choose")[:150],
-            options=[discord.SelectOption(label=(label or "?")[:100], value=str(i)) for i, label in options],
+            placeholder=self.PLACEHOLDER,
+            options=[
+                discord.SelectOption(
+                    label=(label or "?")[:100], value=str(i), description=(note or None) and note[:100]
+                )
+                for (i, label), note in zip(options, notes, strict=False)
+            ],
             row=0,
         )
         super().__init__(select)
@@ -393,17 +533,21 @@ class StepSelect(
         values = (interaction.data or {}).get("values") or []
         index = int(values[0]) if values and str(values[0]).isdecimal() and len(str(values[0])) < 7 else -1
         run = step_click(interaction, self.game_id, self.version, self.depth, "pick", index)
-        await guarded(interaction, self.game_id, run)
+        await guarded(interaction, self.game_id, run, ack="update")
 
 
 async def step_click(
     interaction: discord.Interaction, game_id: int, version: int, depth: int, op: str, n: int
 ) -> None:
     """Answer within Discord's 3 seconds (a deferred update), then edit the private
-    reply in place with the next step."""
+    reply in place with the next step, or, when the pick completed the move (it is
+    played at once), with what the move did and the turn's next step."""
     await interaction.response.defer()
     step = await tables_of(interaction).choose(game_id, interaction.user.id, version, depth, op, n)
-    content, view, files = step_message(step)
+    if step.update is not None:
+        content, view, files = await after_move(interaction, step.update, game_id)
+    else:
+        content, view, files = step_message(step)
     await interaction.edit_original_response(content=content, view=view, attachments=files)
 
 
@@ -411,8 +555,20 @@ async def step_done(interaction: discord.Interaction, button: StepButton) -> Non
     await interaction.response.defer()
     t = tables_of(interaction)
     update = await t.choose_done(button.game_id, interaction.user.id, button.version, button.depth)
-    confirm = await post_taken(interaction, update, button.game_id)
-    await interaction.edit_original_response(content=confirm, view=None, attachments=[])
+    content, view, files = await after_move(interaction, update, button.game_id)
+    await interaction.edit_original_response(content=content, view=view, attachments=files)
+
+
+async def after_move(
+    interaction: discord.Interaction, update: Update, game_id: int
+) -> tuple[str, discord.ui.View | None, list[discord.File]]:
+    """After a saved move: the turn's board when the turn ended (posted in the
+    thread), and what the mover's private message shows now: the turn's next step
+    while it goes on, else the move taken and the turn in words."""
+    confirm = await post_taken(interaction, update, game_id)
+    if update.next is not None:
+        return panel_message(update.next, confirm)
+    return confirm, None, []
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:hand:(?P<gid>\d+)"):
@@ -446,24 +602,44 @@ async def play(
     text: str | None = None,
     button: tuple[int, int] | None = None,
 ) -> None:
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    """A move from a private move button (the turn message is edited in place) or
+    typed with /play (answered privately; the turn goes on in that answer)."""
+    if button is not None:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
     update = await tables_of(interaction).act(game_id, interaction.user.id, text=text, button=button)
-    confirm = await post_taken(interaction, update, game_id)
-    await interaction.followup.send(confirm, ephemeral=True)
+    content, view, files = await after_move(interaction, update, game_id)
+    if button is not None:
+        await interaction.edit_original_response(content=content, view=view, attachments=files)
+    else:
+        kw: dict[str, Any] = {"view": view} if view is not None else {}
+        await interaction.followup.send(content, ephemeral=True, files=files, **kw)
 
 
 async def post_taken(interaction: discord.Interaction, update: Update, game_id: int) -> str:
-    """Posts the board after a saved move and returns the mover's private confirmation
-    (at most 2,000 characters). From here on the move is saved: a failure to post must
-    not claim otherwise."""
-    confirm = "Move taken."
+    """Posts the turn's board (when the turn ended) after a saved move and returns the
+    mover's private confirmation (at most 2,000 characters). From here on the move is
+    saved: a failure to post must not claim otherwise."""
+    if update.next is not None:
+        confirm = "Move taken; your turn goes on."
+    else:
+        confirm = "Move taken."
+        if update.turn:
+            confirm += " Your turn: " + "; ".join(update.turn) + "."
     if update.actor_private:
         confirm += "\n" + update.actor_private
     try:
         await post_board(interaction.client, update)
+    except DatabaseTimeout:
+        log.warning("posting the board of game %s waits for the database", game_id)
+        confirm += "\nYour move was taken; the board will be posted when the database answers again."
     except (discord.HTTPException, OSError, TimeoutError):
         log.exception("posting the board failed (game %s)", game_id)
         confirm += "\nYour move was taken; the board will be posted when Discord answers again."
+    except Exception:  # saved: whatever failed, the player must not be told otherwise
+        log.exception("posting the board failed (game %s)", game_id)
+        confirm += "\nYour move was taken; the board will be posted shortly."
     return confirm[:2000]
 
 

@@ -4,7 +4,7 @@ what it returns."""
 
 from __future__ import annotations
 
-import io
+import asyncio
 import logging
 from typing import Any, Literal
 
@@ -13,6 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import (
+    AUTOCOMPLETE_SECONDS,
+    NOBODY,
+    NOT_TAKEN,
     game_here,
     guarded,
     hours,
@@ -24,6 +27,7 @@ from cogs.common import (
     tables_of,
     thread_of,
 )
+from cogs.guide import send_guide
 from tables import TableError, parse_options
 
 log = logging.getLogger("lairkeeper.cogs")
@@ -86,11 +90,12 @@ class Games(commands.Cog):
             channel_id=channel.id,
             settings=settings,
         )
+        # The interaction was acknowledged privately (cogs.common.guarded): the lobby
+        # is a message of its own, and members' names in it ping nobody.
+        message = await channel.send(lobby.text, view=lobby_view(lobby), allowed_mentions=NOBODY)
         if channel.id == interaction.channel_id:
-            await interaction.response.send_message(lobby.text, view=lobby_view(lobby))
-            message = await interaction.original_response()
+            await say(interaction, f"Your lobby is open: {message.jump_url}")
         else:
-            message = await channel.send(lobby.text, view=lobby_view(lobby))
             await say(interaction, f"This server opens games in {channel.mention}: your lobby is there.")
         thread_id: int = channel.id
         try:
@@ -257,7 +262,7 @@ class Games(commands.Cog):
             gid = await game_here(interaction)
             await play(interaction, gid, text=move)
 
-        await guarded(interaction, None, run())
+        await guarded(interaction, None, run(), slow=NOT_TAKEN)
 
     @play_cmd.autocomplete("move")
     async def _move_ac(
@@ -265,10 +270,15 @@ class Games(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         if interaction.channel_id is None:
             return []
-        try:
-            row = await tables_of(interaction).game_in(interaction.channel_id)
-            found = await tables_of(interaction).choices(row.id, interaction.user.id, current)
-        except TableError:
+        t, channel_id = tables_of(interaction), interaction.channel_id
+
+        async def read() -> list[tuple[str, str]]:
+            row = await t.game_in(channel_id)
+            return await t.choices(row.id, interaction.user.id, current)
+
+        try:  # autocomplete cannot be deferred: a slow database gives an empty list in time
+            found = await asyncio.wait_for(read(), AUTOCOMPLETE_SECONDS)
+        except (TableError, TimeoutError):
             return []
         return [app_commands.Choice(name=label, value=note) for label, note in found]
 
@@ -297,12 +307,7 @@ class Games(commands.Cog):
     @app_commands.describe(game="Which game")
     async def rules_cmd(self, interaction: discord.Interaction, game: str) -> None:
         async def run() -> None:
-            rules = tables_of(interaction).rules(game)
-            if rules.attachment is None:
-                await say(interaction, rules.text)
-                return
-            file = discord.File(io.BytesIO(rules.attachment), filename=rules.filename)
-            await say(interaction, rules.text, file=file)
+            await send_guide(interaction, game)
 
         await guarded(interaction, None, run())
 

@@ -17,6 +17,7 @@ from cogs.common import (
     game_here,
     guarded,
     hours,
+    only,
     post_board,
     post_owed,
     post_public,
@@ -25,13 +26,15 @@ from cogs.common import (
     tables_of,
     thread_of,
 )
-from tables import Notice, TableError, Tables
+from tables import DatabaseTimeout, Notice, TableError, Tables
 
 log = logging.getLogger("lairkeeper.slowplay")
 
 # The scheduler never sleeps longer than this, so a timer added by another
 # process (or a clock jump) is noticed within a minute.
 MAX_SLEEP = 60.0
+# After a database timeout the loop tries again this soon (the database may be back).
+RETRY_SLOW = 10.0
 
 
 def describe_settings(s: dict[str, Any]) -> str:
@@ -40,7 +43,8 @@ def describe_settings(s: dict[str, Any]) -> str:
     chan = f"<#{s['channel_id']}>" if s.get("channel_id") else "the channel where /game new is used"
     return (
         f"Turn deadline: {dl}. Reminders: {rem}. At the deadline: {s['on_deadline']}. "
-        f"New games open in: {chan}. Unstarted lobbies close after {s['lobby_days']:g} days."
+        f"New games open in: {chan}. Unstarted lobbies close after {s['lobby_days']:g} days. "
+        f"A player's only possible move is played for them: {'on' if s.get('auto_play', True) else 'off'}."
     )
 
 
@@ -66,8 +70,10 @@ class SlowPlay(commands.Cog):
         """One task sleeps until the next stored timer is due, fires it, repeats."""
         await self.bot.wait_until_ready()
         t: Tables = self.bot.tables  # type: ignore[attr-defined]
-        await self.start_up(t)
+        started = await self.start_up(t)
         while not self.bot.is_closed():
+            if not started:  # the database stalled at start-up: AI seats still owe moves
+                started = await self.start_up(t)
             try:
                 for notice in await t.fire_due():
                     await self.deliver(notice)
@@ -75,6 +81,10 @@ class SlowPlay(commands.Cog):
                     await self.deliver(notice)
                 await post_owed(self.bot)
                 nxt = await t.next_due()
+            except DatabaseTimeout:
+                # The database stalls: try again soon; claimed timers wait for their lease.
+                log.warning("timer loop: the database did not answer in time; retrying in %g s", RETRY_SLOW)
+                nxt = time.time() + RETRY_SLOW
             except Exception:
                 log.exception("timer loop failed; retrying in a minute")
                 nxt = None
@@ -85,17 +95,22 @@ class SlowPlay(commands.Cog):
             except TimeoutError:
                 pass
 
-    async def start_up(self, t: Tables) -> None:
+    async def start_up(self, t: Tables) -> bool:
         """Once connected: AI seats that owe a move take it, then every thread gets the
-        boards it is owed (those moves, and any made while the bot was away)."""
+        boards it is owed (those moves, and any made while the bot was away). False
+        if it failed: the timer loop runs it again."""
         try:
             for notice in await t.upgrade_notices():  # told once: what changed for the rest of the game
                 await self.deliver(notice)
             resumed = await t.resume_all()
             posted = await post_owed(self.bot)
             log.info("after start-up: %d games moved on, %d owed boards posted", resumed, posted)
+            return True
+        except DatabaseTimeout:
+            log.warning("start-up work waits for the database; the timer loop retries")
         except Exception:
             log.exception("start-up posting failed; the timer loop retries")
+        return False
 
     @commands.Cog.listener()
     async def on_resumed(self) -> None:
@@ -114,8 +129,7 @@ class SlowPlay(commands.Cog):
                 if channel is not None:
                     mentions = " ".join(f"<@{u}>" for u in notice.ping)
                     await channel.send(
-                        f"{mentions} {notice.text}".strip()[:2000],
-                        allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                        f"{mentions} {notice.text}".strip()[:2000], allowed_mentions=only(list(notice.ping))
                     )
             if notice.update is None:
                 for uid in notice.dm:
@@ -132,6 +146,7 @@ class SlowPlay(commands.Cog):
         on_deadline="What happens at the deadline",
         channel="Channel where new games open",
         lobby_days="Days a lobby may wait unstarted before it is closed (default 7)",
+        only_moves="Play a player's only possible move for them when it reveals nothing (default on)",
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -143,6 +158,7 @@ class SlowPlay(commands.Cog):
         on_deadline: Literal["ai", "skip", "abandon"] | None = None,
         channel: discord.TextChannel | None = None,
         lobby_days: app_commands.Range[float, 1, 365] | None = None,
+        only_moves: Literal["on", "off"] | None = None,
     ) -> None:
         async def run() -> None:
             perms = getattr(interaction.user, "guild_permissions", None)
@@ -160,6 +176,8 @@ class SlowPlay(commands.Cog):
                 changes["channel_id"] = channel.id
             if lobby_days is not None:
                 changes["lobby_days"] = lobby_days
+            if only_moves is not None:
+                changes["auto_play"] = only_moves == "on"
             t = tables_of(interaction)
             if changes:
                 merged = await t.set_guild_settings(interaction.guild_id, changes)

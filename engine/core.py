@@ -160,6 +160,9 @@ class Choice:
     # Data the renderer's optional preview() draws after each step (e.g. a hero
     # path so far). Derived from the acting seat's own view only.
     preview: dict[str, Any] | None = None
+    # token -> a line under the option in the select menu (<= 100 characters): what
+    # the choice costs and gives, so the label itself can stay short (issue 28).
+    descriptions: dict[str, str] | None = None
 
 
 def rank(scores: list[int], *tiebreaks: list[int]) -> list[list[Seat]]:
@@ -374,6 +377,14 @@ class Game:
         secret order) override this to hide it. Default: the full notation."""
         return self.format(action)
 
+    def may_play_for(self, state: State, seat: Seat, action: Action) -> bool:
+        """Whether the bot may play ``action``, the seat's ONLY legal move, for it at
+        once (issue 26: no click where nothing is left to choose). False where being
+        the only move depends on what the seat hides, so that playing it unasked would
+        tell the table something. Default: True (the tables layer also requires that
+        the move reveals nothing, ``can_undo``)."""
+        return True
+
     def pass_action(self, state: State, seat: Seat) -> Action | None:
         """The move that skips ``seat``'s turn where the rules allow a pass (used when
         a turn deadline passes with the 'skip' setting), or None if there is none."""
@@ -421,6 +432,18 @@ class Game:
     def private_text(self, state: State, seat: Seat) -> str:
         """What only ``seat`` may see, as text (``/hand``)."""
         return "You hold nothing secret in this game."
+
+    def what_now(self, state: State, seat: Seat | None) -> str:
+        """The "What now?" answer for ``seat`` (None: a watcher): the current phase in
+        two or three sentences, what this seat can do now, and what each choice costs
+        and gives. Only what ``seat`` may see; at most 1,500 characters. Default: the
+        public status."""
+        return self.status(state)
+
+    def guide_view(self, section: str) -> dict[str, Any] | None:
+        """The view the renderer's ``guide`` draws beside the ``/rules`` guide's section
+        ``section`` (public component data, no game), or None for no picture."""
+        return None
 
     def header(self, state: State, seat: Seat) -> str:
         """The top of the seat's private turn message: its own resources and hand in

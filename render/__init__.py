@@ -35,6 +35,8 @@ class Renderer:
     area: Callable[[View, Names], bytes | None] | None = None
     steps: Callable[[View, View, Names], list[Callable[[], bytes]]] | None = None
     preview: Callable[[View, dict[str, Any], Names], bytes] | None = None
+    # A picture beside a section of the /rules guide: guide(section, Game.guide_view(section)).
+    guide: Callable[[str, View], bytes] | None = None
 
 
 # Game key -> renderer, filled on first use (tests may register their own).

@@ -6,17 +6,75 @@ that seat) and ``render_steps(view_before, view_after) -> list[bytes]`` (images 
 what happened in between, e.g. each step of a battle, posted with the board). Renderers only ever receive a *view* (``Game.view(state, seat)``), never
 a state, so they cannot draw hidden information.
 
-Boards are drawn for a phone: at most ~1200 px wide, text >= 16 px, high
-contrast, colour never the only carrier of meaning (a letter or icon too).
+Boards are drawn for a phone: at most ~1200 px wide, high contrast, colour never
+the only carrier of meaning (a letter or icon too). The type floor (issue 28): a
+phone shows a 1,200-px board at about a third, so no text is drawn under
+``TEXT_MIN`` px on an image 1,200 px wide, and the title, whose turn, the scores and
+the numbers a player decides by are drawn at ``TEXT_KEY`` px or more. A renderer
+says which labels those are with ``text(..., role=...)`` (``KEY_ROLES``);
+``tests/test_render_labels.py`` holds every label of every board to the floor.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+# ---- the type floor (issue 28) -------------------------------------------------------
+# Sizes in px on an image FLOOR_WIDTH wide; a wider image needs proportionally more
+# (it is shown scaled down), a narrower one is not let off (it may be shown as large).
+FLOOR_WIDTH = 1200
+TEXT_MIN = 26  # the smallest text anywhere: about 9 px on a phone
+TEXT_BODY = 28  # ordinary labels, legends, logs
+TEXT_KEY = 36  # whose turn, scores, the numbers a player decides by
+TEXT_TITLE = 40  # the board's title
+# Roles of labels that must be at least TEXT_KEY: the board's title, whose turn
+# (the status line), a score, and a number a player decides by (a price, a count
+# of resources, a bid, a strength).
+KEY_ROLES = frozenset({"title", "turn", "score", "key"})
+ROLES = KEY_ROLES | {"body"}
+
+
+def floor_size(role: str | None, width: int) -> int:
+    """The least size in px a label of ``role`` may be drawn at on an image ``width``
+    px wide."""
+    least = TEXT_KEY if role in KEY_ROLES else TEXT_MIN
+    return math.ceil(least * max(width, FLOOR_WIDTH) / FLOOR_WIDTH)
+
+
+@dataclass(frozen=True)
+class Label:
+    """One call of :func:`text`, as :func:`recording` keeps it."""
+
+    s: str
+    size: int
+    role: str | None
+    mono: bool  # drawn on a one-bit (palette) canvas
+    xy: tuple[float, float]
+    anchor: str
+    canvas: tuple[int, int]  # the width and height of the image drawn on
+
+
+_RECORDER: list[list[Label]] = []
+
+
+@contextmanager
+def recording() -> Iterator[list[Label]]:
+    """Every label :func:`text` draws inside the block, in order (for tests: the
+    type floor, the words a player would say, nothing cut off)."""
+    labels: list[Label] = []
+    _RECORDER.append(labels)
+    try:
+        yield labels
+    finally:
+        _RECORDER.remove(labels)
+
 
 # Colour-blind-safe-ish palette (Okabe-Ito based) plus neutrals.
 PALETTE: dict[str, tuple[int, int, int]] = {
@@ -199,9 +257,17 @@ def text(
     size: int = 18,
     fill: str | tuple[int, int, int] = "text",
     anchor: str = "la",
+    role: str | None = None,
 ) -> None:
+    """Draw ``s`` at ``xy``. ``role`` marks a label the type floor holds to
+    ``TEXT_KEY`` ("title", "turn", "score", "key": see ``KEY_ROLES``)."""
     if not s:
         return
+    if _RECORDER:
+        mono = draw.mode not in ("RGB", "RGBA")
+        label = Label(s, size, role, mono, (xy[0], xy[1]), anchor, tuple(draw.im.size))  # type: ignore[arg-type]
+        for labels in _RECORDER:
+            labels.append(label)
     colour = PALETTE[fill] if isinstance(fill, str) else fill
     im, x0, y0 = _stamp(s, size, anchor, "L" if draw.mode in ("RGB", "RGBA") else "1")
     draw.bitmap((round(xy[0]) + x0, round(xy[1]) + y0), im, fill=colour)
@@ -312,8 +378,80 @@ def to_png(img: Image.Image) -> bytes:
 
 
 def header(draw: ImageDraw.ImageDraw, width: int, title: str, status: str) -> int:
-    """Title bar with the status line (whose turn). Returns the y below it."""
-    draw.rectangle([0, 0, width, 64], fill=PALETTE["panel"])
-    text(draw, (16, 8), title, 24, "accent")
-    text(draw, (16, 38), status, 18, "text")
-    return 76
+    """Title bar with the status line (whose turn), at the type floor's key size.
+    Returns the y below it."""
+    bottom = 16 + TEXT_TITLE + (8 + TEXT_KEY if status else 0) + 12
+    draw.rectangle([0, 0, width, bottom], fill=PALETTE["panel"])
+    text(draw, (16, 12), title, TEXT_TITLE, "accent", role="title")
+    text(draw, (16, 16 + TEXT_TITLE + 4), status, TEXT_KEY, "text", role="turn")
+    return bottom + 12
+
+
+# ---- layouts for a phone (issue 28) -----------------------------------------------------
+
+
+def panel_columns(count: int) -> int:
+    """How many columns ``count`` equal panels (one a seat) take: one for a single
+    panel, two for two to four ("two columns of two" at four players: four panels
+    side by side are a quarter of a phone's width each), three beyond."""
+    return 1 if count <= 1 else 2 if count <= 4 else 3
+
+
+def panel_boxes(
+    count: int, width: int, height: int, top: int = 0, margin: int = 16, gap: int = 16
+) -> list[tuple[int, int, int, int]]:
+    """The boxes (x0, y0, x1, y1) of ``count`` panels each ``height`` px tall, laid
+    out in :func:`panel_columns` columns across an image ``width`` px wide, in
+    reading order, starting at ``top``."""
+    cols = panel_columns(count)
+    cell = (width - 2 * margin - (cols - 1) * gap) // cols
+    out = []
+    for i in range(count):
+        r, c = divmod(i, cols)
+        x0 = margin + c * (cell + gap)
+        y0 = top + r * (height + gap)
+        out.append((x0, y0, x0 + cell, y0 + height))
+    return out
+
+
+def fold_parts(length: int, breadth: int, aspect: float = 4 / 3, most: int = 4) -> int:
+    """Into how many parts a picture ``length`` px long and ``breadth`` px across is
+    best cut so that the parts laid side by side come nearest ``aspect`` (width over
+    height; never exactly square: phones crop square previews)."""
+    best, best_err = 1, float("inf")
+    for parts in range(1, most + 1):
+        ratio = parts * breadth / (length / parts)
+        err = abs(math.log(ratio / aspect))
+        if err < best_err:
+            best, best_err = parts, err
+    return best
+
+
+def fold(img: Image.Image, cuts: list[int], gap: int = 16, colour: str = "bg") -> Image.Image:
+    """A long (tall) picture folded into a near-square one: cut across at the
+    y positions ``cuts`` (the renderer picks them between rows of its map, so
+    nothing is cut through), the parts laid side by side, top-aligned. Pass
+    ``cuts`` from :func:`fold_cuts`."""
+    edges = [0, *sorted(c for c in cuts if 0 < c < img.height), img.height]
+    parts = [img.crop((0, a, img.width, b)) for a, b in zip(edges, edges[1:], strict=False) if b > a]
+    out = Image.new(img.mode, (len(parts) * img.width + (len(parts) - 1) * gap, max(p.height for p in parts)))
+    out.paste(PALETTE[colour] if img.mode in ("RGB", "RGBA") else 0, (0, 0, out.width, out.height))
+    for k, part in enumerate(parts):
+        out.paste(part, (k * (img.width + gap), 0))
+    return out
+
+
+def fold_cuts(rows: list[int], parts: int) -> list[int]:
+    """Where to cut a picture whose rows (of a map, of panels) end at the y
+    positions ``rows`` (ascending; the last is the picture's height) into ``parts``
+    parts of near-equal height, cutting only between rows."""
+    if parts <= 1 or not rows:
+        return []
+    total = rows[-1]
+    cuts: list[int] = []
+    for k in range(1, parts):
+        want = total * k / parts
+        best = min(rows[:-1], key=lambda y: abs(y - want), default=None)
+        if best is not None and best not in cuts and (not cuts or best > cuts[-1]):
+            cuts.append(best)
+    return cuts

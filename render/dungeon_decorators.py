@@ -8,8 +8,9 @@ dungeon with its stored and new tiles, on a grid named by coordinates. "My
 area": one player's dungeon, tiles and goal cards at twice the scale.
 
 Decorations, floors and assistants are drawn as pictures in their own colours
-(the legend names them); text is kept for numbers, names and coordinates, at
-24 px or more for anything a player must read on a phone.
+(the legend names them); text is kept for numbers, names and coordinates, never
+under 26 px on the board and the area (issue 28's type floor: about 9 px on a
+phone), with the title, whose turn, scores and goal points at 36 px or more.
 """
 
 from __future__ import annotations
@@ -25,15 +26,19 @@ from render.base import PALETTE, box, canvas, column_label, seat_colour, text, t
 
 W = 1200
 AREA_W = 600
-FS = 24  # the smallest text a player must read
-SMALL = 20  # secondary text (legend words, breakdown labels)
+FS = 28  # ordinary labels
+SMALL = 26  # the smallest text anywhere (legend words, breakdown labels)
+KEY = 36  # whose turn, scores, the points a player decides by
+TITLE = 40
+# Floor colours, chosen away from the seat colours (render/base.py SEAT_COLOURS) so a
+# player's colour is never mistaken for a floor (issue 28).
 FLOOR = {
-    "red": (213, 94, 0),
-    "orange": (230, 159, 0),
-    "yellow": (240, 228, 66),
-    "green": (0, 158, 115),
-    "blue": (0, 114, 178),
-    "purple": (204, 121, 167),
+    "red": (205, 40, 40),
+    "orange": (240, 100, 30),
+    "yellow": (245, 225, 40),
+    "green": (80, 175, 50),
+    "blue": (30, 70, 190),
+    "purple": (130, 60, 180),
     "grey": (128, 128, 136),
     "star": (128, 128, 136),
 }
@@ -64,6 +69,7 @@ DECK_COLOUR = {"A": (240, 200, 60), "B": (86, 160, 233)}
 WALL = (20, 20, 24)
 DECO_BG = (58, 48, 44)
 GOLD = (250, 210, 60)
+CHANGED = (255, 255, 255)  # the outline of squares the last turn changed, and its line of words
 Col = tuple[int, int, int]
 
 
@@ -260,8 +266,8 @@ def dungeon_cell(d: ImageDraw.ImageDraw, x: float, y: float, s: float, cell: dic
     """One laid tile: a floor with walls (a gap is a passageway), or a decoration tile."""
     if cell["kind"] == "deco":
         d.rectangle([x + 1, y + 1, x + s - 1, y + s - 1], fill=DECO_BG)
-        r = s * 0.16
-        for (cx, cy), icon in zip(_edge_spots(x, y, s, r * 1.15), cell["e"], strict=True):
+        r = s * 0.2  # about 3 px at a third on the smallest squares: big enough to tell apart
+        for (cx, cy), icon in zip(_edge_spots(x, y, s, r * 1.08), cell["e"], strict=True):
             if icon != "-":
                 decoration(d, icon, cx, cy, r)
         return
@@ -348,26 +354,40 @@ def tile_row(d: ImageDraw.ImageDraw, x: float, y: float, s: float, label: str, t
 
 
 def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str]) -> int:
-    lines = _wrap(name_seats(view["status"], names), FS, W - 32)[:2]
-    h = 50 + 30 * len(lines)
+    lines = _status_lines(view, names)
+    last = _last_lines(view, names)
+    h = 60 + 44 * len(lines) + 34 * len(last)
     d.rectangle([0, 0, W, h], fill=PALETTE["panel"])
-    text(d, (16, 8), "Dungeon Decorators", 28, "accent")
+    text(d, (16, 8), "Dungeon Decorators", TITLE, "accent", role="title")
     for i, line in enumerate(lines):
-        text(d, (16, 46 + 30 * i), line, FS, "text")
+        text(d, (16, 56 + 44 * i), line, KEY, "text", role="turn")
+    for i, line in enumerate(last):  # what the last turn changed, outlined on its dungeon
+        text(d, (16, 56 + 44 * len(lines) + 34 * i), line, FS, CHANGED)
     return h + 10
 
 
+def _status_lines(view: dict[str, Any], names: list[str]) -> list[str]:
+    return _wrap(name_seats(view["status"], names), KEY, W - 32)[:2]
+
+
+def _last_lines(view: dict[str, Any], names: list[str]) -> list[str]:
+    last = view.get("last_turn")
+    if not last or view.get("final"):
+        return []
+    return _wrap(name_seats(last["words"], names), FS, W - 32)[:2]
+
+
 def _final_height(view: dict[str, Any]) -> int:
-    return 0 if not view.get("final") else 64 + 34 * (len(view["players"]) + 1) + 12
+    return 0 if not view.get("final") else 66 + 64 + 42 * len(view["players"]) + 12
 
 
 FINAL_COLS = (
-    ("goals", "goals"),
+    ("goals", "goal cards"),
     ("stars", "stars"),
     ("colours", "colours"),
-    ("common colour", "common"),
-    ("boss A", "boss A"),
-    ("boss B", "boss B"),
+    ("common colour", "common colour"),
+    ("boss A", "boss (yellow)"),
+    ("boss B", "boss (blue)"),
 )
 
 
@@ -380,15 +400,24 @@ def _final(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y: in
     winners = view.get("winners") or []
     top = max(p["score"] for p in view["players"])
     who = " and ".join(names[s] for s in winners)
-    text(d, (28, y + 12), _fit(f"Winner: {who} with {top} points", 32, W - 60), 32, "accent")
-    ty = y + 60
-    xs = [28, 330, 440, 540, 660, 780, 890, 1010]
+    text(
+        d,
+        (28, y + 12),
+        _fit(f"Winner: {who} with {top} points", TITLE, W - 60),
+        TITLE,
+        "accent",
+        role="score",
+    )
+    ty = y + 66
+    xs = [28, 330, 450, 560, 670, 790, 910, 1050]
     for x, (_, label) in zip(xs[1:], FINAL_COLS, strict=False):
-        text(d, (x, ty), label, SMALL, "muted")
-    text(d, (xs[-1] + 40, ty), "total", SMALL, "muted")
+        for k, word in enumerate(label.split(" ", 1)):  # two short lines: the columns are narrow
+            text(d, (x, ty + 28 * k), word, SMALL, "muted")
+    text(d, (xs[-1], ty), "total", SMALL, "muted")
+    ty += 22
     # In the rulebook's order: points, then shape goals scored, then decoration goals scored.
     for p in sorted(view["players"], key=lambda q: (-q["score"], -q["scored_shape"], -q["scored_deco"])):
-        ty += 34
+        ty += 42
         b = view["final"][p["seat"]]
         colour = seat_colour(p["seat"])
         nx = xs[0]
@@ -398,7 +427,7 @@ def _final(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y: in
         text(d, (nx, ty), _fit(names[p["seat"]], FS, 290), FS, colour)
         for x, (key, _) in zip(xs[1:], FINAL_COLS, strict=False):
             text(d, (x, ty), str(b.get(key, 0)), FS, "text")
-        text(d, (xs[-1] + 40, ty), str(p["score"]), FS, "accent")
+        text(d, (xs[-1], ty - 4), str(p["score"]), KEY, "accent", role="score")
     return y + h
 
 
@@ -413,43 +442,48 @@ def _pawn(d: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: float = 14
     d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=seat_colour(seat), outline="white", width=2)
 
 
-DRAFT_H = 330
+DRAFT_H = 370
+SCORE_ROW = 86  # a player's name and score, the bar, the goals scored
+
+
+def _draft_height(view: dict[str, Any]) -> int:
+    return max(DRAFT_H, 56 + SCORE_ROW * len(view["players"]))
 
 
 def _draft(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y0: int) -> int:
     """The draft board: four tiles and the Draw/Exchange spot, where each pawn went."""
-    h = DRAFT_H
+    h = _draft_height(view)
     box(d, (12, y0, 700, y0 + h))
-    text(d, (28, y0 + 10), f"Draft board, round {view['round']}", 26, "accent")
-    s, gap, x0 = 108, 24, 28
+    text(d, (28, y0 + 10), f"Draft board, round {view['round']}", FS, "accent")
+    s, gap, x0 = 122, 10, 28
     xs = [x0 + k * (s + gap) for k in range(5)]
     ty = y0 + 50
     for spot in range(4):
         info = view["board"][spot] if spot < len(view["board"]) else None
         x = xs[spot if spot < 2 else spot + 1]
         tile_face(d, x, ty, s, info)
-        label = f"{spot + 1}: tile {info['n']}" if info else f"{spot + 1}: taken"
+        label = f"{spot + 1}: {info['n']}" if info else f"{spot + 1}: taken"
         text(d, (x + s / 2, ty + s + 6), label, SMALL, "text", "ma")
     ex = xs[2]
     box(d, (ex, ty, ex + s, ty + s), fill="panel2", outline="accent", radius=6)
     helper_free = view["exchange_taken"] is None
-    text(d, (ex + s / 2, ty + 34), "Draw /", SMALL, "accent", "mm")
-    text(d, (ex + s / 2, ty + 60), "Exchange", SMALL, "accent", "mm")
+    text(d, (ex + s / 2, ty + 44), "Draw /", SMALL, "accent", "mm")
+    text(d, (ex + s / 2, ty + 76), "Exchange", SMALL, "accent", "mm")
     text(d, (ex + s / 2, ty + s + 6), "open" if helper_free else "taken", SMALL, "muted", "ma")
     pos_x = {0: xs[0], 1: xs[1], 2: xs[2], 3: xs[3], 4: xs[4]}
     for p in view["players"]:
         if p["draft_pos"] is not None:
             cx = pos_x[p["draft_pos"]] + s / 2
-            _pawn(d, cx, ty + s + 52, p["seat"])
+            _pawn(d, cx, ty + s + 56, p["seat"])
             text(
                 d,
-                (cx, ty + s + 70),
+                (cx, ty + s + 74),
                 _fit(names[p["seat"]], SMALL, s + gap - 4),
                 SMALL,
                 seat_colour(p["seat"]),
                 "ma",
             )
-    oy = y0 + h - 44
+    oy = y0 + h - 48
     text(d, (28, oy), "Turn order:", FS, "muted")
     x = 28 + text_width("Turn order:", FS) + 12
     for seat in view["order"]:
@@ -468,26 +502,26 @@ def _scores(
     """True points as bars on one scale (no wrapping at 50), tokens and goals scored."""
     x1 = W - 12
     box(d, (x0, y0, x1, y0 + h))
-    text(d, (x0 + 16, y0 + 10), "Scores", 26, "accent")
+    text(d, (x0 + 16, y0 + 10), "Scores", FS, "accent")
     top = max([50] + [p["score"] for p in view["players"]])
-    y = y0 + 46
-    row = (h - 52) / max(1, len(view["players"]))
+    y = y0 + 50
+    row = (h - 56) / max(1, len(view["players"]))
     for p in view["players"]:
         seat = p["seat"]
         c = seat_colour(seat)
         now = seat == view["current"]
         if now:
             box(d, (x0 + 6, y - 3, x1 - 6, y + row - 2), fill="panel2", outline=c, width=2, radius=6)
-        nx = _arrow(d, x0 + 16, y + 16, FS, c) if now else x0 + 16
-        text(d, (nx, y), _fit(names[seat], FS, 300), FS, c)
-        text(d, (x1 - 16, y), str(p["score"]), 26, "text", "ra")
-        by = y + 30
+        nx = _arrow(d, x0 + 16, y + 20, KEY, c) if now else x0 + 16
+        text(d, (nx, y + 2), _fit(names[seat], KEY, x1 - nx - 90), KEY, c)
+        text(d, (x1 - 16, y + 2), str(p["score"]), KEY, "text", "ra", role="score")
+        by = y + 40
         bw = x1 - x0 - 32
         d.rectangle([x0 + 16, by, x0 + 16 + bw, by + 10], fill=PALETTE["bg"])
         d.rectangle([x0 + 16, by, x0 + 16 + bw * p["score"] / top, by + 10], fill=c)
         # "The number of cards of each type that you have scored is public information."
         goals = f"goals scored: {p['scored_shape']} shape, {p['scored_deco']} decoration"
-        text(d, (x0 + 16, by + 12), goals, SMALL, "muted")
+        text(d, (x0 + 16, by + 14), _fit(goals, SMALL, x1 - x0 - 32), SMALL, "muted")
         y += row
 
 
@@ -498,7 +532,7 @@ def _boss_lines(view: dict[str, Any]) -> list[list[str]]:
 def _bosses(d: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> int:
     w = (W - 36) / 2
     lines = _boss_lines(view)
-    h = 56 + 24 * max(len(x) for x in lines)
+    h = 56 + 30 * max(len(x) for x in lines)
     for k, b in enumerate(view["boss"]):
         x = 12 + k * (w + 12)
         box(d, (x, y0, x + w, y0 + h))
@@ -507,29 +541,39 @@ def _bosses(d: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> int:
             d, (x + 16, y0 + 10), _fit(f"Boss ({deck}): {b['name']}", FS, w - 32), FS, DECK_COLOUR[b["deck"]]
         )
         for i, line in enumerate(lines[k]):
-            text(d, (x + 16, y0 + 44 + 24 * i), line, SMALL, "text")
+            text(d, (x + 16, y0 + 48 + 30 * i), line, SMALL, "text")
     return h
 
 
-def _extent(cells: dict[str, Any]) -> tuple[int, int, int, int]:
-    """The squares shown: every tile plus one square around (where tiles can go)."""
+def _extent(cells: dict[str, Any], margin: int = 1) -> tuple[int, int, int, int]:
+    """The squares shown: every tile plus ``margin`` squares around (where tiles can go;
+    the public board shows none, so its squares and decorations are larger)."""
     pts = [_xy(c) for c in cells]
     return (
-        min(x for x, _ in pts) - 1,
-        max(x for x, _ in pts) + 1,
-        min(y for _, y in pts) - 1,
-        max(y for _, y in pts) + 1,
+        min(x for x, _ in pts) - margin,
+        max(x for x, _ in pts) + margin,
+        min(y for _, y in pts) - margin,
+        max(y for _, y in pts) + margin,
     )
 
 
-def grid_size(cells: dict[str, Any], width: float, most: int = 64) -> int:
-    minx, maxx, _, _ = _extent(cells)
+def grid_size(cells: dict[str, Any], width: float, most: int = 76, margin: int = 1) -> int:
+    minx, maxx, _, _ = _extent(cells, margin)
     return int(min(most, (width - 60) / (maxx - minx + 1)))
 
 
-def draw_dungeon(d: ImageDraw.ImageDraw, cells: dict[str, Any], x0: float, y0: float, s: int) -> float:
-    """The dungeon on its coordinate grid at (x0, y0) (top-left of the labels); returns its height."""
-    minx, maxx, miny, maxy = _extent(cells)
+def draw_dungeon(
+    d: ImageDraw.ImageDraw,
+    cells: dict[str, Any],
+    x0: float,
+    y0: float,
+    s: int,
+    extent: tuple[int, int, int, int] | None = None,
+    marked: list[str] | None = None,
+) -> float:
+    """The dungeon on its coordinate grid at (x0, y0) (top-left of the labels); returns its height.
+    ``extent``: the squares shown, when more than the tiles and one square around."""
+    minx, maxx, miny, maxy = extent or _extent(cells)
     cols, rows = maxx - minx + 1, maxy - miny + 1
     gx, gy = x0 + 48, y0 + 30
     line = PALETTE["line"]
@@ -538,26 +582,31 @@ def draw_dungeon(d: ImageDraw.ImageDraw, cells: dict[str, Any], x0: float, y0: f
     for j in range(rows + 1):
         d.line([(gx, gy + j * s), (gx + cols * s, gy + j * s)], fill=line, width=1)
     # Column labels are two letters wide: on narrow squares, every other one.
-    every = 1 if s >= 38 else 2
-    lab = FS if s >= 34 else SMALL
+    every = 1 if s >= 44 else 2
+    lab = SMALL
     for i in range(0, cols, every):
         text(d, (gx + i * s + s / 2, gy - 4), column_label(minx + i), lab, "muted", "md")
-    for j in range(0, rows, 1 if s >= 26 else 2):
+    for j in range(0, rows, 1 if s >= 30 else 2):
         text(d, (gx - 6, gy + j * s + s / 2), str(miny + j + 1), lab, "muted", "rm")
     for c, cell in cells.items():
         x, y = _xy(c)
         dungeon_cell(d, gx + (x - minx) * s, gy + (y - miny) * s, s, cell)
+    for c in marked or []:  # changed by the last turn: a white frame inside the square
+        x, y = _xy(c)
+        if minx <= x <= maxx and miny <= y <= maxy:
+            px, py = gx + (x - minx) * s, gy + (y - miny) * s
+            d.rectangle([px + 3, py + 3, px + s - 3, py + s - 3], outline=CHANGED, width=4)
     return 30 + rows * s
 
 
 TILE = 52  # stored and new tiles in a dungeon panel
-HEAD = 86 + TILE + 26  # a dungeon panel's header: name, tokens, tiles with their numbers
+HEAD = 96 + TILE + 34  # a dungeon panel's header: name, tokens, tiles with their numbers
 
 
 def _panel_height(p: dict[str, Any], w: float) -> int:
     cells = p["dungeon"]["cells"]
-    s = grid_size(cells, w)
-    _, _, miny, maxy = _extent(cells)
+    s = grid_size(cells, w, margin=0)
+    _, _, miny, maxy = _extent(cells, 0)
     return HEAD + 30 + (maxy - miny + 1) * s + 14
 
 
@@ -575,25 +624,27 @@ def _dungeon_panel(
     turn = view["current"] == seat
     h = _panel_height(p, w)
     box(d, (x0, y0, x0 + w, y0 + h), outline=c if turn else "line", width=4 if turn else 2)
-    _pawn(d, x0 + 26, y0 + 24, seat, 12)
-    nx = _arrow(d, x0 + 46, y0 + 26, 26, c) if turn else x0 + 46
+    _pawn(d, x0 + 26, y0 + 28, seat, 12)
+    nx = _arrow(d, x0 + 46, y0 + 28, KEY, c) if turn else x0 + 46
     who = names[seat] + (" (to act)" if turn else "")
-    text(d, (nx, y0 + 10), _fit(who, 26, w - 150 - (nx - x0 - 46)), 26, c)
-    text(d, (x0 + w - 16, y0 + 10), f"{p['score']} pts", 26, "text", "ra")
+    text(d, (nx, y0 + 8), _fit(who, KEY, w - 150 - (nx - x0 - 46)), KEY, c)
+    text(d, (x0 + w - 16, y0 + 8), f"{p['score']} pts", KEY, "text", "ra", role="score")
     # Tokens, cards and tiles: what lies in front of the player for all to see.
-    y = y0 + 50
+    y = y0 + 56
     x = x0 + 16
     for kind in ("architect", "mimic"):
         helper(d, kind, x + 14, y + 14, 14)
         text(d, (x + 34, y + 14), f"x{p['tokens'][kind]}", FS, "text", "lm")
-        x += 84
+        x += 90
     text(d, (x, y + 14), f"cards {p['hand_count']}", FS, "muted", "lm")
-    tiles_y = y0 + 86
+    tiles_y = y0 + 96
     tx = tile_row(d, x0 + 16, tiles_y, TILE, "stored", p["storage"]) if p["storage"] else x0 + 16
     if p["new_tiles"]:
         tile_row(d, tx + 10, tiles_y, TILE, "new", p["new_tiles"])
-    s = grid_size(p["dungeon"]["cells"], w)
-    draw_dungeon(d, p["dungeon"]["cells"], x0 + 4, y0 + HEAD, s)
+    s = grid_size(p["dungeon"]["cells"], w, margin=0)
+    last = view.get("last_turn")
+    marked = last["squares"] if last and last["seat"] == seat and not view.get("final") else None
+    draw_dungeon(d, p["dungeon"]["cells"], x0 + 4, y0 + HEAD, s, _extent(p["dungeon"]["cells"], 0), marked)
     if p["dungeon"]["problem"]:
         text(d, (x0 + 16, y0 + h - 8), "rebuilding with an Architect", SMALL, "bad", "ld")
 
@@ -606,7 +657,7 @@ def _layout(view: dict[str, Any]) -> list[tuple[list[dict[str, Any]], float, int
     queue = list(view["players"])
     while queue:
         pair = queue[:2]
-        if len(pair) == 2 and all(grid_size(p["dungeon"]["cells"], half) >= 40 for p in pair):
+        if len(pair) == 2 and all(grid_size(p["dungeon"]["cells"], half, margin=0) >= 40 for p in pair):
             rows.append((pair, half, max(_panel_height(p, half) for p in pair)))
             queue = queue[2:]
         else:
@@ -616,35 +667,39 @@ def _layout(view: dict[str, Any]) -> list[tuple[list[dict[str, Any]], float, int
     return rows
 
 
-LEGEND_H = 118
+LEGEND_H = 124
 
 
 def _legend(d: ImageDraw.ImageDraw, y: float) -> None:
     box(d, (12, y, W - 12, y + LEGEND_H - 10))
     x = 28.0
     for icon, name in DECO_NAMES.items():
-        decoration(d, icon, x + 12, y + 28, 12)
-        text(d, (x + 30, y + 28), name, SMALL, "text", "lm")
-        x += 40 + text_width(name, SMALL) + 16
+        decoration(d, icon, x + 12, y + 30, 13)
+        text(d, (x + 30, y + 30), name, SMALL, "text", "lm")
+        x += 30 + text_width(name, SMALL) + 18
     x = 28.0
     for kind, name in HELPERS.items():
-        helper(d, kind, x + 12, y + 74, 13)
-        text(d, (x + 32, y + 74), name, SMALL, "text", "lm")
-        x += 44 + text_width(name, SMALL) + 16
-    _star(d, x + 12, y + 74, 12)
-    text(d, (x + 30, y + 74), "star", SMALL, "text", "lm")
-    x += 30 + text_width("star", SMALL) + 20
-    d.ellipse([x, y + 62, x + 24, y + 86], outline="white", width=3)
-    text(d, (x + 32, y + 74), "start", SMALL, "text", "lm")
+        helper(d, kind, x + 12, y + 78, 13)
+        text(d, (x + 32, y + 78), name, SMALL, "text", "lm")
+        x += 32 + text_width(name, SMALL) + 18
+    _star(d, x + 12, y + 78, 12)
+    text(d, (x + 30, y + 78), "star", SMALL, "text", "lm")
+    x += 30 + text_width("star", SMALL) + 18
+    d.ellipse([x, y + 66, x + 24, y + 90], outline="white", width=3)
+    text(d, (x + 32, y + 78), "start", SMALL, "text", "lm")
+    x += 32 + text_width("start", SMALL) + 18
+    d.rectangle([x, y + 64, x + 28, y + 92], outline=CHANGED, width=4)
+    text(d, (x + 36, y + 78), "last turn", SMALL, "text", "lm")
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
     # Lay out first (heights depend on each dungeon's extent), then draw.
     rows = _layout(view)
-    status_lines = len(_wrap(name_seats(view["status"], names), FS, W - 32)[:2])
-    top = 60 + 84 * len(view["players"]) if view.get("final") else DRAFT_H
-    height = 60 + 30 * status_lines + _final_height(view) + top + 12
-    height += 56 + 24 * max(len(x) for x in _boss_lines(view)) + 12
+    status_lines = len(_status_lines(view, names))
+    last_lines = len(_last_lines(view, names))
+    top = 60 + 84 * len(view["players"]) if view.get("final") else _draft_height(view)
+    height = 70 + 44 * status_lines + 34 * last_lines + _final_height(view) + top + 12
+    height += 56 + 30 * max(len(x) for x in _boss_lines(view)) + 12
     height += sum(h + 12 for _, _, h in rows) + LEGEND_H
     img, d = canvas(W, int(height))
     y = _header(d, view, names)
@@ -668,51 +723,146 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
 
 # ---- my area --------------------------------------------------------------------------------
 
-SHAPE_FILL = {"H": (175, 175, 185), "R": (110, 80, 70), "C": (200, 120, 200)}
+HALL_FILL = (190, 190, 200)
+ROOM_FILL = (96, 66, 56)
+RAINBOW = ("red", "yellow", "green", "blue")  # "of any colour (but not the neutral grey)"
+
+
+def _quartered(d: ImageDraw.ImageDraw, x: float, y: float, cs: float) -> None:
+    """Any colour but grey: the square in four colours."""
+    h = cs / 2
+    for k, c in enumerate(RAINBOW):
+        qx, qy = x + (k % 2) * h, y + (k // 2) * h
+        d.rectangle([qx, qy, qx + h, qy + h], fill=FLOOR[c])
+
+
+def shape_cell(d: ImageDraw.ImageDraw, tok: str, x: float, y: float, cs: float) -> None:
+    """One square of a shape goal: light a hallway, dark with a door a room, filled
+    with its colour (four colours: any colour but grey), a star a star hallway, a
+    white dot for each decoration its walls need; a faint outline any square."""
+    if tok == ".":
+        d.rectangle([x + 2, y + 2, x + cs - 2, y + cs - 2], outline=PALETTE["line"], width=1)
+        return
+    room = tok.startswith("R")
+    colour = next((FLOOR[c] for c in FLOOR if c != "star" and tok.endswith(c)), None)
+    if tok in ("C", "RP"):
+        _quartered(d, x, y, cs)
+    else:
+        d.rectangle([x, y, x + cs, y + cs], fill=colour or (ROOM_FILL if room else HALL_FILL))
+    d.rectangle([x, y, x + cs, y + cs], outline="white", width=2)
+    if room:  # a door in the bottom wall: a room has one passageway
+        dw = cs * 0.34
+        d.rectangle([x + (cs - dw) / 2, y + cs * 0.55, x + (cs + dw) / 2, y + cs - 2], fill=WALL)
+    if tok == "HS":
+        _star(d, x + cs / 2, y + cs / 2, cs * 0.32)
+    dots = int(tok[1]) if tok[1:2].isdigit() else 2 if tok == "RP" else 0
+    r = max(4.0, cs * 0.11)
+    for k in range(dots):
+        dx = x + cs * (0.5 + 0.28 * (k - (dots - 1) / 2))
+        d.ellipse([dx - r, y + cs * 0.2 - r, dx + r, y + cs * 0.2 + r], fill="white", outline=WALL)
 
 
 def _shape(d: ImageDraw.ImageDraw, rows: list[str], x: float, y: float, cs: int) -> None:
-    """A shape goal's pattern: light squares hallways, dark squares rooms, colours
-    their colour, a star a star hallway, dots the decorations a square needs."""
+    """A shape goal's pattern, square by square (see :func:`shape_cell`)."""
     for j, row in enumerate(r.split() for r in rows):
         for i, tok in enumerate(row):
-            cx, cy = x + i * cs, y + j * cs
-            if tok == ".":
-                d.rectangle([cx, cy, cx + cs, cy + cs], outline=PALETTE["line"])
-                continue
-            colour = next((FLOOR[c] for c in FLOOR if tok.endswith(c)), SHAPE_FILL[tok[0]])
-            d.rectangle([cx, cy, cx + cs, cy + cs], fill=colour, outline="white", width=2)
-            if tok == "HS":
-                _star(d, cx + cs / 2, cy + cs / 2, cs * 0.3)
-            dots = int(tok[1]) if tok[1:2].isdigit() else 2 if tok == "RP" else 0
-            for k in range(dots):
-                dx = cx + cs * (0.3 + 0.4 * k)
-                d.ellipse([dx - 4, cy + cs - 12, dx + 4, cy + cs - 4], fill="white")
+            shape_cell(d, tok, x + i * cs, y + j * cs, cs)
+
+
+# The symbol key of the shape goal cards, in the rulebook's words.
+SHAPE_KEY = (
+    ("H", "any hallway"),
+    ("Hred", "a hallway of that colour"),
+    ("H2", "a hallway, a dot per decoration on its walls"),
+    ("HS", "a hallway with a star"),
+    ("R", "any room"),
+    ("R2", "a room, a dot per decoration on its walls"),
+    ("C", "a room or hallway of any colour, not grey"),
+    ("RP", "a painted room, 2+ decorations"),
+    (".", "any square: built or not"),
+)
+SHEET_CELL = 48
+
+
+def _sheet_key(d: ImageDraw.ImageDraw, y: float) -> float:
+    half = (W - 24) / 2
+    for k, (tok, words) in enumerate(SHAPE_KEY):
+        x = 16 + (k % 2) * half
+        yy = y + (k // 2) * 62
+        shape_cell(d, tok, x, yy, SHEET_CELL)
+        text(
+            d, (x + SHEET_CELL + 12, yy + SHEET_CELL / 2), _fit(words, SMALL, half - 80), SMALL, "text", "lm"
+        )
+    return y + 62 * ((len(SHAPE_KEY) + 1) // 2)
+
+
+def goal_shapes(view: dict[str, Any]) -> bytes:
+    """Every shape goal drawn as a picture with its name and points, under the
+    symbol key: the picture the guide's "Goal shapes" section shows. ``view`` is
+    the game's ``guide_view("Goal shapes")`` (every shape goal card)."""
+    goals = sorted(view["shapes"], key=lambda g: (len(g["rows"]), g["id"]))
+    col_w = (W - 24) / 3
+    rows = [goals[k : k + 3] for k in range(0, len(goals), 3)]
+    heights = [56 + SHEET_CELL * max(len(g["rows"]) for g in row) + 20 for row in rows]
+    key_h = 62 * ((len(SHAPE_KEY) + 1) // 2)
+    img, d = canvas(W, 70 + key_h + 60 + sum(heights) + 12)
+    text(d, (16, 10), "Shape goals: the squares must lie like this", TITLE, "accent")
+    y = _sheet_key(d, 70)
+    text(
+        d,
+        (16, y + 8),
+        "Turned or mirrored, anywhere in your dungeon; squares need not touch.",
+        SMALL,
+        "muted",
+    )
+    y += 56
+    for row, h in zip(rows, heights, strict=True):
+        for k, g in enumerate(row):
+            x = 12 + k * col_w
+            box(d, (x + 4, y, x + col_w - 4, y + h - 8), fill="panel2")
+            text(d, (x + 16, y + 8), _fit(g["name"], FS, col_w - 32), FS, "accent")
+            text(d, (x + col_w - 16, y + 50), f"{g['points']} pts", KEY, "text", "ra")
+            _shape(d, g["rows"], x + 16, y + 50, SHEET_CELL)
+        y += h
+    return to_png(to_palette(img))
+
+
+# Pictures the rules guide shows beside its sections, by section name (issue 28):
+# GUIDE_PICTURES[name](GAME.guide_view(name)) -> PNG.
+GUIDE_PICTURES = {"Goal shapes": goal_shapes}
+
+
+def guide(section: str, view: dict[str, Any]) -> bytes:
+    return GUIDE_PICTURES[section](view)
+
+
+CARD_CELL = 40  # a square of a shape goal's picture on a card
 
 
 def _card_lines(g: dict[str, Any], w: float) -> list[str]:
+    if g["kind"] == "shape":
+        return []  # the picture says it; the guide's goal-shape sheet explains the squares
     return _wrap(g["text"], SMALL, w)[:4]
 
 
 def _card_height(g: dict[str, Any], w: float) -> int:
     if g["kind"] != "shape":
-        return 48 + 24 * len(_card_lines(g, w - 150)) + 36
-    return max(48 + 24 * len(_card_lines(g, w - 150)), 40 + 30 * len(g["rows"]) + 10)
+        return 52 + 30 * len(_card_lines(g, w - 20)) + 44
+    return 56 + CARD_CELL * len(g["rows"]) + 12
 
 
 def _card(d: ImageDraw.ImageDraw, g: dict[str, Any], x: float, y: float, w: float) -> float:
     h = _card_height(g, w)
     box(d, (x, y, x + w, y + h), fill="panel2")
-    text(d, (x + 12, y + 8), _fit(f"{g['name']}", FS, w - 110), FS, "accent")
-    text(d, (x + w - 12, y + 8), f"{g['points']} pts", FS, "text", "ra")
-    for i, line in enumerate(_card_lines(g, w - 150)):
-        text(d, (x + 12, y + 40 + 24 * i), line, SMALL, "text")
+    text(d, (x + 12, y + 6), _fit(f"{g['name']}", FS, w - 150), FS, "accent")
+    text(d, (x + w - 12, y + 2), f"{g['points']} pts", KEY, "text", "ra")
+    for i, line in enumerate(_card_lines(g, w - 20)):
+        text(d, (x + 12, y + 48 + 30 * i), line, SMALL, "text")
     if g["kind"] == "shape":
-        cols = max(len(r.split()) for r in g["rows"])
-        _shape(d, g["rows"], x + w - 12 - 30 * cols, y + 40, 30)
+        _shape(d, g["rows"], x + 16, y + 50, CARD_CELL)
     else:
         for k, icon in enumerate(g["needs"]):
-            decoration(d, icon, x + w - 26 - 36 * (len(g["needs"]) - 1 - k), y + h - 24, 14)
+            decoration(d, icon, x + w - 30 - 44 * (len(g["needs"]) - 1 - k), y + h - 28, 18)
     return h
 
 
@@ -726,7 +876,7 @@ def _tile_both_sides(
         dungeon_cell(
             d, x + s + 8, y + s * 0.2, s * 0.6, {"kind": "dungeon", "floor": t["floor"], "e": e, "t": t["n"]}
         )
-    text(d, (x, y + s + 4), label, SMALL, "text")
+    text(d, (x, y + s + 4), _fit(label, SMALL, 188), SMALL, "text")
 
 
 def area(view: dict[str, Any], names: list[str]) -> bytes | None:
@@ -742,13 +892,14 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
     held = [("stored", t) for t in p["storage"]] + [("new", t) for t in p["new_tiles"]]
     if view.get("burrow") and view["current"] == seat:
         held += [("Burrow Bro", t) for t in view["burrow"]]
-    tiles_h = 130 * ((len(held) + 2) // 3) if held else 0
+    tiles_h = 136 * ((len(held) + 2) // 3) if held else 0
     cw = AREA_W - 24
     cards_h = sum(_card_height(g, cw) + 10 for g in view["mine"]["hand"])
-    img, d = canvas(AREA_W, 110 + dungeon_h + 20 + tiles_h + 44 + cards_h + 12)
+    key = _area_key(view["mine"]["hand"])
+    img, d = canvas(AREA_W, 110 + dungeon_h + 20 + tiles_h + 44 + cards_h + 40 * len(key) + 12)
     d.rectangle([0, 0, AREA_W, 96], fill=PALETTE["panel"])
-    text(d, (16, 8), _fit(f"{names[seat]}: your area", 28, AREA_W - 120), 28, seat_colour(seat))
-    text(d, (AREA_W - 16, 8), f"{p['score']} pts", 28, "text", "ra")
+    text(d, (16, 8), _fit(f"{names[seat]}: your area", FS, AREA_W - 170), FS, seat_colour(seat))
+    text(d, (AREA_W - 16, 4), f"{p['score']} pts", KEY, "text", "ra")
     x = 16
     for kind in ("architect", "mimic"):
         helper(d, kind, x + 16, 66, 16)
@@ -757,12 +908,104 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
     y = 104 + draw_dungeon(d, cells, 4, 104, s) + 20
     for i, (label, t) in enumerate(held):
         name = "generic" if t["n"] == "G" else str(t["n"])
-        _tile_both_sides(d, t, 16 + (i % 3) * 195, y + (i // 3) * 130, 90, f"{label} {name}")
+        _tile_both_sides(d, t, 16 + (i % 3) * 195, y + (i // 3) * 136, 90, f"{label} {name}")
     y += tiles_h
-    text(d, (16, y + 6), "Your goal cards", FS, "accent")
+    text(d, (16, y + 4), "Your goal cards", FS, "accent")
     y += 44
     for g in view["mine"]["hand"]:
         y += _card(d, g, 12, y, cw) + 10
+    for tok, words in key:  # what the squares of the shape pictures above mean
+        shape_cell(d, tok, 16, y + 2, 32)
+        text(d, (60, y + 18), _fit(words, SMALL, AREA_W - 76), SMALL, "text", "lm")
+        y += 40
+    return to_png(to_palette(img))
+
+
+def _key_token(tok: str) -> str:
+    """The line of the shape key that explains a square's code."""
+    if tok[1:2].isdigit():
+        return tok[0] + "2"
+    if tok.startswith("H") and tok not in ("H", "HS"):
+        return "Hred"  # a hallway of some colour
+    return tok
+
+
+def _area_key(hand: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The lines of the shape key that the shape cards in hand use."""
+    used = {_key_token(t) for g in hand if g["kind"] == "shape" for r in g["rows"] for t in r.split()}
+    return [(tok, words) for tok, words in SHAPE_KEY if tok in used]
+
+
+PREVIEW_W = 640
+CROP = 46  # a square in the small pictures of each turn on offer
+TURN_H = 3 * CROP + 40
+
+
+def _label_square(d: ImageDraw.ImageDraw, x: float, y: float, s: int, label: str, size: int) -> None:
+    """A candidate square: an outline and its name, as the option names it."""
+    d.rectangle([x + 2, y + 2, x + s - 2, y + s - 2], outline=PALETTE["accent"], width=3)
+    w = text_width(label, size) + 8
+    d.rectangle(
+        [x + s / 2 - w / 2, y + s / 2 - size * 0.6, x + s / 2 + w / 2, y + s / 2 + size * 0.6], fill=(0, 0, 0)
+    )
+    text(d, (x + s / 2, y + s / 2), label, size, "white", "mm")
+
+
+def _turn_crop(
+    d: ImageDraw.ImageDraw,
+    cells: dict[str, Any],
+    hide: list[str],
+    at: str,
+    cell: dict[str, Any],
+    x0: float,
+    y0: float,
+) -> None:
+    """One turn on offer: the tile on its square among its neighbours (3 x 3 squares)."""
+    cx, cy = _xy(at)
+    s = CROP
+    d.rectangle([x0, y0, x0 + 3 * s, y0 + 3 * s], outline=PALETTE["line"], width=1)
+    for c, other in cells.items():
+        x, y = _xy(c)
+        if abs(x - cx) <= 1 and abs(y - cy) <= 1 and c not in hide and c != at:
+            dungeon_cell(d, x0 + (x - cx + 1) * s, y0 + (y - cy + 1) * s, s, other)
+    d.rectangle([x0 + s - 4, y0 + s - 4, x0 + 2 * s + 4, y0 + 2 * s + 4], outline=GOLD, width=3)
+    dungeon_cell(d, x0 + s, y0 + s, s, cell)
+
+
+def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+    """A build step of the chooser: the seat's own dungeon with the candidate squares
+    named as the options name them, the tile drawn where only one turn fits, and the
+    tile in each turn on offer once the square is chosen."""
+    cells = dict(view["players"][pv["seat"]]["dungeon"]["cells"])
+    shown = dict(cells)
+    for c, cell in pv.get("ghosts", {}).items():
+        shown[c] = cell
+    for c in list(pv.get("labels", {})) + list(pv.get("mark", [])):
+        shown.setdefault(c, {"kind": "none"})
+    s = grid_size(shown, PREVIEW_W - 8, most=72)
+    minx, _, miny, maxy = _extent(shown)
+    turns = pv.get("turns", [])
+    per_row = 3  # a caption ("At AQ41 turned 90°") fits a third of the width
+    turn_h = TURN_H * (-(-len(turns) // per_row))
+    img, d = canvas(PREVIEW_W, 56 + 30 + (maxy - miny + 1) * s + 12 + turn_h)
+    text(d, (12, 12), _fit(pv.get("title", ""), FS, PREVIEW_W - 24), FS, "text")
+    real = {c: cell for c, cell in shown.items() if cell.get("kind") != "none"}
+    draw_dungeon(d, real, 4, 56, s, _extent(shown))
+    gx, gy = 4 + 48, 56 + 30
+    size = FS if s >= 64 else SMALL if s >= 48 else 14
+    for c in pv.get("mark", []):
+        x, y = _xy(c)
+        px, py = gx + (x - minx) * s, gy + (y - miny) * s
+        d.rectangle([px + 1, py + 1, px + s - 1, py + s - 1], outline=GOLD, width=4)
+    for c, label in pv.get("labels", {}).items():
+        x, y = _xy(c)
+        _label_square(d, gx + (x - minx) * s, gy + (y - miny) * s, s, label, size)
+    y0 = gy + (maxy - miny + 1) * s + 12
+    col = (PREVIEW_W - 16) // per_row
+    for i, (caption, cell, at) in enumerate(turns):
+        x, y = 8 + (i % per_row) * col, y0 + (i // per_row) * TURN_H
+        _turn_crop(d, cells, pv.get("hide", []), at, cell, x + col / 2 - 1.5 * CROP, y)
+        text(d, (x + col / 2, y + 3 * CROP + 6), _fit(caption, SMALL, col - 8), SMALL, "text", "ma")
     return to_png(to_palette(img))
 
 
@@ -775,4 +1018,4 @@ def render_private(view: dict[str, Any]) -> bytes | None:
     return area(view, default_names(view["seats"]))
 
 
-RENDERER = Renderer(board=board, area=area)
+RENDERER = Renderer(board=board, area=area, preview=preview, guide=guide)

@@ -1,6 +1,12 @@
 """Dungeon Drawers: every dungeon sheet on its A-H x 1-10 grid with the hero, the path,
-improvements and hearts; the seat's own sheet and hand ("my area"); and a small image
-of a hero path being drawn step by step (the chooser's preview).
+improvement levels and hearts; the seat's own sheet and hand ("my area"); and small images
+of a move being made (the chooser's previews).
+
+Drawn for a phone (issue 28): a 1,200-px board is seen at about a third, so no text is
+under 26 px and the title, whose turn, scores and the numbers a player decides by (hearts,
+levels, a fight's strength) are 36 px or more. Four players' sheets stand in two columns
+of two. Every mark has a legend entry; the last turn's changes are framed and told in words.
+Monster and trap colours differ from every seat colour (a seat's colour draws its path).
 
 Draws only what the view holds: the public view has no treasure coordinates and no
 hands. Players are named by ``names``; the view's texts name seats "Player N", which
@@ -9,23 +15,34 @@ is replaced by the name here, as the tables layer does in messages.
 
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Any
 
 from PIL import ImageDraw
 
 from render import Renderer, default_names
-from render.base import PALETTE, canvas, grid, header, seat_colour, text, text_width, to_palette, to_png
+from render.base import PALETTE, canvas, grid, seat_colour, text, text_width, to_palette, to_png
 
 W = 1200
-KIND = {"goblin": ("G", "green"), "orc": ("O", "orange"), "dragon": ("D", "red"), "trap": ("T", "purple")}
+# The type floor (issue 28; render/base.py names the same sizes on the shared branch).
+TEXT_MIN, TEXT_BODY, TEXT_KEY, TEXT_TITLE = 26, 28, 36, 40
+# Monster and trap colours: none is a seat colour (orange, sky, green, purple draw paths).
+TAN = (200, 150, 100)
+KIND: dict[str, tuple[str, Any]] = {
+    "goblin": ("G", "yellow"),
+    "orc": ("O", TAN),
+    "dragon": ("D", "bad"),
+    "trap": ("T", "white"),
+}
+TRACKS = ("goblin", "orc", "dragon", "trap", "treasure", "hand")
 TRACK_LABEL = {
     "goblin": "Goblin",
     "orc": "Orc",
     "dragon": "Dragon",
-    "trap": "Trap dmg",
+    "trap": "Trap damage",
     "treasure": "Treasure",
-    "hand": "Hand",
+    "hand": "Cards in hand",
 }
 PHASE = {
     "build": "Phase A: build",
@@ -35,6 +52,27 @@ PHASE = {
 }
 SEAT_REF = re.compile(r"\bPlayer ([1-9])\b")
 Colour = tuple[int, int, int]
+_ROLES = "role" in inspect.signature(text).parameters
+
+
+def _t(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    size: int,
+    fill: Any = "text",
+    anchor: str = "la",
+    role: str | None = None,
+) -> None:
+    """``render.base.text`` with the label's role (title, turn, score, key) where base knows roles."""
+    if role and _ROLES:
+        text(d, xy, s, size, fill, anchor, role=role)  # type: ignore[call-arg]
+    else:
+        text(d, xy, s, size, fill, anchor)
+
+
+def _colour(c: Any) -> Colour:
+    return PALETTE[c] if isinstance(c, str) else tuple(c)  # type: ignore[return-value]
 
 
 def _named(s: str, names: list[str]) -> str:
@@ -88,33 +126,58 @@ class Grid:
         return x + self.cell / 2, y + self.cell / 2
 
 
+def token(
+    d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], kind: str, dead: bool = False
+) -> None:
+    """A monster (a disc) or a trap (a diamond) with its letter; crossed off: grey with a red X.
+    Also the legend's and the levels' icons."""
+    x0, y0, x1, y1 = box
+    letter, fill = KIND[kind]
+    colour = PALETTE["panel2"] if dead else _colour(fill)
+    if kind == "trap":
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        d.polygon([(cx, y0), (x1, cy), (cx, y1), (x0, cy)], fill=colour, outline=PALETTE["black"])
+    else:
+        d.ellipse(box, fill=colour, outline=PALETTE["black"])
+    if y1 - y0 >= 30:  # the small copies of a dungeon in a shapes preview go by colour and shape
+        size = max(TEXT_MIN, int((y1 - y0) * 0.62))
+        _t(d, ((x0 + x1) / 2, (y0 + y1) / 2), letter, size, "muted" if dead else "black", "mm")
+    if dead:  # crossed off: a thin X that leaves the letter readable
+        d.line((x0, y0, x1, y1), fill=PALETTE["bad"], width=3)
+        d.line((x0, y1, x1, y0), fill=PALETTE["bad"], width=3)
+
+
 def _tokens(d: ImageDraw.ImageDraw, g: Grid, sheet: dict[str, Any]) -> None:
     """Walls, monsters and traps. Drawn after the path, so the path never covers a letter."""
     crossed = set(sheet["crossed"])
     cs = g.cell
-    inset = max(3, cs // 7)
+    inset = max(2, cs // 12)
     for cell, kind in sheet["grid"].items():
         x0, y0 = g.corner(cell)
         if kind == "wall":
             d.rectangle((x0, y0, x0 + cs, y0 + cs), fill=PALETTE["grey"])
             continue
-        letter, fill = KIND[kind]
-        dead = cell in crossed
-        d.ellipse(
-            (x0 + inset, y0 + inset, x0 + cs - inset, y0 + cs - inset),
-            fill=PALETTE["panel2"] if dead else PALETTE[fill],
-            outline=PALETTE["black"],
-        )
-        text(d, (x0 + cs / 2, y0 + cs / 2), letter, int(cs * 0.55), "muted" if dead else "black", "mm")
-        if dead:  # crossed off: a thin X that leaves the letter readable
-            d.line((x0 + inset, y0 + inset, x0 + cs - inset, y0 + cs - inset), fill=PALETTE["bad"], width=2)
-            d.line((x0 + inset, y0 + cs - inset, x0 + cs - inset, y0 + inset), fill=PALETTE["bad"], width=2)
+        token(d, (x0 + inset, y0 + inset, x0 + cs - inset, y0 + cs - inset), kind, cell in crossed)
 
 
 def _treasures(d: ImageDraw.ImageDraw, g: Grid, cells: list[str]) -> None:
+    """A hidden treasure: a gold corner in the space's top-right (clear of the letter)."""
+    k = max(14, g.cell * 2 // 5)
     for cell in cells:
         x0, y0 = g.corner(cell)
-        text(d, (x0 + g.cell - 2, y0 + 1), "$", max(14, g.cell // 3), "yellow", "ra")
+        x1 = x0 + g.cell
+        d.polygon(
+            [(x1 - k, y0 + 1), (x1 - 1, y0 + 1), (x1 - 1, y0 + k)],
+            fill=PALETTE["accent"],
+            outline=PALETTE["black"],
+        )
+
+
+def _changed(d: ImageDraw.ImageDraw, g: Grid, cells: list[str]) -> None:
+    """The spaces the last turn changed: a thick white frame (the legend's "changed")."""
+    for cell in cells:
+        x0, y0 = g.corner(cell)
+        d.rectangle((x0 + 1, y0 + 1, x0 + g.cell - 1, y0 + g.cell - 1), outline=PALETTE["white"], width=4)
 
 
 def _arrow(
@@ -172,124 +235,238 @@ def draw_path(d: ImageDraw.ImageDraw, g: Grid, path: list[str], colour: Colour) 
         _arrow(d, (end[0], end[1] + cs * 0.6), (0, 1), cs * 0.2, colour)
 
 
-def _hero(d: ImageDraw.ImageDraw, g: Grid, p: dict[str, Any]) -> None:
-    """The hero figure: in the top-left corner of its space, so it never hides a monster's
-    letter; at the entrance in the grid's top-left corner, once escaped below H10."""
+def hero_mark(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, dead: bool = False) -> None:
+    """The hero figure: a white disc with a black ring and "H" (a red disc with "X" once dead)."""
+    d.ellipse(
+        (cx - r, cy - r, cx + r, cy + r),
+        fill=PALETTE["bad" if dead else "white"],
+        outline=PALETTE["black"],
+        width=3,
+    )
+    _t(d, (cx, cy), "X" if dead else "H", max(TEXT_MIN, int(r * 1.35)), "black", "mm")
+
+
+def _hero_at(g: Grid, p: dict[str, Any]) -> tuple[float, float, float]:
+    """Where the hero figure stands: the top-left corner of his space (never hiding a letter);
+    before he enters, outside the grid's top-left corner (the entrance); once escaped, beside
+    the exit below H10."""
     hero, path, cs = p["hero"], p["path"], g.cell
-    r = max(9, cs * 0.22)
+    r = max(TEXT_MIN * 0.6, cs * 0.3)
     if hero["state"] == "escaped":
-        cx, cy = g.x + 8 * cs + 2, g.y + 10 * cs + r + 4
-    elif hero["pos"] < 0:
-        cx, cy = g.x - r - 3, g.y - r - 3
-    else:
-        x, y = g.corner(path[hero["pos"]])
-        cx, cy = x + r + 1, y + r + 1
-    fill = PALETTE["bad"] if hero["state"] == "dead" else PALETTE["white"]
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=PALETTE["good"], width=2)
-    text(d, (cx, cy), "X" if hero["state"] == "dead" else "H", int(r * 1.3), "black", "mm")
+        return g.x + 8 * cs + r + 4, g.y + 10 * cs + r + 2, r
+    if hero["pos"] < 0:
+        return g.x - r - 2, g.y - r - 2, r
+    x, y = g.corner(path[hero["pos"]])
+    return x + r * 0.45, y + r * 0.45, r  # over the corner: the letter in the middle stays readable
 
 
-def _gates(d: ImageDraw.ImageDraw, g: Grid, label: int) -> None:
-    """IN in the corner above the row numbers, OUT below the grid left of the exit stub."""
-    text(d, (g.x - 4, g.y - 4), "IN", label, "good", "rd")
-    text(d, (g.x + 7 * g.cell - 2, g.y + 10 * g.cell + 4), "OUT", label, "good", "ra")
+def _gates(d: ImageDraw.ImageDraw, g: Grid, label: int, waiting: bool) -> None:
+    """IN in the corner above the row numbers (unless the hero waits there), OUT below the grid
+    left of the exit stub."""
+    if not waiting:
+        _t(d, (g.x - 4, g.y - 4), "IN", label, "good", "rd")
+    _t(d, (g.x + 7 * g.cell + g.cell // 3, g.y + 10 * g.cell + 2), "OUT", label, "good", "ra")
 
 
-def draw_grid(d: ImageDraw.ImageDraw, g: Grid, p: dict[str, Any], colour: Colour, label: int) -> None:
-    """A whole sheet grid: coordinates, entrance and exit, path, tokens, treasures, hero."""
+def draw_grid(
+    d: ImageDraw.ImageDraw,
+    g: Grid,
+    p: dict[str, Any],
+    colour: Colour,
+    label: int,
+    changed: list[str] | None = None,
+) -> None:
+    """A whole sheet grid: coordinates, entrance and exit, path, tokens, treasures, the last
+    turn's changes framed, the hero."""
     grid(d, (g.x, g.y), 8, 10, g.cell, size=label)
-    _gates(d, g, label)
-    if p.get("path"):
+    walking = bool(p.get("path"))
+    _gates(d, g, label, walking and p["hero"]["pos"] < 0 and p["hero"]["state"] == "in")
+    if walking:
         draw_path(d, g, p["path"], colour)
     elif p.get("path_drawn"):
-        text(d, (g.x + 4 * g.cell, g.y + 5 * g.cell), "path drawn (hidden)", label, "muted", "mm")
+        _t(d, (g.x + 4 * g.cell, g.y + 5 * g.cell), "path drawn, hidden", label, "text", "mm")
     _tokens(d, g, p["sheet"])
     _treasures(d, g, p["sheet"].get("treasures") or [])
-    if p.get("path"):
-        _hero(d, g, p)
+    _changed(d, g, changed or [])
+    if walking:
+        cx, cy, r = _hero_at(g, p)
+        hero_mark(d, cx, cy, r, p["hero"]["state"] == "dead")
 
 
-# ---- the panel of one sheet ---------------------------------------------------------------------
+# ---- icons: the levels beside a grid and the legend ---------------------------------------------
+
+ICON = 34
 
 
-def _tracks(
-    d: ImageDraw.ImageDraw, x: int, y: int, width: int, p: dict[str, Any], view: dict[str, Any], size: int
-) -> int:
-    """Each improvement track: its level, then its boxes in their groups, as large as the width allows."""
-    label_w = max(int(text_width(f"{TRACK_LABEL[t]} +{p['levels'][t]}", size)) for t in TRACK_LABEL) + 8
-    most = max(sum(b for b, _ in view["tracks"][t]["groups"]) for t in TRACK_LABEL)
-    groups = max(len(view["tracks"][t]["groups"]) for t in TRACK_LABEL)
-    unit = (width - label_w) / (most + groups / 2 + 1)  # a box and its gap; half a box between groups
-    bs = max(8, min(size - 6, int(unit) - 1))
-    gap = max(4, bs // 2)
-    for t, label in TRACK_LABEL.items():
-        lv = p["levels"][t]
-        plus = "+" if t in ("goblin", "orc", "dragon") else ""
-        text(d, (x, y), f"{label} {plus}{lv}", size, "text")
-        bx, done, i = x + label_w, p["sheet"]["imp"][t], 0
-        for boxes, _lvl in view["tracks"][t]["groups"]:
-            for _ in range(boxes):
-                top = y + (size - bs) // 2 + 2
-                d.rectangle(
-                    (bx, top, bx + bs, top + bs),
-                    fill=PALETTE["accent"] if i < done else None,
-                    outline=PALETTE["muted"],
-                )
-                bx += bs + 1
-                i += 1
-            bx += gap
-        y += size + 6
+def _heart(d: ImageDraw.ImageDraw, x: float, y: float, s: float = ICON) -> None:
+    """A heart: the hero's hearts left."""
+    r = s / 4
+    red = PALETTE["bad"]
+    d.ellipse((x, y + 2, x + 2 * r, y + 2 + 2 * r), fill=red)
+    d.ellipse((x + 2 * r, y + 2, x + 4 * r, y + 2 + 2 * r), fill=red)
+    d.polygon([(x, y + 2 + r), (x + 4 * r, y + 2 + r), (x + 2 * r, y + s)], fill=red)
+
+
+def _cards_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float = ICON) -> None:
+    """Two cards, one behind the other: the cards-in-hand level."""
+    w, h = s * 0.55, s * 0.8
+    d.rectangle(
+        (x + s * 0.3, y, x + s * 0.3 + w, y + h), fill=PALETTE["panel2"], outline=PALETTE["sky"], width=2
+    )
+    d.rectangle(
+        (x + s * 0.1, y + s * 0.18, x + s * 0.1 + w, y + s * 0.18 + h),
+        fill=PALETTE["panel"],
+        outline=PALETTE["sky"],
+        width=2,
+    )
+
+
+def _treasure_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float = ICON) -> None:
+    d.rectangle(
+        (x + 2, y + 2, x + s - 2, y + s - 2), fill=PALETTE["black"], outline=PALETTE["accent"], width=2
+    )
+    _t(d, (x + s / 2, y + s / 2), "$", TEXT_MIN, "accent", "mm")
+
+
+def icon(d: ImageDraw.ImageDraw, x: float, y: float, what: str) -> None:
+    """The mark ``what`` as drawn on the board, ICON px square, top-left at (x, y)."""
+    s = ICON
+    if what in KIND:
+        token(d, (x, y, x + s, y + s), what)
+    elif what == "crossed":
+        token(d, (x, y, x + s, y + s), "orc", dead=True)
+    elif what == "wall":
+        d.rectangle((x, y, x + s, y + s), fill=PALETTE["grey"])
+    elif what == "hero":
+        hero_mark(d, x + s / 2, y + s / 2, s / 2)
+    elif what == "heart":
+        _heart(d, x, y)
+    elif what in ("hand", "cards"):
+        _cards_icon(d, x, y)
+    elif what == "treasure":
+        _treasure_icon(d, x, y)
+    elif what == "hidden":
+        d.rectangle((x, y, x + s, y + s), outline=PALETTE["line"])
+        _treasures(d, Grid(int(x), int(y), s), ["A1"])
+    elif what == "changed":
+        d.rectangle((x + 1, y + 1, x + s - 1, y + s - 1), outline=PALETTE["white"], width=4)
+    elif what == "path":
+        d.line((x, y + s / 2, x + s, y + s / 2), fill=seat_colour(1), width=4)
+        _arrow(d, (x + s / 2, y + s / 2), (1, 0), s * 0.22, seat_colour(1))
+
+
+LEGEND = [
+    ("goblin", "goblin: 1 point, deals 1 damage"),
+    ("orc", "orc: 2 points, deals 2"),
+    ("dragon", "dragon: 3 points, deals 3"),
+    ("trap", "trap: deals the trap level once"),
+    ("wall", "wall: the path never enters it"),
+    ("crossed", "crossed off: gone"),
+    ("hero", "the hero walking this dungeon"),
+    ("heart", "his hearts left"),
+    ("path", "his path (drawn by the next player)"),
+    ("changed", "changed in the last turn"),
+]
+LEVELS_NOTE = (
+    "Beside each dungeon, its levels: a monster fights with 2 dice + its level and wins on 20; "
+    "the trap level is a trap's damage; $ is the points a guarded treasure scores; "
+    "the cards are the hand its owner refills to."
+)
+
+
+def legend(d: ImageDraw.ImageDraw, x0: int, y: int, width: int, treasure: bool = False) -> int:
+    """Every mark with what it does, icons flowing in lines. Returns the y below it."""
+    entries = LEGEND + ([("hidden", "a treasure hidden here")] if treasure else [])
+    _t(d, (x0, y), "What the marks mean", TEXT_BODY, "accent")
+    y += TEXT_BODY + 12
+    x = x0
+    for what, words in entries:
+        w = ICON + 8 + text_width(words, TEXT_MIN) + 28
+        if x > x0 and x + w > x0 + width:
+            x, y = x0, y + ICON + 12
+        icon(d, x, y, what)
+        _t(d, (x + ICON + 8, y + ICON / 2), words, TEXT_MIN, "text", "lm")
+        x += int(w)
+    y += ICON + 14
+    for line in wrap(LEVELS_NOTE, width, TEXT_MIN):
+        _t(d, (x0, y), line, TEXT_MIN, "muted")
+        y += TEXT_MIN + 6
     return y
 
 
-def _panel(
-    d: ImageDraw.ImageDraw,
-    x: int,
-    y: int,
-    width: int,
-    p: dict[str, Any],
-    view: dict[str, Any],
-    names: list[str],
-    size: int,
-) -> int:
+# ---- one player's block on the board --------------------------------------------------------------
+
+CELL, LABEL = 44, TEXT_MIN
+BLOCK_W = (W - 48) // 2  # two columns: two players side by side, four in two rows of two
+
+
+def _levels(d: ImageDraw.ImageDraw, x: int, y: int, p: dict[str, Any], view: dict[str, Any]) -> int:
+    """The hero's hearts and each improvement level at the key size, each behind its icon."""
     hero = p["hero"]
-    state_word = {"in": "", "dead": " - DEAD", "escaped": " - escaped"}[hero["state"]]
-    text(
+    _heart(d, x, y + 2)
+    hearts = f"{hero['hearts']}/{view['hearts']}"
+    _t(
         d,
-        (x, y),
-        f"Hearts {hero['hearts']}/{view['hearts']}{state_word}",
-        size,
+        (x + ICON + 8, y + ICON / 2 + 2),
+        hearts,
+        TEXT_KEY,
         "bad" if hero["state"] == "dead" else "text",
+        "lm",
+        role="key",
     )
-    y += size + 8
-    y = _tracks(d, x, y, width, p, view, size)
-    text(d, (x, y), f"Treasures hidden: {p['treasure_count']}", size, "text")
-    y += size + 6
+    y += ICON + 14
+    _t(d, (x, y), "Levels", TEXT_MIN, "muted")
+    y += TEXT_MIN + 8
+    for t in TRACKS:
+        icon(d, x, y, t)
+        lv = p["levels"][t]
+        value = f"+{lv}" if t in ("goblin", "orc", "dragon") else str(lv)
+        _t(d, (x + ICON + 8, y + ICON / 2), value, TEXT_KEY, "text", "lm", role="key")
+        y += ICON + 8
+    return y
+
+
+def _hero_word(p: dict[str, Any]) -> str | None:
+    hero = p["hero"]
+    if hero["state"] == "dead":
+        return "The hero died here."
+    if hero["state"] == "escaped":
+        return f"The hero escaped with {hero['hearts']} hearts."
+    return None
+
+
+def _block_lines(
+    p: dict[str, Any], view: dict[str, Any], names: list[str]
+) -> list[tuple[str, str, int, str | None]]:
+    """The words under a grid: the hero's end, treasures and cards, the card being installed,
+    hero actions lying on the dungeon, the score."""
+    out: list[tuple[str, str, int, str | None]] = []
+    word = _hero_word(p)
+    if word:
+        out.append((word, "bad" if p["hero"]["state"] == "dead" else "text", TEXT_BODY, None))
+    hidden = f"Treasures hidden: {p['treasure_count']}."
     if view["phase"] == "build":
-        line = f"Cards taken: {len(p['taken'])}" + (
-            f", installing #{p['pending']['card']}" if p["pending"] else ""
-        )
-        text(d, (x, y), _fit(line, width, size), size, "accent" if p["pending"] else "muted")
-        y += size + 6
+        out.append((f"{hidden} Cards taken: {len(p['taken'])}.", "text", TEXT_MIN, None))
+        if p["pending"]:
+            c = view["cards"][str(p["pending"]["card"])]
+            out.append((f"Installing card #{p['pending']['card']} {c['name']}", "accent", TEXT_MIN, None))
     elif view["phase"] in ("defend", "over"):
-        text(d, (x, y), f"Hand {p['hand_count']}, deck {p['deck_count']}", size, "muted")
-        y += size + 6
+        out.append(
+            (f"{hidden} Cards: {p['hand_count']} in hand, {p['deck_count']} in deck.", "text", TEXT_MIN, None)
+        )
+    else:
+        out.append((hidden, "text", TEXT_MIN, None))
     for h in p["on"]:
         c = view["cards"].get(str(h["card"]))
-        what = f"{c['name']} ({c['short']})" if c else f"#{h['card']}"
-        for line in wrap(f"On it: {what}, by {names[h['by']]}", width, size):
-            text(d, (x, y), line, size, "sky")
-            y += size + 4
+        what = f"{c['name']} ({c['short']})" if c else f"card #{h['card']}"
+        out.append((f"Lying on it: {what}, by {names[h['by']]}", "sky", TEXT_MIN, None))
     res = view.get("result")
     if res:
         seat = p["seat"]
-        text(d, (x, y), f"Score {res['scores'][seat]}", size + 6, "accent")
-        y += size + 12
+        out.append((f"Score {res['scores'][seat]}", "accent", TEXT_KEY, "score"))
         parts = ", ".join(f"{k} {v}" for k, v in res["breakdown"][seat].items())
-        for line in wrap(parts, width, size - 2):
-            text(d, (x, y), line, size - 2, "muted")
-            y += size + 2
-    return y
+        out.append((parts, "muted", TEXT_MIN, None))
+    return out
 
 
 def _name_bar(
@@ -317,122 +494,197 @@ def _name_bar(
         extra = " (starts)"
     res = view.get("result")
     if res and seat in res["winners"]:
-        extra = " - WINNER"
+        extra = " - winner"
     name = _fit(names[seat] + extra, x + width - tx - 8, size)
-    text(d, (tx, y + h / 2), name, size, "black" if acting else colour, "lm")
+    _t(d, (tx, y + h / 2), name, size, "black" if acting else colour, "lm")
     return y + h + 6
+
+
+def _changed_cells(view: dict[str, Any], seat: int) -> list[str]:
+    last = view.get("last") or {}
+    cells = last.get("cells") or []
+    return list(cells[seat]) if seat < len(cells) else []
+
+
+def _block(
+    d: ImageDraw.ImageDraw, x: int, y: int, p: dict[str, Any], view: dict[str, Any], names: list[str]
+) -> int:
+    """One player's sheet: name bar, grid with the levels beside it, the words below. Returns
+    the y below it."""
+    y = _name_bar(d, x, y, BLOCK_W, p, view, names, TEXT_KEY)
+    g = Grid(x + LABEL + 10, y + LABEL + 8, CELL)
+    draw_grid(d, g, p, seat_colour(p["seat"]), LABEL, _changed_cells(view, p["seat"]))
+    _levels(d, g.x + 8 * CELL + 16, g.y, p, view)
+    y = g.y + 10 * CELL + LABEL + 10
+    for s, colour, size, role in _block_lines(p, view, names):
+        for line in wrap(_named(s, names), BLOCK_W - 8, size):
+            _t(d, (x + 4, y), line, size, colour, role=role)
+            y += size + 6
+    return y
 
 
 # ---- the public board ------------------------------------------------------------------------------
 
-# Per number of players: cell size, coordinate label size, panel text size, and whether the
-# panel stands beside the grid (2 players: keeps the board wide, not square) or below it.
-LAYOUT = {2: (36, 18, 20, True), 3: (40, 18, 22, False), 4: (32, 16, 22, False)}
-TALL = 2400  # boards are drawn on a tall canvas and cropped to what was drawn
+TALL = 3200  # boards are drawn on a tall canvas and cropped to what was drawn
 
 
-def _info(view: dict[str, Any], names: list[str]) -> list[tuple[str, str, int]]:
-    """The lines above the sheets: status, the display (each card whole, with its effect),
-    the fight, the last events. Long lines are wrapped, never cut."""
+def _last_lines(view: dict[str, Any]) -> list[str]:
+    """The last turn in words: its public events, without the round's display (shown whole)
+    and the status lines (the status is at the top)."""
+    last = view.get("last") or {}
+    fight = " fights the "  # the fight line above says it with the dice and strength
+    lines = [
+        s
+        for s in last.get("lines") or []
+        if not s.startswith(("Round ", "Phase C, ")) and not (view.get("encounter") and fight in s)
+    ]
+    return lines[-5:]
+
+
+def _info(view: dict[str, Any], names: list[str]) -> list[tuple[str, str, int, str | None]]:
+    """The lines above the sheets: whose turn (or the result), the fight, the cards on
+    display (each whole, with its effect), the last turn in words. Wrapped, never cut."""
     width = W - 32
-    out: list[tuple[str, str, int]] = []
+    out: list[tuple[str, str, int, str | None]] = []
     res = view.get("result")
     if res:
         ranked = sorted(range(view["seats"]), key=lambda s: -res["scores"][s])
         winners = " and ".join(names[s] for s in res["winners"])
-        out.append((f"Winner: {winners}", "accent", 28))
-        out.append(
-            ("Final scores: " + ", ".join(f"{names[s]} {res['scores'][s]}" for s in ranked), "text", 24)
-        )
+        out.append((f"Winner: {winners}", "accent", TEXT_KEY, "score"))
+        scores = "Final scores: " + ", ".join(f"{names[s]} {res['scores'][s]}" for s in ranked)
+        out += [(w, "text", TEXT_KEY, "score") for w in wrap(scores, width, TEXT_KEY)]
     else:
-        out += [(line, "text", 24) for line in wrap(_named(view["status"], names), width, 24)]
-    if view["phase"] == "build" and view["display"]:
-        out.append(("On display:", "accent", 22))
-        for c in view["display"]:
-            out += [
-                (line, "text", 20) for line in wrap(_named(view["cards"][str(c)]["text"], names), width, 20)
-            ]
+        out += [(w, "text", TEXT_KEY, "turn") for w in wrap(_named(view["status"], names), width, TEXT_KEY)]
     enc = view.get("encounter")
     if enc and enc["kind"] != "trap":
         dice = " and ".join(map(str, enc["dice"]))
         line = f"Fight: {enc['kind']} on {enc['cell']}, dice {dice}, strength {view['strength']} (needs {view['target']})"
-        out.append((line, "accent", 22))
-    for line in [n for n in view["news"] if n != view["status"]][-2:]:
-        out += [(w, "muted", 18) for w in wrap(_named(line, names), width, 18)]
+        out += [(w, "accent", TEXT_KEY, "key") for w in wrap(line, width, TEXT_KEY)]
+    if view["phase"] == "build" and view["display"]:
+        out.append(("On display:", "accent", TEXT_BODY, None))
+        for c in view["display"]:
+            card = _named(view["cards"][str(c)]["text"], names)
+            out += [(w, "text", TEXT_BODY, None) for w in wrap(card, width, TEXT_BODY)]
+    last = _last_lines(view)
+    if last:
+        out.append(("Last turn:", "accent", TEXT_BODY, None))
+        for s in last:
+            out += [(w, "text", TEXT_MIN, None) for w in wrap(_named(s, names), width, TEXT_MIN)]
     return out
 
 
-def _column(
-    d: ImageDraw.ImageDraw,
-    x: int,
-    y: int,
-    width: int,
-    p: dict[str, Any],
-    view: dict[str, Any],
-    names: list[str],
-) -> int:
-    """One player's sheet: name bar, grid, then the panel below it. Returns the y below it."""
-    cell, label, size, beside = LAYOUT[view["seats"]]
-    y = _name_bar(d, x, y, width, p, view, names, 26)
-    g = Grid(x + label + 16, y + label + 12, cell)
-    draw_grid(d, g, p, seat_colour(p["seat"]), label)
-    below = g.y + 10 * cell + label + 12
-    if beside:
-        px = g.x + 8 * cell + 14
-        return max(below, _panel(d, px, g.y, x + width - px, p, view, names, size))
-    return _panel(d, x + 8, below, width - 16, p, view, names, size)
-
-
-def board(view: dict[str, Any], names: list[str]) -> bytes:
-    n = view["seats"]
-    img, d = canvas(W, TALL)
+def _title(view: dict[str, Any]) -> str:
     title = f"Dungeon Drawers - {PHASE[view['phase']]}"
     if view["phase"] == "build":
         title += f", round {view['round']} of {view['rounds']}"
-    y = header(d, W, title, "")
-    for line, colour, size in _info(view, names):
-        text(d, (16, y), line, size, colour)
-        y += size + 6
-    y += 10
-    col_w = W // n
-    bottom = max(
-        _column(d, s * col_w + 4, y, col_w - 8, p, view, names) for s, p in enumerate(view["players"])
-    )
+    return title
+
+
+def board(view: dict[str, Any], names: list[str]) -> bytes:
+    img, d = canvas(W, TALL)
+    d.rectangle((0, 0, W, TEXT_TITLE + 28), fill=PALETTE["panel"])
+    _t(d, (16, 14), _title(view), TEXT_TITLE, "accent", role="title")
+    y = TEXT_TITLE + 40
+    for line, colour, size, role in _info(view, names):
+        _t(d, (16, y), line, size, colour, role=role)
+        y += size + 8
+    y += 12
+    players = view["players"]
+    for row in range(0, len(players), 2):
+        bottoms = [
+            _block(d, 16 + i * (BLOCK_W + 16), y, p, view, names)
+            for i, p in enumerate(players[row : row + 2])
+        ]
+        y = max(bottoms) + 18
+    y = legend(d, 16, y, W - 32, treasure=view["phase"] == "over")
     # a palette PNG: a third of the encode time and half the bytes of the RGB one (flat board art)
-    return to_png(to_palette(img.crop((0, 0, W, bottom + 12))))
+    return to_png(to_palette(img.crop((0, 0, W, y + 8))))
 
 
-# ---- my area: the seat's own sheet and hand, twice the scale ----------------------------------------
+# ---- my area: the seat's own sheet and hand ------------------------------------------------------
 
-AREA_W = 600
+AREA_W = 1200
+AREA_CELL = 64
+
+
+def _tracks(
+    d: ImageDraw.ImageDraw, x: int, y: int, width: int, p: dict[str, Any], view: dict[str, Any]
+) -> int:
+    """Each improvement track: its name and level, then its boxes in their groups (checked
+    boxes filled), as large as the width allows."""
+    size = TEXT_BODY
+    label_w = max(int(text_width(f"{TRACK_LABEL[t]} +12", size)) for t in TRACKS) + 12
+    most = max(sum(b for b, _ in view["tracks"][t]["groups"]) for t in TRACKS)
+    groups = max(len(view["tracks"][t]["groups"]) for t in TRACKS)
+    unit = (width - label_w) / (most + groups / 2 + 1)  # a box and its gap; half a box between groups
+    bs = max(12, min(size, int(unit) - 3))
+    for t in TRACKS:
+        lv = p["levels"][t]
+        plus = "+" if t in ("goblin", "orc", "dragon") else ""
+        _t(d, (x, y), f"{TRACK_LABEL[t]} {plus}{lv}", size, "text")
+        bx, done, i = x + label_w, p["sheet"]["imp"][t], 0
+        for boxes, _lvl in view["tracks"][t]["groups"]:
+            for _ in range(boxes):
+                top = y + (size - bs) // 2 + 4
+                d.rectangle(
+                    (bx, top, bx + bs, top + bs),
+                    fill=PALETTE["accent"] if i < done else None,
+                    outline=PALETTE["text"],
+                    width=2,
+                )
+                bx += bs + 3
+                i += 1
+            bx += max(6, bs // 2)
+        y += size + 14
+    return y
 
 
 def _hand_lines(view: dict[str, Any], me: dict[str, Any], names: list[str]) -> list[tuple[str, str, int]]:
+    """The seat's own words below its sheet: the card being installed, the hand (or in Phases
+    A and B the action cards taken), each card with what it does."""
     out: list[tuple[str, str, int]] = []
     width = AREA_W - 32
-    treasures = ", ".join(me["sheet"]["treasures"]) or "none yet"
-    out += [(w, "yellow", 24) for w in wrap(f"Your treasures ($): {treasures}", width, 24)]
     pend = me.get("pending")
     if pend:
         card = view["cards"][str(pend["card"])]
         els = card["elements"]
         nxt = els[pend["next"]] if pend["next"] < len(els) else "nothing: turn the card over"
-        out += [
-            (w, "accent", 22)
-            for w in wrap(f"Installing #{pend['card']} {card['name']}, next: {nxt}", width, 22)
-        ]
+        line = f"Installing #{pend['card']} {card['name']}, next: {nxt}"
+        out += [(w, "accent", TEXT_BODY) for w in wrap(line, width, TEXT_BODY)]
     hand = me.get("hand") or []
     if hand:
-        out.append(("Your hand:", "accent", 24))
+        out.append(("Your hand:", "accent", TEXT_BODY))
     elif view["phase"] in ("build", "path") and me["taken"]:
         # the action deck may be looked at any time in Phase A (rulebook p.5): what each card will do
         hand = me["taken"]
-        out.append(("Your action cards:", "accent", 24))
+        out.append(("Your action cards:", "accent", TEXT_BODY))
     for c in hand:
         info = view["cards"][str(c)]
         line = f"#{c} {info['name']} ({info['type']} action): {info['effect']}"
-        out += [(w, "text", 22) for w in wrap(_named(line, names), width, 22)]
+        out += [(w, "text", TEXT_MIN) for w in wrap(_named(line, names), width, TEXT_MIN)]
     return out
+
+
+def _area_side(d: ImageDraw.ImageDraw, x: int, y: int, me: dict[str, Any], view: dict[str, Any]) -> int:
+    """Beside the seat's grid: the hero in its dungeon, its improvement tracks, its treasures."""
+    width = AREA_W - 16 - x
+    hero = me["hero"]
+    words = {
+        "in": f"The hero in your dungeon: {hero['hearts']} of {view['hearts']} hearts",
+        "dead": "The hero in your dungeon is dead",
+        "escaped": f"The hero escaped from your dungeon with {hero['hearts']} hearts",
+    }[hero["state"]]
+    _heart(d, x, y + 2)
+    for i, line in enumerate(wrap(words, width - ICON - 10, TEXT_KEY)):
+        _t(d, (x + ICON + 10, y + i * (TEXT_KEY + 6)), line, TEXT_KEY, "text", role="key")
+    y += len(wrap(words, width - ICON - 10, TEXT_KEY)) * (TEXT_KEY + 6) + 14
+    _t(d, (x, y), "Your improvements (boxes checked)", TEXT_BODY, "accent")
+    y = _tracks(d, x, y + TEXT_BODY + 12, width, me, view) + 8
+    treasures = ", ".join(me["sheet"]["treasures"]) or "none yet"
+    for line in wrap(f"Your treasures (gold corners): {treasures}", width, TEXT_BODY):
+        _t(d, (x, y), line, TEXT_BODY, "accent")
+        y += TEXT_BODY + 6
+    return y
 
 
 def area(view: dict[str, Any], names: list[str]) -> bytes | None:
@@ -440,49 +692,138 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
     if seat is None:
         return None
     me = view["players"][seat]
-    cell, label, size = 60, 22, 24
-    lines = _hand_lines(view, me, names)
-    panel_h = (size + 8) + 6 * (size + 6) + 3 * (size + 6) + 2 * 2 * (size + 4) + 4 * (size + 4)
-    height = (
-        (size + 18) + label + 12 + 10 * cell + label + 16 + panel_h + sum(s + 6 for _, _, s in lines) + 16
-    )
-    img, d = canvas(AREA_W, height)
-    y = _name_bar(d, 0, 0, AREA_W, me, view, names, size + 4)
-    g = Grid(label + 24, y + label + 12, cell)
-    draw_grid(d, g, me, seat_colour(seat), label)
-    y = g.y + 10 * cell + label + 16
-    y = _panel(d, 16, y, AREA_W - 32, me, view, names, size)
-    for line, colour, s in lines:
-        text(d, (16, y), line, s, colour)
+    img, d = canvas(AREA_W, TALL)
+    y = _name_bar(d, 0, 0, AREA_W, me, view, names, TEXT_KEY)
+    g = Grid(LABEL + 24, y + LABEL + 14, AREA_CELL)
+    draw_grid(d, g, me, seat_colour(seat), LABEL, _changed_cells(view, seat))
+    side = _area_side(d, g.x + 8 * AREA_CELL + 40, g.y, me, view)
+    y = max(g.y + 10 * AREA_CELL + LABEL + 16, side) + 8
+    for line, colour, s in _hand_lines(view, me, names):
+        _t(d, (16, y), line, s, colour)
         y += s + 6
-    return to_png(to_palette(img.crop((0, 0, AREA_W, y + 12))))
+    y = legend(d, 16, y + 14, AREA_W - 32, treasure=True)
+    return to_png(to_palette(img.crop((0, 0, AREA_W, y + 8))))
 
 
 # ---- the preview of a hero path being drawn ------------------------------------------------------
 
 
-def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+def _cell_label(d: ImageDraw.ImageDraw, g: Grid, c: str, label: str) -> None:
+    """A candidate space: outlined, its name (as the option names it) on a dark plate."""
+    x0, y0 = g.corner(c)
+    cs = g.cell
+    d.rectangle((x0 + 2, y0 + 2, x0 + cs - 2, y0 + cs - 2), outline=PALETTE["accent"], width=3)
+    size = max(12, cs // 3)
+    w = text_width(label, size)
+    d.rectangle((x0 + 3, y0 + cs - size - 6, x0 + 7 + w, y0 + cs - 3), fill=PALETTE["black"])
+    text(d, (x0 + 5, y0 + cs - 4), label, size, "accent", "ld")
+
+
+TOP = 76  # below a preview's title of two lines
+
+
+def _preview_title(d: ImageDraw.ImageDraw, width: int, head: str) -> None:
+    for i, line in enumerate(wrap(head, width - 16, TEXT_MIN)[:2]):
+        text(d, (8, 6 + i * 32), line, TEXT_MIN, "text")
+
+
+def _path_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
     """The dungeon the seat draws in, the path so far (arrows, passes told apart), the space the
-    hero's path now stands on ringed, and the spaces it may step to next outlined."""
+    hero's path now stands on ringed, and where each run on offer ends, named as its option."""
     owner = view["players"][pv["owner"]]
-    cells, cell, label = pv["cells"], 44, 18
+    cells, cell, label = pv["cells"], 44, TEXT_MIN
     width = label + 24 + 8 * cell + 60
-    img, d = canvas(width, 56 + label + 12 + 10 * cell + label + 24)
-    head = f"Path in {names[pv['owner']]}'s dungeon: {len(cells)} spaces, on {cells[-1]}"
-    for i, line in enumerate(wrap(head, width - 16, 20)[:2]):
-        text(d, (8, 6 + i * 24), line, 20, "text")
-    g = Grid(label + 24, 56 + label + 12, cell)
+    img, d = canvas(width, TOP + label + 12 + 10 * cell + label + 24)
+    _preview_title(
+        d,
+        width,
+        f"Path in {names[pv['owner']]}'s dungeon: {len(cells)} space{'' if len(cells) == 1 else 's'}, on {cells[-1]}",
+    )
+    g = Grid(label + 24, TOP + label + 12, cell)
     grid(d, (g.x, g.y), 8, 10, cell, size=label)
-    _gates(d, g, label)
+    _gates(d, g, label, False)
     colour = seat_colour(pv["owner"])  # as the board draws this dungeon's path
     draw_path(d, g, cells, colour)
+    for run in pv.get("runs") or []:  # where each run would go, thin
+        for a, b in zip([cells[-1], *run], run, strict=False):
+            d.line((g.centre(a), g.centre(b)), fill=PALETTE["accent"], width=1)
     _tokens(d, g, owner["sheet"])
-    for c in pv.get("next") or []:
-        x0, y0 = g.corner(c)
-        d.rectangle((x0 + 2, y0 + 2, x0 + cell - 2, y0 + cell - 2), outline=PALETTE["accent"], width=3)
     x0, y0 = g.corner(cells[-1])
     d.ellipse((x0 + 3, y0 + 3, x0 + cell - 3, y0 + cell - 3), outline=PALETTE["white"], width=3)
+    labels = pv.get("labels") or {c: "" for c in pv.get("next") or []}
+    for c, name in labels.items():
+        if name:
+            _cell_label(d, g, c, name)
     return to_png(to_palette(img))
+
+
+def _cells_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+    """The seat's own dungeon with each space on offer named as its option, and the quarters
+    offered as "Other spaces" framed and named, their spaces dotted."""
+    me = view["players"][pv["owner"]]
+    cell, label = 44, TEXT_MIN
+    width = label + 24 + 8 * cell + 24
+    img, d = canvas(width, TOP + label + 12 + 10 * cell + label + 16)
+    _preview_title(d, width, f"{names[pv['owner']]}'s dungeon: where does the {pv['what']} go?")
+    g = Grid(label + 24, TOP + label + 12, cell)
+    grid(d, (g.x, g.y), 8, 10, cell, size=label)
+    _gates(d, g, label, False)
+    if me.get("path"):
+        draw_path(d, g, me["path"], seat_colour(pv["owner"]))
+    _tokens(d, g, me["sheet"])
+    _treasures(d, g, me["sheet"].get("treasures") or [])
+    for q in pv.get("quarters") or []:
+        for c in q["cells"]:
+            cx, cy = g.centre(c)
+            d.ellipse((cx - 3, cy - 3, cx + 3, cy + 3), fill=PALETTE["sky"])
+        xs = [g.corner(c)[0] for c in q["cells"]]
+        ys = [g.corner(c)[1] for c in q["cells"]]
+        box = (min(xs) + 1, min(ys) + 1, max(xs) + cell - 1, max(ys) + cell - 1)
+        d.rectangle(box, outline=PALETTE["sky"], width=2)
+    for c, name in pv["labels"].items():
+        _cell_label(d, g, c, name)
+    for q in pv.get("quarters") or []:  # the quarter's tag in its corner, as its option names it
+        x = min(g.corner(c)[0] for c in q["cells"])
+        y = min(g.corner(c)[1] for c in q["cells"])
+        tag = q["label"]
+        d.rectangle((x + 3, y + 3, x + 7 + text_width(tag, 14), y + 20), fill=PALETTE["black"])
+        text(d, (x + 5, y + 4), tag, 14, "sky")
+    return to_png(to_palette(img))
+
+
+def _shapes_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+    """Each way the wall formation can lie from the chosen space, drawn on a small copy of the
+    seat's dungeon and named as its option."""
+    me = view["players"][pv["owner"]]
+    shapes = pv["shapes"]
+    cell, per_row = 18, 4
+    tile_w, tile_h = 8 * cell + 16, 10 * cell + 40
+    rows = -(-len(shapes) // per_row)
+    width = max(per_row, min(len(shapes), per_row)) * tile_w + 16
+    img, d = canvas(width, TOP + rows * tile_h + 8)
+    _preview_title(d, width, f"{names[pv['owner']]}'s dungeon: which way does the {pv['what']} lie?")
+    for i, sh in enumerate(shapes):
+        x = 8 + (i % per_row) * tile_w
+        y = TOP + (i // per_row) * tile_h
+        text(d, (x, y), sh["label"], TEXT_MIN, "accent")
+        g = Grid(x, y + 32, cell)
+        grid(d, (g.x, g.y), 8, 10, cell, col_labels=[], row_labels=[])
+        _tokens(d, g, me["sheet"])
+        for c in sh["cells"]:
+            x0, y0 = g.corner(c)
+            d.rectangle((x0, y0, x0 + cell, y0 + cell), fill=PALETTE["accent"])
+    return to_png(to_palette(img))
+
+
+def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+    """A half-made move of the chooser: a hero path so far, the spaces on offer for an element,
+    or the ways a wall formation can lie."""
+    kind = pv.get("kind", "path")
+    if kind == "cells":
+        return _cells_preview(view, pv, names)
+    if kind == "shapes":
+        return _shapes_preview(view, pv, names)
+    return _path_preview(view, pv, names)
 
 
 # ---- what tables calls today (until it reads RENDERER) ---------------------------------------------

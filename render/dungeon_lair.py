@@ -26,10 +26,15 @@ AREA_WIDTH = 600
 MARGIN = 20
 LABEL_W = 72  # room for row labels left of a band
 LABEL_H = 40  # room for column labels above a band
-MIN_CELL = 76  # 25 px at a third: a monster's power and a room's picture still read
-FIT_CELL = 64  # a map that fits in one piece at this size or more is not cut into bands
+MIN_CELL = 76  # 25 px at a third: below it a map folds for any gain in cell size
+FOLD_GAIN = 1.15  # a map is folded into bands only for cells this much bigger than in one piece
+SMALL, BIG = 26, 36  # issue 28's floor, and the size of the title, whose turn and scores
+MIN_R = 19  # a monster disc's radius in hand and in the legend
+MAP_R = 14  # the smallest on the map: still holds its power's digit at SMALL px
 MAX_CELL = 130
 MAX_MAP_H = 1500
+MAX_BOARD_H = 1860  # 1.55 times the width: near-square, yet not square (Android crops squares)
+MIN_MAP_H = 800
 BAND_GAP = 24
 WALL = (20, 20, 24)
 FLOOR = (100, 100, 116)
@@ -274,25 +279,37 @@ def monster(d: ImageDraw.ImageDraw, seat: int, size: str, c: tuple[float, float]
     d.ellipse((x - r, y - r, x + r, y + r), fill=seat_colour(seat), outline=(0, 0, 0), width=3)
     if size == "L":
         d.ellipse((x - r + 5, y - r + 5, x + r - 5, y + r - 5), outline=(0, 0, 0), width=2)
-    text(d, (x, y), str(POWER[size]), max(16, int(r * 1.35)), "black", "mm")
+    text(d, (x, y), str(POWER[size]), max(SMALL, int(r * 1.35)), "black", "mm")
+
+
+def _fit(n: int, r: Rect, cs: float) -> tuple[float, int, int, float]:
+    """How ``n`` monsters sit in a room: the discs' radius, how many a row, how many shown
+    (the rest behind one "+n" disc) and the step from one disc to the next."""
+    w, h = r[2] - r[0] - 4, r[3] - r[1] - 4
+    radius, per_row = cs * 0.1, 1
+    for per_row in range(1, n + 1):
+        rows = -(-n // per_row)
+        radius = min(w / per_row, h / rows) / 2 - 2
+        if per_row * 2 * (radius + 2) <= w and radius >= cs * 0.13:
+            break
+    radius = min(radius, cs * 0.22)
+    if radius >= MAP_R:
+        cap = per_row * max(1, int(h // (2 * radius + 3)))
+        return radius, per_row, n if n <= cap else cap - 1, 2 * radius + 3
+    # Discs big enough for their power's digit, overlapping a little (never over a digit).
+    radius, step = MAP_R, 1.65 * MAP_R
+    per_row = max(1, int((w - 2 * radius) // step) + 1)
+    cap = per_row * max(1, int((h - 2 * radius) // step) + 1)
+    return radius, min(per_row, n), n if n <= cap else cap - 1, step
 
 
 def _monsters(d: ImageDraw.ImageDraw, ms: list[dict[str, Any]], r: Rect, cs: float) -> None:
     """Monsters in one room, as big as the room lets them be (one alone fills a good third)."""
     x0, y0, x1, y1 = r
-    w, h = x1 - x0 - 4, y1 - y0 - 4
     ms = sorted(ms, key=lambda m: (m["seat"], "LMS".index(m["size"])))
-    radius, per_row, rows = cs * 0.1, 1, 1
-    for per_row in range(1, len(ms) + 1):
-        rows = -(-len(ms) // per_row)
-        radius = min(w / per_row, h / rows) / 2 - 2
-        if per_row * 2 * (radius + 2) <= w and radius >= cs * 0.13:
-            break
-    radius = min(radius, cs * 0.22)
-    cap = per_row * max(1, int(h // (2 * radius + 3)))
-    shown = ms if len(ms) <= cap else ms[: cap - 1]
+    radius, per_row, n, step = _fit(len(ms), r, cs)
+    shown = ms[:n]
     slots = len(shown) + (len(shown) < len(ms))
-    step = 2 * radius + 3
     total_rows = -(-slots // per_row)
     oy = (y0 + y1) / 2 - total_rows * step / 2 + step / 2
     for i in range(slots):
@@ -304,7 +321,7 @@ def _monsters(d: ImageDraw.ImageDraw, ms: list[dict[str, Any]], r: Rect, cs: flo
             monster(d, shown[i]["seat"], shown[i]["size"], (cx, cy), radius)
         else:
             d.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=(0, 0, 0))
-            text(d, (cx, cy), f"+{len(ms) - len(shown)}", max(16, int(radius * 1.1)), "white", "mm")
+            text(d, (cx, cy), f"+{len(ms) - len(shown)}", SMALL, "white", "mm")
 
 
 # ---- the map layout ---------------------------------------------------------------------------------
@@ -315,28 +332,33 @@ def cell_xy(cell: str) -> tuple[int, int]:
     return int(x), int(y)
 
 
-def layout(view: dict[str, Any], width: int = WIDTH) -> tuple[int, list[tuple[range, range]]]:
+def layout(
+    view: dict[str, Any], width: int = WIDTH, max_h: int = MAX_MAP_H
+) -> tuple[int, list[tuple[range, range]]]:
     """The cell size and the bands: (columns, rows) pieces of the occupied area plus one
-    cell of margin. A dungeon wider than the image wraps into bands stacked top to bottom;
-    a tall, narrow one into bands side by side."""
+    cell of margin. A long dungeon folds into bands (stacked for a wide one, side by side
+    for a tall one) when that gives clearly bigger cells within a near-square picture
+    (``max_h`` high); else it is drawn in one piece, which is easier to follow."""
     cells = [cell_xy(t["cell"]) for t in view["tiles"]] or [(0, 0)]
     xs = range(min(c[0] for c in cells) - 1, max(c[0] for c in cells) + 2)
     ys = range(min(c[1] for c in cells) - 1, max(c[1] for c in cells) + 2)
     usable = width - 2 * MARGIN - LABEL_W
-    fit = int(min(MAX_CELL, usable / len(xs), MAX_MAP_H / len(ys)))
-    if fit >= FIT_CELL:  # the whole map in one piece (a map cut in bands is harder to follow)
-        return fit, [(xs, ys)]
-    cs = int(max(MIN_CELL, min(MAX_CELL, usable / len(xs), MAX_MAP_H / len(ys))))
-    per_band = max(1, usable // cs)
-    if len(xs) > per_band:  # wrap into bands of even width
-        per_band = -(-len(xs) // -(-len(xs) // per_band))
-        return cs, [(xs[i : i + per_band], ys) for i in range(0, len(xs), per_band)]
-    band_w = len(xs) * cs + LABEL_W + BAND_GAP
-    side = max(1, (width - 2 * MARGIN + BAND_GAP) // band_w)
-    if len(ys) * cs <= MAX_MAP_H or side == 1:
-        return cs, [(xs, ys)]
-    per = max(1, -(-len(ys) // side))
-    return cs, [(xs, ys[i : i + per]) for i in range(0, len(ys), per)]
+    options: list[tuple[float, list[tuple[range, range]]]] = []
+    for k in range(1, 5):
+        per = -(-len(xs) // k)  # k bands stacked, each a run of columns
+        room = (max_h - k * (LABEL_H + BAND_GAP)) / (k * len(ys))
+        options.append(
+            (min(MAX_CELL, usable / per, room), [(xs[i : i + per], ys) for i in range(0, len(xs), per)])
+        )
+        if k > 1:  # k bands side by side, each a run of rows
+            per = -(-len(ys) // k)
+            across = ((width - 2 * MARGIN + BAND_GAP) / k - LABEL_W - BAND_GAP) / len(xs)
+            bands = [(xs, ys[i : i + per]) for i in range(0, len(ys), per)]
+            options.append((min(MAX_CELL, across, (max_h - LABEL_H) / per), bands))
+    whole = options[0][0]
+    gain = 1.0 if whole < MIN_CELL else FOLD_GAIN
+    cs, bands = max(options, key=lambda o: o[0] if len(o[1]) == 1 or o[0] > whole * gain else 0)
+    return int(cs), bands
 
 
 def _band_boxes(cs: int, bands: list[tuple[range, range]], top: int, width: int) -> list[tuple[int, int]]:
@@ -408,15 +430,20 @@ def _cell(
         d.rectangle(rect, outline=PALETTE["panel2"], width=1)
         if cell in exits:
             d.rectangle(rect, outline=PALETTE["accent"], width=4)
-            text(d, ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2), "exit", 24, "accent", "mm")
+            text(d, ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2), "exit", SMALL, "accent", "mm")
         elif not view["tiles"] and cell == "0,0":
             box(d, rect, "panel", "accent", 4, 6)
-            text(d, ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2), "start", 24, "accent", "mm")
+            text(d, ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2), "start", SMALL, "accent", "mm")
         return
     draw_tile(d, tile, rect, any(a["label"] in by_area for a in tile["areas"]))
-    if tile["new"]:
+    last = view.get("last") or {}
+    if cell in last.get("cells", ()):  # the final board's last tiles are both: yellow says more
         d.rectangle(rect, outline=PALETTE["accent"], width=5)
+    elif tile["new"]:
+        d.rectangle(rect, outline=PALETTE["white"], width=5)
     for area, r in zip(tile["areas"], area_rects(tile, rect), strict=True):
+        if area["label"] == last.get("to"):  # where the last turn's monster went
+            d.rectangle((r[0] + 8, r[1] + 8, r[2] - 8, r[3] - 8), outline=PALETTE["accent"], width=3)
         if area["label"] in by_area:
             _monsters(d, by_area[area["label"]], r, cs)
 
@@ -444,20 +471,36 @@ def header_lines(view: dict[str, Any], names: list[str], width: int) -> list[str
     status = name_seats(view["status"], names)
     if not view["over"]:
         status += f" Stack: {view['deck']} tiles."
-    return wrap(status, 26, width - 2 * MARGIN)
+    return wrap(status, BIG, width - 2 * MARGIN)
+
+
+def last_lines(view: dict[str, Any], names: list[str], width: int) -> list[str]:
+    """The last turn in words (the yellow frames and the white ring show where)."""
+    last = view.get("last")
+    if not last:
+        return []
+    return wrap("Last turn: " + name_seats(" ".join(last["lines"]), names), SMALL, width - 2 * MARGIN)
+
+
+def header_height(view: dict[str, Any], names: list[str], width: int) -> int:
+    return 64 + 46 * len(header_lines(view, names, width)) + 34 * len(last_lines(view, names, width)) + 12
 
 
 def draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], width: int) -> int:
-    lines = header_lines(view, names, width)
-    h = 60 + 34 * len(lines)
-    d.rectangle((0, 0, width, h), fill=PALETTE["panel"])
-    text(d, (MARGIN, 10), _title(view), 32, "accent")
-    for i, line in enumerate(lines):
-        text(d, (MARGIN, 54 + 34 * i), line, 26, "text")
-    return h + 12
+    h = header_height(view, names, width)
+    d.rectangle((0, 0, width, h - 12), fill=PALETTE["panel"])
+    text(d, (MARGIN, 10), _title(view), BIG, "accent", role="title")
+    y = 58
+    for line in header_lines(view, names, width):
+        text(d, (MARGIN, y), line, BIG, "text", role="turn")
+        y += 46
+    for line in last_lines(view, names, width):
+        text(d, (MARGIN, y), line, SMALL, "accent")
+        y += 34
+    return h
 
 
-PLAYER_H = 92
+PLAYER_H = 108
 
 
 def players_height(view: dict[str, Any]) -> int:
@@ -488,40 +531,90 @@ def draw_players(
         d.ellipse((x + 10, y + 10, x + 40, y + 40), fill=seat_colour(s), outline=(0, 0, 0), width=2)
         rooms = f"{p['score']} rooms" if p["score"] != 1 else "1 room"
         right = ("WINNER  " if won else "") + (rooms if view["over"] else f"{rooms} now")
-        rw = text_width(right, 28)
+        rw = text_width(right, BIG)
         name = names[s] if s < len(names) else p["name"]
-        while len(name) > 3 and text_width(name, 28) > col_w - rw - 80:
+        while len(name) > 3 and text_width(name, BIG) > col_w - rw - 80:
             name = name[:-2] + "…"
-        text(d, (x + 50, y + 8), name, 28, "accent" if turn else "text")
-        text(d, (x + col_w - 12, y + 8), right, 28, "accent" if won else "text", "ra")
-        hand = p["monsters_in_hand"]
-        tiles = "to play · " if turn else ""
-        tiles += f"{p['tiles_in_hand']} tile{'s' if p['tiles_in_hand'] != 1 else ''} in hand"
-        text(d, (x + 14, y + 52), tiles, 24, "accent" if turn else "muted")
-        mx = x + 24 + text_width(tiles, 24)
-        for size in ("L", "M", "S"):
-            for _ in range(hand[size]):
-                if mx + 34 < x + col_w:
-                    monster(d, s, size, (mx + 17, y + 66), 16)
-                mx += 36
+        text(d, (x + 50, y + 6), name, BIG, "accent" if turn else "text")
+        text(d, (x + col_w - 12, y + 6), right, BIG, "accent" if won else "text", "ra", role="score")
+        _hand_line(d, p, turn, (x, y + 56, x + col_w))
 
 
-def legend_items(view: dict[str, Any]) -> list[tuple[str, str]]:
-    """(sample, words) for every mark the map shows, in a fixed order."""
+def _hand_line(d: ImageDraw.ImageDraw, p: dict[str, Any], turn: bool, at: tuple[int, int, int]) -> None:
+    """Tiles in hand on the left, the monsters in hand as discs on the right: apart, so
+    the words never run into the discs."""
+    x, y, right = at
+    n = p["tiles_in_hand"]
+    tiles = ("to play: " if turn else "") + f"{n} tile{'s' if n != 1 else ''} in hand"
+    text(d, (x + 14, y + 4), tiles, SMALL, "accent" if turn else "muted")
+    room = right - (x + 14 + text_width(tiles, SMALL) + 24)
+    discs = [z for z in ("L", "M", "S") for _ in range(p["monsters_in_hand"][z])]
+    step = min(2 * MIN_R + 4, (room - 2 * MIN_R - 12) / max(1, len(discs) - 1))  # overlap rather than collide
+    for k, size in enumerate(reversed(discs)):  # from the right edge leftwards
+        monster(d, p["seat"], size, (right - 12 - MIN_R - k * step, y + 20), MIN_R)
+
+
+PLAIN = ("trap", "pit", "darkness", "web", "rubble", "rotating", "crypt")
+
+
+def legend_items(view: dict[str, Any], crowded: bool = False) -> list[tuple[str, str]]:
+    """(sample, words) for every mark the map shows, in a fixed order, each saying what
+    the mark does (issue 28: the legend named room features whose effect no text gave)."""
     kinds = {t["kind"] for t in view["tiles"]}
     edges = {e for t in view["tiles"] for e in t["edges"]}
     areas = [a for t in view["tiles"] for a in t["areas"]]
-    out = [("monsters", "monster: its power, 1 small, 2 big, 3 huge (double ring)")]
+    cata = bool(view.get("catacombs"))
+    last = view.get("last") or {}
+    out = [("monsters", "monster, power 1, 2, 3: the most power holds the rooms it reaches")]
     if any(a.get("owner") is not None for a in areas):
-        out.append(("held", "room tinted: that player holds it now"))
+        out.append(("held", "tinted room: that player holds it, 1 point"))
     if any(a.get("contested") for a in areas):
         out.append(("tied", "striped: a tie, nobody scores it"))
-    out += [(e, e) for e in ("door", "portcullis") if e in edges]
-    out += [(k, k) for k in ("bridge", "chasm") if k in kinds]
-    out += [(k, ROOM_WORDS[k]) for k in ROOM_WORDS if k in kinds]
-    if any(t["new"] for t in view["tiles"]):
-        out.append(("new", "yellow frame: placed this turn"))
+    if "door" in edges:
+        out.append(("door", "door: stops control; a move may pass one"))
+    if "portcullis" in edges:
+        out.append(("portcullis", "portcullis: stops control and every move"))
+    if "bridge" in kinds:
+        out.append(
+            (
+                "bridge",
+                "bridge: two rooms; moves cross, control does not" if cata else "bridge: two rooms, joined",
+            )
+        )
+    if "chasm" in kinds:
+        out.append(("chasm", "chasm: two rooms, kept apart"))
+    if "catacomb" in kinds:
+        out.append(("catacomb", "catacomb stair: two rooms, joined only below"))
+    plain = [k for k in PLAIN if k in kinds] + (
+        ["catacomb-entrance"] if "catacomb-entrance" in kinds and not cata else []
+    )
+    for i in range(0, len(plain), 3):  # the pictures in threes, named in the order drawn
+        group = plain[i : i + 3]
+        named = ", ".join(ROOM_WORDS[k] for k in group)
+        out.append(
+            ("rooms:" + ",".join(group), f"{named}: plain room{'s' if len(group) > 1 else ''}, no effect")
+        )
+    if cata and "catacomb-entrance" in kinds:
+        out.append(("catacomb-entrance", "catacomb entrance: moves go between them, control does not"))
+    if view.get("free_exits"):
+        out.append(("exit", "exit: where the corridor goes on"))
+    if any(t["new"] and t["cell"] not in last.get("cells", ()) for t in view["tiles"]):
+        out.append(("new", "white frame: placed this turn"))
+    if last.get("cells"):
+        out.append(("last", "yellow frame: the last turn's tile"))
+    if last.get("to"):
+        out.append(("went", "yellow box: where the last turn's monster went"))
+    if crowded:
+        out.append(("more", "+2: two more monsters in that room"))
     return out
+
+
+def _sample_width(kind: str) -> int:
+    if kind == "monsters":
+        return 3 * (2 * MIN_R + 4)
+    if kind.startswith("rooms:"):
+        return 50 * len(kind.split(",")) + 6
+    return 56
 
 
 def _sample(d: ImageDraw.ImageDraw, kind: str, r: Rect) -> None:
@@ -529,16 +622,26 @@ def _sample(d: ImageDraw.ImageDraw, kind: str, r: Rect) -> None:
     c = ((x0 + x1) / 2, (y0 + y1) / 2)
     if kind == "monsters":
         for i, size in enumerate("SML"):
-            monster(d, 0, size, (x0 + 14 + i * 30, c[1]), 14)
+            monster(d, 0, size, (x0 + MIN_R + i * (2 * MIN_R + 4), c[1]), MIN_R)
+        return
+    if kind.startswith("rooms:"):
+        for i, k in enumerate(kind[6:].split(",")):
+            _sample(d, k, (x0 + 50 * i, y0, x0 + 50 * i + 44, y1))
         return
     d.rectangle(r, fill=WALL)
     inner = (x0 + 4, y0 + 4, x1 - 4, y1 - 4)
-    if kind in ("held", "tied", "new"):
+    if kind == "more":
+        d.ellipse((x0 + 8, y0, x0 + 48, y1), fill=(0, 0, 0), outline=PALETTE["line"])
+        text(d, (x0 + 28, c[1]), "+2", SMALL, "white", "mm")
+        return
+    if kind in ("held", "tied", "new", "last", "went", "exit"):
         d.rectangle(inner, fill=_tint(seat_colour(1)) if kind == "held" else FLOOR)
         if kind == "tied":
             _hatch(d, inner)
-        if kind == "new":
-            d.rectangle(r, outline=PALETTE["accent"], width=4)
+        if kind in ("new", "last", "exit"):
+            d.rectangle(r, outline=PALETTE["white" if kind == "new" else "accent"], width=4)
+        if kind == "went":
+            d.rectangle((x0 + 10, y0 + 8, x1 - 10, y1 - 8), outline=PALETTE["accent"], width=3)
     elif kind in ("door", "portcullis"):
         d.rectangle(inner, fill=FLOOR)
         fake = {"edges": ["wall", "wall", "wall", kind], "kind": "room"}
@@ -548,14 +651,30 @@ def _sample(d: ImageDraw.ImageDraw, kind: str, r: Rect) -> None:
         _divide(d, {"link": kind, "areas": [{"sides": [0]}]}, (x0 + 10, y0, x0 + 10 + (y1 - y0), y1))
     else:
         d.rectangle(inner, fill=DARK if kind == "darkness" else FLOOR)
-        icon(d, kind, (x0 + (y1 - y0) / 2 + 10, c[1]), (y1 - y0) * 0.7)
+        icon(d, kind, ((x0 + x1) / 2, c[1]), (y1 - y0) * 0.7)
 
 
-def legend_rows(view: dict[str, Any], width: int) -> list[list[tuple[str, str, float]]]:
+def crowded(view: dict[str, Any], cs: int | None) -> bool:
+    """Whether a room shows a "+n" disc at cell size ``cs`` (None: whether one might,
+    at any size: a room with two monsters or more)."""
+    counts: dict[str, int] = {}
+    for m in view["monsters"]:
+        counts[m["at"]] = counts.get(m["at"], 0) + 1
+    if cs is None:
+        return any(n > 1 for n in counts.values())
+    for tile in view["tiles"]:
+        for area, r in zip(tile["areas"], area_rects(tile, (0, 0, cs - 2, cs - 2)), strict=True):
+            n = counts.get(area["label"], 0)
+            if n and _fit(n, r, cs)[2] < n:
+                return True
+    return False
+
+
+def legend_rows(view: dict[str, Any], width: int, more: bool = False) -> list[list[tuple[str, str, float]]]:
     rows: list[list[tuple[str, str, float]]] = [[]]
     used = 0.0
-    for kind, words in legend_items(view):
-        w = (104 if kind == "monsters" else 64) + text_width(words, 24) + 28
+    for kind, words in legend_items(view, more):
+        w = _sample_width(kind) + 8 + text_width(words, SMALL) + 28
         if rows[-1] and used + w > width - 2 * MARGIN:
             rows.append([])
             used = 0.0
@@ -564,14 +683,16 @@ def legend_rows(view: dict[str, Any], width: int) -> list[list[tuple[str, str, f
     return rows
 
 
-def draw_legend(d: ImageDraw.ImageDraw, view: dict[str, Any], top: int, width: int) -> int:
+def draw_legend(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], top: int, width: int, more: bool = False
+) -> int:
     y = top
-    for row in legend_rows(view, width):
+    for row in legend_rows(view, width, more):
         x = float(MARGIN)
         for kind, words, w in row:
-            sw = 96 if kind == "monsters" else 56
+            sw = _sample_width(kind)
             _sample(d, kind, (x, y, x + sw, y + 40))
-            text(d, (x + sw + 8, y + 20), words, 24, "muted", "lm")
+            text(d, (x + sw + 8, y + 20), words, SMALL, "muted", "lm")
             x += w
         y += 50
     return y
@@ -589,31 +710,28 @@ def footer(view: dict[str, Any], names: list[str]) -> str:
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
-    cs, bands = layout(view)
-    head = 60 + 34 * len(header_lines(view, names, WIDTH)) + 12
-    final = wrap(footer(view, names), 32, WIDTH - 2 * MARGIN) if view["over"] else []
-    head += 44 * len(final)
+    head = header_height(view, names, WIDTH)
+    final = wrap(footer(view, names), BIG, WIDTH - 2 * MARGIN) if view["over"] else []
+    head += 46 * len(final)
     players_h = players_height(view)
     map_top = head + players_h + 16
+    foot = [] if view["over"] else wrap(footer(view, names), SMALL, WIDTH - 2 * MARGIN)
+    chrome = map_top + 20 + 50 * len(legend_rows(view, WIDTH, crowded(view, None))) + 40 * len(foot) + 20
+    # The map gets what the rest leaves of a near-square picture.
+    cs, bands = layout(view, WIDTH, min(MAX_MAP_H, max(MIN_MAP_H, MAX_BOARD_H - chrome)))
     mh = map_height(cs, bands)
-    foot = [] if view["over"] else wrap(footer(view, names), 24, WIDTH - 2 * MARGIN)
-    legend_h = 50 * len(legend_rows(view, WIDTH))
+    more = crowded(view, cs)
+    legend_h = 50 * len(legend_rows(view, WIDTH, more))
     height = map_top + mh + 20 + legend_h + 40 * len(foot) + 20
     img, d = _canvas(WIDTH, height)
     y = draw_header(d, view, names, WIDTH)
     for i, line in enumerate(final):  # the final scores, big, right under the title
-        text(d, (MARGIN, y + 44 * i), line, 32, "accent")
+        text(d, (MARGIN, y + 46 * i), line, BIG, "accent")
     draw_players(d, view, names, head, WIDTH)
     draw_map(d, view, cs, bands, map_top, WIDTH)
-    y = draw_legend(d, view, map_top + mh + 20, WIDTH)
+    y = draw_legend(d, view, map_top + mh + 20, WIDTH, more)
     for i, line in enumerate(foot):
-        text(
-            d,
-            (MARGIN, y + 4 + 40 * i),
-            line,
-            28 if view["over"] else 24,
-            "accent" if view["over"] else "muted",
-        )
+        text(d, (MARGIN, y + 4 + 40 * i), line, SMALL, "muted")
     return to_png(to_palette(img))
 
 
@@ -628,7 +746,7 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
     rows = 60 + (len(mine) * 250 if mine else 50) + 160
     img, d = _canvas(AREA_WIDTH, rows)
     name = names[seat] if seat < len(names) else me["name"]
-    text(d, (MARGIN, 12), f"{name}: your hand", 32, "accent")
+    text(d, (MARGIN, 12), f"{name}: your hand", BIG, "accent")
     y = 60
     if not mine:
         text(d, (MARGIN, y), "You hold no tile now.", 28)
@@ -639,7 +757,7 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
         for k, rot in enumerate(_turns(t)):
             x = MARGIN + k * 142
             draw_tile(d, _turned(t, rot), (x, y, x + 130, y + 130))
-            text(d, (x + 65, y + 140), f"turn {rot}", 24, "muted", "ma")
+            text(d, (x + 65, y + 140), f"turn {rot}", SMALL, "muted", "ma")
         y += 210
     text(d, (MARGIN, y), "Monsters in hand:", 28)
     x = MARGIN + 10
@@ -649,7 +767,7 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
             x += 56
     if x == MARGIN + 10:
         text(d, (MARGIN, y + 50), "none: all are in the dungeon.", 26, "muted")
-    text(d, (MARGIN, y + 110), "1 small, 2 big, 3 huge (power)", 24, "muted")
+    text(d, (MARGIN, y + 110), "1 small, 2 big, 3 huge (power)", SMALL, "muted")
     return to_png(to_palette(img))
 
 
@@ -677,6 +795,129 @@ def _turned(tile: dict[str, Any], rot: int) -> dict[str, Any]:
     return {**tile, "edges": edges, "areas": sorted(areas, key=lambda a: a["sides"]), "new": False}
 
 
+# ---- the chooser's preview (issue 26) ---------------------------------------------------------------
+
+PREVIEW_W = 800
+
+
+def _window(cells: list[str]) -> tuple[range, range]:
+    """The candidates' cells with one cell of the map around them."""
+    xy = [cell_xy(c) for c in cells]
+    xs = range(min(x for x, _ in xy) - 1, max(x for x, _ in xy) + 2)
+    ys = range(min(y for _, y in xy) - 1, max(y for _, y in xy) + 2)
+    return xs, ys
+
+
+def _label(d: ImageDraw.ImageDraw, centre: tuple[float, float], s: str, size: int) -> None:
+    """A candidate's label on a dark plate, readable on any tile."""
+    w = text_width(s, size) + 10
+    x, y = centre
+    d.rectangle(
+        (x - w / 2, y - size * 0.7, x + w / 2, y + size * 0.7), fill=(0, 0, 0), outline=PALETTE["accent"]
+    )
+    text(d, (x, y), s, size, "accent", "mm")
+
+
+def _mini_map(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], xs: range, ys: range, origin: tuple[int, int], cs: int
+) -> dict[str, Rect]:
+    """The map's cells in ``xs`` x ``ys`` from ``origin`` (tiles and monsters as on the board,
+    with the column and row numbers); returns each cell's rectangle."""
+    gx, gy = origin
+    tiles = {t["cell"]: t for t in view["tiles"]}
+    by_area: dict[str, list[dict[str, Any]]] = {}
+    for m in view["monsters"]:
+        by_area.setdefault(m["at"], []).append(m)
+    rects: dict[str, Rect] = {}
+    for i, x in enumerate(xs):
+        _coord(d, (gx + i * cs + cs / 2, gy - 4), x, "md")
+    for j, y in enumerate(ys):
+        _coord(d, (gx - 10, gy + j * cs + cs / 2), y, "rm")
+    for i, x in enumerate(xs):
+        for j, y in enumerate(ys):
+            cell = f"{x},{y}"
+            rect = (gx + i * cs + 1, gy + j * cs + 1, gx + (i + 1) * cs - 1, gy + (j + 1) * cs - 1)
+            rects[cell] = rect
+            _cell(d, view, tiles.get(cell), cell, rect, set(), by_area)
+    return rects
+
+
+def _tile_places(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], pv: dict[str, Any], rects: dict[str, Rect]
+) -> None:
+    mine = {t["id"]: t for t in (view.get("mine") or {}).get("tiles") or []}
+    tile = mine.get(pv["tile"])
+    for p in pv["places"]:
+        x0, y0, x1, y1 = rects[p["cell"]]
+        if tile is not None:  # the tile turned as it would lie there
+            draw_tile(d, _turned(tile, p["rot"]), (x0 + 4, y0 + 4, x1 - 4, y1 - 4))
+        d.rectangle((x0, y0, x1, y1), outline=PALETTE["accent"], width=4)
+        if p["label"]:
+            _label(d, ((x0 + x1) / 2, y1 - 14), p["label"], SMALL if x1 - x0 >= 80 else 20)
+
+
+def _monster_places(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], pv: dict[str, Any], rects: dict[str, Rect]
+) -> None:
+    tiles = {t["cell"]: t for t in view["tiles"]}
+    if pv.get("from") and pv["from"].rstrip("nesw") in rects:
+        fx0, fy0, fx1, fy1 = rects[pv["from"].rstrip("nesw")]
+        d.rectangle((fx0, fy0, fx1, fy1), outline=PALETTE["white"], width=4)
+    for p in pv["places"]:
+        rect = rects[p["cell"]]
+        tile = tiles.get(p["cell"])
+        r = rect
+        if tile is not None:
+            labels = [a["label"] for a in tile["areas"]]
+            if p["area"] in labels:
+                r = area_rects(tile, rect)[labels.index(p["area"])]
+        d.rectangle(r, outline=PALETTE["accent"], width=4)
+        rad = max(10, (rect[2] - rect[0]) * 0.13)  # in a corner: the monsters there stay visible
+        monster(d, pv["seat"], pv["size"], (r[2] - rad - 7, r[1] + rad + 7), rad)
+        _label(d, ((r[0] + r[2]) / 2, r[3] - 14), p["label"], SMALL if rect[2] - rect[0] >= 80 else 20)
+
+
+def _turns_preview(view: dict[str, Any], pv: dict[str, Any], title: str) -> bytes:
+    """Each turn that fits one place on its own copy of the map around it, labelled under it."""
+    places = pv["places"]
+    xs, ys = _window([places[0]["cell"]])
+    per_row = min(2, len(places))
+    cs = (PREVIEW_W - 2 * MARGIN - per_row * (LABEL_W + BAND_GAP)) // (3 * per_row)
+    block_w, block_h = LABEL_W + 3 * cs + BAND_GAP, LABEL_H + 3 * cs + 44
+    rows = -(-len(places) // per_row)
+    img, d = _canvas(PREVIEW_W, 60 + rows * block_h)
+    text(d, (MARGIN, 12), title, 28, "accent")
+    for k, p in enumerate(places):
+        ox = MARGIN + LABEL_W + (k % per_row) * block_w
+        oy = 60 + (k // per_row) * block_h + LABEL_H
+        rects = _mini_map(d, view, xs, ys, (ox, oy), cs)
+        _tile_places(d, view, {**pv, "places": [{**p, "label": ""}]}, rects)
+        text(d, (ox + 1.5 * cs, oy + 3 * cs + 8), p["label"], 26, "accent", "ma")
+    return to_png(to_palette(img))
+
+
+def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+    """A chooser step that picks a place or a turn: the map around the candidates, each
+    labelled exactly as its option reads, the tile drawn turned as it would lie there (or
+    the monster standing there). Turns of one place are drawn side by side, each on its own
+    copy of the map around that place."""
+    places = pv["places"]
+    cells = sorted({p["cell"] for p in places})
+    turns = pv["kind"] == "tile" and len(cells) == 1 and len(places) > 1
+    title = "How it may lie" if turns else "Where it may go"
+    if turns:  # the turns of one place, each on its own copy of the map around it
+        return _turns_preview(view, pv, title)
+    extra = [pv["from"].rstrip("nesw")] if pv.get("from") else []
+    xs, ys = _window(cells + extra)
+    cs = int(max(64, min(120, (PREVIEW_W - 2 * MARGIN - LABEL_W) / len(xs))))
+    width = max(PREVIEW_W, 2 * MARGIN + LABEL_W + len(xs) * cs)
+    img, d = _canvas(width, 60 + LABEL_H + len(ys) * cs + 20)
+    text(d, (MARGIN, 12), title, 28, "accent")
+    rects = _mini_map(d, view, xs, ys, (MARGIN + LABEL_W, 60 + LABEL_H), cs)
+    (_tile_places if pv["kind"] == "tile" else _monster_places)(d, view, pv, rects)
+    return to_png(to_palette(img))
+
+
 def render(view: dict[str, Any], names: list[str] | None = None) -> bytes:
     """The public board (the older entry point of tables/; names default to Player N)."""
     return board(view, names or default_names(view["seats"]))
@@ -686,4 +927,4 @@ def render_private(view: dict[str, Any], names: list[str] | None = None) -> byte
     return area(view, names or default_names(view["seats"]))
 
 
-RENDERER = Renderer(board=board, area=area)
+RENDERER = Renderer(board=board, area=area, preview=preview)

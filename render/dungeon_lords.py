@@ -13,9 +13,10 @@ Players are named with ``names`` (display names by seat); the component names co
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
-from render import Renderer, default_names
+from render import Renderer, base, default_names
 from render.base import PALETTE, box, canvas, grid, seat_colour, text, text_width, to_palette, to_png
 from render.dungeon_lords_combat import adventurer, named, steps, wrap
 
@@ -31,14 +32,35 @@ BOARD_NAMES = {
     "harvest": "Harvest Food", "masquerade": "Masquerade", "improve": "Improve Tunnels", "invest": "Invest Gold",
     "petshop": "Acquire Pet", "install": "Install Traps", "expert": "Expert Monster", "rent": "Rent Rooms",
 }  # fmt: skip
-TILE = {"t": PALETTE["brown"], "r": PALETTE["blue"], "c": (70, 70, 78), "imp": PALETTE["purple"]}
-BODY = 24
-SMALL = 22
+# Improved tunnels are violet, not the palette's purple: that is the fourth seat's colour
+# (issue 28: "seat colours never equal a component's colour in the same game").
+TILE = {"t": PALETTE["brown"], "r": PALETTE["blue"], "c": (70, 70, 78), "imp": (140, 110, 215)}
+# The colours of the marks drawn on a dungeon beside the tiles: an installed trap, the entrance.
+MARKS = {"trap": PALETTE["yellow"], "entrance": PALETTE["accent"], "new": PALETTE["white"]}
+# The type floor (issue 28: "no text under 26 px; the title, whose turn, scores and the
+# numbers a player decides by at 36 px or more", on a 1,200-px image).
+TEXT_MIN = 26
+BODY = 28
+KEY = 36
+TITLE = 40
+SMALL = TEXT_MIN
+STEP = TEXT_MIN + 6  # the line step of the smallest text
+# The shared renderer base may mark a label's role for the floor test (render.base.text's
+# ``role``); drawn without it where this base does not know roles yet.
+_ROLES = "role" in inspect.signature(base.text).parameters
 
 
-def _chip(draw: Any, x: float, y: float, seat: int | None, size: int = 22) -> None:
+def say(draw: Any, xy: tuple[float, float], s: str, size: int, fill: Any = "text", anchor: str = "la",
+        role: str | None = None) -> None:  # fmt: skip
+    if role and _ROLES:
+        base.text(draw, xy, s, size, fill, anchor, role=role)  # type: ignore[call-arg]
+    else:
+        text(draw, xy, s, size, fill, anchor)
+
+
+def _chip(draw: Any, x: float, y: float, seat: int | None, size: int = BODY, w: int | None = None) -> None:
     """A minion token: the seat's colour and number (grey X: the non-player)."""
-    w = size + 12
+    w = w or size + 12
     col = PALETTE["grey"] if seat is None or seat < 0 else seat_colour(seat)
     draw.rounded_rectangle((x, y, x + w, y + size + 8), radius=6, fill=col, outline=PALETTE["black"])
     label = "X" if seat is None or seat < 0 else str(seat + 1)
@@ -49,11 +71,25 @@ def _comp(view: dict[str, Any], kind: str, key: str) -> str:
     return str(view["components"][kind].get(key, key))
 
 
-def _lines(draw: Any, x: int, y: int, parts: list[tuple[str, str]], width: int, size: int = BODY) -> int:
+SPEED = {"fast": "fast spell", "slow": "slow spell"}
+
+
+def card_words(view: dict[str, Any], cid: str) -> str:
+    """A Combat Card in words: 'Invisibility (fast spell, fatigue 0)' (issue 26: never the
+    component record itself)."""
+    card = view["components"]["cards"].get(cid)
+    if not isinstance(card, dict):
+        return str(card or cid)
+    speed = SPEED.get(str(card.get("speed")), str(card.get("speed") or ""))
+    return f"{card['name']} ({speed}, fatigue {card['fatigue']})" if speed else f"{card['name']}"
+
+
+def _lines(draw: Any, x: int, y: int, parts: list[tuple[str, str]], width: int, size: int = BODY,
+           role: str | None = None) -> int:  # fmt: skip
     """Wrapped lines (text, colour) from (x, y); returns the y below them."""
     for s, colour in parts:
         for line in wrap(s, width, size):
-            text(draw, (x, y), line, size, colour)
+            say(draw, (x, y), line, size, colour, role=role)
             y += size + 6
     return y
 
@@ -78,25 +114,27 @@ def status_line(view: dict[str, Any], names: list[str]) -> str:
 
 
 def _header_lines(view: dict[str, Any], names: list[str]) -> tuple[list[str], int]:
-    size = 32 if view.get("result") else 24
-    return wrap(status_line(view, names), W - 32, size)[:2], size
+    return wrap(status_line(view, names), W - 32, KEY)[:2], KEY
 
 
 def _header(draw: Any, view: dict[str, Any], names: list[str]) -> int:
     lines, size = _header_lines(view, names)
-    h = 62 + (size + 8) * len(lines)
+    h = 66 + (size + 8) * len(lines)
     draw.rectangle([0, 0, W, h], fill=PALETTE["panel"])
-    text(draw, (16, 10), _title(view), 32, "accent")
+    say(draw, (16, 10), _title(view), TITLE, "accent", role="title")
     for i, line in enumerate(lines):
-        text(draw, (16, 54 + (size + 8) * i), line, size, "yellow" if view.get("result") else "text")
+        say(draw, (16, 60 + (size + 8) * i), line, size, "yellow" if view.get("result") else "text", role="turn")
     return h + 12
 
 
-RESULT_ROW = 128
+RESULT_ROW = 170
+LOC_H = 96
+GRID_Y = 96  # a dungeon grid's top in its panel (the column letters above it)
+CELL = 56
 
 
 def _result(draw: Any, view: dict[str, Any], names: list[str], y: int) -> int:
-    """Places, names, scores (large) and each score's parts (up to two lines)."""
+    """Places, names, scores (large) and each score's parts (up to three lines)."""
     res = view["result"]
     place = 1
     for group in res["ranking"]:
@@ -110,13 +148,15 @@ def _result(draw: Any, view: dict[str, Any], names: list[str], y: int) -> int:
                 seat_colour(s),
                 4 if winner else 2,
             )
-            _chip(draw, 20, y + 12, s, 26)
-            text(draw, (72, y + 10), f"{place}. {names[s]}" + ("  - WINNER" if winner else ""), 30, colour)
+            _chip(draw, 20, y + 14, s, BODY)
+            say(draw, (76, y + 10), f"{place}. {names[s]}" + ("  - WINNER" if winner else ""), KEY, colour,
+                role="score")  # fmt: skip
             score = res["scores"][s]
-            text(draw, (W - 24, y + 10), f"{score} point{'' if abs(score) == 1 else 's'}", 30, colour, "ra")
+            say(draw, (W - 24, y + 10), f"{score} point{'' if abs(score) == 1 else 's'}", KEY, colour, "ra",
+                role="score")  # fmt: skip
             parts = ", ".join(f"{k} {v:+d}" for k, v in res["breakdown"][s].items() if v) or "no points"
-            for k, line in enumerate(wrap(parts, W - 100, BODY)[:2]):
-                text(draw, (72, y + 52 + 30 * k), line, BODY, "muted")
+            for k, line in enumerate(wrap(parts, W - 100, TEXT_MIN)[:3]):
+                text(draw, (76, y + 58 + STEP * k), line, TEXT_MIN, "muted")
             y += RESULT_ROW
         place += len(group)
     return y + 6
@@ -124,21 +164,26 @@ def _result(draw: Any, view: dict[str, Any], names: list[str], y: int) -> int:
 
 # ---- the central board --------------------------------------------------------------------------
 def _locations(draw: Any, view: dict[str, Any], y: int) -> int:
-    w = W // 8
+    """The eight locations in two rows of four, each with its spaces I, II, III and the
+    minions on them (a chip with the seat's number; X the non-player)."""
+    w = W // 4
     now = (view.get("opps") or {}).get("now")
+    new = (view.get("changed") or {}).get("spaces", [])
     for i, (loc, name) in enumerate(view["components"]["locations"].items()):
-        x = i * w + 4
+        x, yy = (i % 4) * w + 4, y + (i // 4) * LOC_H
         swapped = bool(now) and REPLACES.get(now) == loc
-        box(draw, (x, y, x + w - 8, y + 170), "panel2" if swapped else "panel")
+        box(draw, (x, yy, x + w - 8, yy + LOC_H - 8), "panel2" if swapped else "panel")
         title = BOARD_NAMES[now] if swapped and now else name
-        for k, part in enumerate(wrap(title, w - 20, BODY)[:2]):
-            text(draw, (x + 8, y + 6 + k * 27), part, BODY, "yellow" if swapped else "accent")
+        text(draw, (x + 10, yy + 6), title, BODY, "yellow" if swapped else "accent")
         for k, occ in enumerate(view["board"].get(loc, [None, None, None])):
-            yy = y + 62 + k * 36
-            text(draw, (x + 10, yy + 4), "I" * (k + 1), SMALL, "muted")
+            sx = x + 10 + k * 94
+            text(draw, (sx, yy + 52), "I" * (k + 1), TEXT_MIN, "muted")
             if occ is not None:
-                _chip(draw, x + 56, yy, occ)
-    return y + 180
+                cx = sx + 8 + text_width("I" * (k + 1), TEXT_MIN)
+                if [loc, k] in new:
+                    draw.rounded_rectangle((cx - 4, yy + 40, cx + 40, yy + 82), radius=8, outline=MARKS["new"], width=4)
+                _chip(draw, cx, yy + 44, occ, TEXT_MIN, 36)
+    return y + 2 * LOC_H + 6
 
 
 def _offer_lines(view: dict[str, Any], names: list[str]) -> list[tuple[str, str]]:
@@ -163,7 +208,7 @@ def _offer_lines(view: dict[str, Any], names: list[str]) -> list[tuple[str, str]
     if pals:
         out.append(("; ".join(pals) + ".", "text"))
     if view["combat_round"]:
-        cards = [_comp(view, "cards", c) if c else "face down" for c in view["combat_cards"]]
+        cards = [card_words(view, c) if c else "face down" for c in view["combat_cards"]]
         out.append(("Combat Cards: " + ", ".join(f"{i + 1} {c}" for i, c in enumerate(cards)) + ".", "text"))
     return out + _expansion_lines(view, names)
 
@@ -198,33 +243,32 @@ def _expansion_lines(view: dict[str, Any], names: list[str]) -> list[tuple[str, 
 def _evilometer(draw: Any, view: dict[str, Any], y: int) -> int:
     ev = view["evilometer"]
     n = ev["max"] - ev["min"] + 1
-    cw = (W - 150) // n
-    text(draw, (12, y + 4), "Evil-", SMALL, "accent")
-    text(draw, (12, y + 28), "ometer", SMALL, "accent")
+    cw = (W - 16) // n
+    text(draw, (12, y), "Evil-ometer - red: the paladin comes to the most evil lord there", TEXT_MIN, "accent")
+    y += STEP + 4
+    cells: list[list[int | None]] = []
     for i in range(n):
         v = ev["min"] + i
-        x = 140 + i * cw
-        draw.rectangle((x, y, x + cw - 3, y + 84), fill=PALETTE["bad" if v >= ev["paladin"] else "panel2"])
-        text(draw, (x + cw / 2, y + 14), str(v), SMALL, "text", "mm")
         here: list[int | None] = [p["seat"] for p in view["players"] if p["evil"] == v]
         if view["dummy"]["evil"] == v:
             here.append(None)
-        for k, s in enumerate(here[:4]):
-            _chip(draw, x + 2 + (k % 2) * 33, y + 30 + (k // 2) * 27, s, 18)
-    text(
-        draw,
-        (W - 12, y + 88),
-        "red: the paladin comes to the most evil player on these spaces",
-        20,
-        "muted",
-        "ra",
-    )
-    return y + 118
+        cells.append(here)
+    rows = max(1, max((len(h) + 1) // 2 for h in cells))
+    h = 36 + rows * 36
+    for i, here in enumerate(cells):
+        v, x = ev["min"] + i, 8 + i * cw
+        draw.rectangle((x, y, x + cw - 3, y + h), fill=PALETTE["bad" if v >= ev["paladin"] else "panel2"])
+        text(draw, (x + cw / 2, y + 16), str(v), TEXT_MIN, "text", "mm")
+        for k, s in enumerate(here):
+            _chip(draw, x + 3 + (k % 2) * (cw // 2 - 1), y + 34 + (k // 2) * 36, s, TEXT_MIN, cw // 2 - 4)
+    return y + h + 12
 
 
 # ---- a dungeon ----------------------------------------------------------------------------------
-def draw_grid(draw: Any, p: dict[str, Any], gx: int, gy: int, cell: int, size: int) -> None:
-    """The 5 x 4 dungeon: tunnels brown, rooms blue, improved tunnels purple, conquered tiles
+def draw_grid(
+    draw: Any, p: dict[str, Any], gx: int, gy: int, cell: int, size: int, new: frozenset[str] = frozenset()
+) -> None:
+    """The 5 x 4 dungeon: tunnels brown, rooms blue, improved tunnels violet, conquered tiles
     dark and crossed, an installed trap a yellow corner; coordinates around it; the entrance
     marked above C1."""
     traps = {it["cell"] for it in p.get("installed", [])}
@@ -238,6 +282,9 @@ def draw_grid(draw: Any, p: dict[str, Any], gx: int, gy: int, cell: int, size: i
         if t["c"]:
             draw.line((r[0] + 6, r[1] + 6, r[2] - 6, r[3] - 6), fill=PALETTE["bad"], width=4)
             draw.line((r[0] + 6, r[3] - 6, r[2] - 6, r[1] + 6), fill=PALETTE["bad"], width=4)
+        if c in new:
+            # Changed by the last turn (issue 28: "outlined pieces").
+            draw.rectangle((r[0] - 1, r[1] - 1, r[2] + 1, r[3] + 1), outline=MARKS["new"], width=5)
         if c in traps:
             draw.polygon(
                 [(r[2] - cell // 3, r[1]), (r[2], r[1]), (r[2], r[1] + cell // 3)], fill=PALETTE["yellow"]
@@ -254,7 +301,8 @@ def _monster(view: dict[str, Any], m: dict[str, Any]) -> str:
     if m.get("expert"):
         s += f" (expert: {m['expert']})"
     if m["up"] is not True:
-        s += " (knocked out)"
+        # Outside Combat a face-down monster is one Monster Strike left unpaid.
+        s += " (knocked out)" if view["combat_round"] else " (face down)"
     return s
 
 
@@ -295,19 +343,32 @@ def dungeon_lines(view: dict[str, Any], p: dict[str, Any], names: list[str]) -> 
 
 
 def _stats(p: dict[str, Any]) -> list[str]:
+    """The numbers a lord decides by (drawn large): gold, food, imps, free imps, Evil."""
     free = p["imps"] - p["used"] - p.get("trained", 0)
-    out = [f"Gold {p['gold']}", f"Food {p['food']}", f"Imps {p['imps']} ({free} free)", f"Evil {p['evil']}"]
-    out.append(f"Trap Cards {p['traps']}")
+    return [f"Gold {p['gold']}", f"Food {p['food']}", f"Imps {p['imps']}", f"Free imps {free}", f"Evil {p['evil']}"]
+
+
+def _more_stats(view: dict[str, Any], p: dict[str, Any]) -> list[tuple[str, str]]:
+    """The smaller counts beside the grid: Trap Cards, Troll tokens, tax penalty, orders."""
+    out = [(f"Trap Cards {p['traps']}", "text")]
     if p["tokens"]:
-        out.append(f"Troll tokens {p['tokens']}")
+        out.append((f"Troll tokens {p['tokens']}", "text"))
     if p["penalty"]:
-        out.append(f"Tax penalty {p['penalty']}")
+        out.append((f"Tax penalty {p['penalty']}", "bad"))
+    out.append((_orders(view, p), "text"))
+    if view["start"] == p["seat"]:
+        out.append(("Starting player", "accent"))
     return out
 
 
 def _panel_height(view: dict[str, Any], p: dict[str, Any], names: list[str], w: int) -> int:
-    body = sum(len(wrap(s, w - 32, BODY)) for s, _ in dungeon_lines(view, p, names))
-    return 50 + 4 * 56 + 40 + body * (BODY + 6) + 12
+    body = sum(len(wrap(s, w - 32, TEXT_MIN)) for s, _ in dungeon_lines(view, p, names))
+    return _panel_top(view, p) + body * STEP + 16
+
+
+def _panel_top(view: dict[str, Any], p: dict[str, Any]) -> int:
+    """Where the lines under a dungeon's grid and numbers begin (from the panel's top)."""
+    return max(GRID_Y + 4 * CELL, 58 + 5 * (KEY + 6) + len(_more_stats(view, p)) * STEP) + 14
 
 
 def _dungeon(
@@ -317,48 +378,69 @@ def _dungeon(
     s = p["seat"]
     turn = s in view["to_act"]
     box(draw, (x, y, x + w - 8, y + h - 8), "panel", seat_colour(s) if turn else "line", 6 if turn else 2)
-    _chip(draw, x + 12, y + 10, s, 22)
+    _chip(draw, x + 12, y + 12, s, BODY)
     room = w - 90
     if turn:
-        tw = text_width("TO PLAY", 22) + 20
-        draw.rounded_rectangle((x + w - 20 - tw, y + 8, x + w - 20, y + 40), radius=6, fill=PALETTE["accent"])
-        text(draw, (x + w - 20 - tw / 2, y + 24), "TO PLAY", 22, "black", "mm")
+        tw = text_width("TO PLAY", BODY) + 20
+        draw.rounded_rectangle((x + w - 20 - tw, y + 10, x + w - 20, y + 50), radius=6, fill=PALETTE["accent"])
+        text(draw, (x + w - 20 - tw / 2, y + 30), "TO PLAY", BODY, "black", "mm")
         room -= int(tw) + 12
-    size = next((k for k in (26, 24, 22, 20) if text_width(names[s], k) <= room), 20)
-    text(draw, (x + 56, y + 10 + (26 - size) // 2), names[s], size, seat_colour(s))
-    draw_grid(draw, p, x + 36, y + 76, 56, 18)
-    stats = _stats(p) + [_orders(view, p)]
-    for i, line in enumerate(stats):
-        text(draw, (x + 340, y + 58 + i * 28), line, BODY)
-    if view["start"] == s:
-        text(draw, (x + 340, y + 58 + len(stats) * 28), "Starting player", BODY, "accent")
-    _lines(draw, x + 14, y + 76 + 4 * 56 + 12, dungeon_lines(view, p, names), w - 32, BODY)
+    size = next((k for k in (KEY, 32, BODY) if text_width(names[s], k) <= room), BODY)
+    name = names[s]
+    while text_width(name, size) > room and len(name) > 4:
+        name = name[:-2] + "…"  # a long name is shortened, never drawn under the floor
+    text(draw, (x + 60, y + 10 + (KEY - size) // 2), name, size, seat_colour(s))
+    new = frozenset((view.get("changed") or {}).get("cells", {}).get(str(s), []))
+    draw_grid(draw, p, x + 44, y + GRID_Y, CELL, TEXT_MIN, new)
+    sx, sy = x + 350, y + 58
+    for i, line in enumerate(_stats(p)):
+        say(draw, (sx, sy + i * (KEY + 6)), line, KEY, "text", role="key")
+    sy += 5 * (KEY + 6)
+    for i, (line, colour) in enumerate(_more_stats(view, p)):
+        text(draw, (sx, sy + i * STEP), line, TEXT_MIN, colour)
+    _lines(draw, x + 14, y + _panel_top(view, p), _dim(dungeon_lines(view, p, names)), w - 32, TEXT_MIN)
 
 
 def _orders(view: dict[str, Any], p: dict[str, Any]) -> str:
     if p["ordered"]:
-        return "Orders: given (secret)"
-    return f"Orders played: {len(p['played'])}" if p["played"] else "Orders: not yet"
+        return "Orders given"
+    return f"Orders played {len(p['played'])}" if p["played"] else "No orders yet"
+
+
+def _dim(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Muted lines stay readable at a third: the floor's size in the text colour."""
+    return [(s, "text" if c == "muted" else c) for s, c in parts]
 
 
 LEGEND = [("t", "tunnel"), ("r", "room"), ("imp", "improved tunnel"), ("c", "conquered")]
 
 
 def _legend(draw: Any, y: int) -> int:
+    """Every mark of the dungeons and the board, in words; wraps onto a second row."""
     x = 12
-    for key, word in LEGEND:
-        draw.rectangle((x, y + 2, x + 24, y + 24), fill=TILE[key])
-        text(draw, (x + 32, y), word, SMALL, "muted")
-        x += 52 + int(text_width(word, SMALL))
-    draw.polygon([(x, y + 2), (x + 22, y + 2), (x + 22, y + 24)], fill=PALETTE["yellow"])
-    text(draw, (x + 32, y), "trap installed", SMALL, "muted")
-    x += 60 + int(text_width("trap installed", SMALL))
-    draw.polygon([(x, y + 2), (x + 22, y + 2), (x + 11, y + 22)], fill=PALETTE["accent"])
-    text(draw, (x + 30, y), "entrance", SMALL, "muted")
-    x += 58 + int(text_width("entrance", SMALL))
-    _chip(draw, x, y - 4, None, 18)
-    text(draw, (x + 36, y), "non-player", SMALL, "muted")
-    return y + 32
+    marks: list[tuple[str, str]] = [(k, w) for k, w in LEGEND] + [("trap", "trap installed"),
+                                    ("entrance", "entrance"), ("chip", "a lord's minion or Evil"),
+                                    ("x", "non-player"), ("new", "new since the last board")]  # fmt: skip
+    for key, word in marks:
+        need = 50 + int(text_width(word, TEXT_MIN)) + 24
+        if x + need > W:
+            x, y = 12, y + STEP + 8
+        if key in TILE:
+            draw.rectangle((x, y + 2, x + 28, y + 28), fill=TILE[key])
+            if key == "c":
+                draw.line((x + 4, y + 6, x + 24, y + 24), fill=PALETTE["bad"], width=3)
+                draw.line((x + 4, y + 24, x + 24, y + 6), fill=PALETTE["bad"], width=3)
+        elif key == "trap":
+            draw.polygon([(x, y + 2), (x + 26, y + 2), (x + 26, y + 28)], fill=PALETTE["yellow"])
+        elif key == "entrance":
+            draw.polygon([(x, y + 2), (x + 26, y + 2), (x + 13, y + 26)], fill=PALETTE["accent"])
+        elif key == "new":
+            draw.rectangle((x, y, x + 30, y + 30), outline=MARKS["new"], width=4)
+        else:
+            _chip(draw, x, y - 4, 0 if key == "chip" else None, TEXT_MIN, 36)
+        text(draw, (x + 44, y), word, TEXT_MIN, "text")
+        x += need
+    return y + STEP + 8
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
@@ -367,15 +449,17 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
     over = bool(view.get("result"))
     rows = [players[i : i + 2] for i in range(0, len(players), 2)]
     heights = [max(_panel_height(view, p, names, W // 2) for p in row) for row in rows]
-    log = view["combat_log"] if view["phase"] == "plan" or view["combat_round"] else view["log"]
-    # The last board ends with the result; the last lines of the Combat are in the steps.
-    log = [] if over else [named(x, names) for x in log[-6:]]
+    log = _last_lines(view, names)
     info = [] if over else _offer_lines(view, names)
     info_h = sum(len(wrap(s, W - 24, BODY)) for s, _ in info) * (BODY + 6)
     # The height is worked out before drawing: cropping a drawn board costs as much as drawing it.
     lines, size = _header_lines(view, names)
-    top = 74 + (size + 8) * len(lines) + (RESULT_ROW * len(players) + 6 if over else 180 + info_h + 10)
-    height = _not_square(top + 118 + sum(heights) + 36 + len(log) * 26 + 8)
+    top = 78 + (size + 8) * len(lines) + (RESULT_ROW * len(players) + 6 if over else 2 * LOC_H + 6 + info_h + 10)
+    ev = view["evilometer"]
+    evil_rows = max(1, max((_evil_count(view, v) + 1) // 2 for v in range(ev["min"], ev["max"] + 1)))
+    legend_h = 2 * (STEP + 8)
+    log_h = (STEP + 4 + len(log) * STEP) if log else 0
+    height = _not_square(top + STEP + 4 + 36 + evil_rows * 36 + 12 + sum(heights) + 8 + legend_h + log_h + 8)
     img, draw = canvas(W, height)
     y = _header(draw, view, names)
     if over:
@@ -388,12 +472,29 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
         for i, p in enumerate(row):
             _dungeon(draw, view, p, names, (i * (W // 2) + 4, y, W // 2, h))
         y += h
-    y = _legend(draw, y + 4)
-    for line in log:
-        text(draw, (12, y), wrap(line, W - 24, SMALL)[0], SMALL, "muted")
-        y += 26
+    y = _legend(draw, y + 8)
+    if log:
+        text(draw, (12, y), "What happened last:", TEXT_MIN, "accent")
+        for k, line in enumerate(log):
+            text(draw, (12, y + STEP + 4 + k * STEP), line, TEXT_MIN, "text")
     # A 96-colour palette halves the encoding time and the file size; the board has few colours.
     return to_png(to_palette(img))
+
+
+def _evil_count(view: dict[str, Any], v: int) -> int:
+    return sum(1 for p in view["players"] if p["evil"] == v) + (1 if view["dummy"]["evil"] == v else 0)
+
+
+def _last_lines(view: dict[str, Any], names: list[str]) -> list[str]:
+    """The last things that happened, in words (the last 4 log lines, wrapped); none on the
+    last board, which ends with the result."""
+    if view.get("result"):
+        return []
+    log = view["combat_log"] if view["phase"] == "plan" or view["combat_round"] else view["log"]
+    out: list[str] = []
+    for x in log[-4:]:
+        out += wrap(named(x, names), W - 24, TEXT_MIN)[:2]
+    return out[-6:]
 
 
 def _not_square(height: int) -> int:
@@ -422,7 +523,7 @@ def hand_lines(view: dict[str, Any]) -> list[tuple[str, str]]:
         out.append(
             (
                 "Combat Cards you have seen: "
-                + ", ".join(f"{k} {_comp(view, 'cards', c)}" for k, c in seen.items()),
+                + ", ".join(f"{k} {card_words(view, c)}" for k, c in seen.items()),
                 "text",
             )
         )
@@ -441,25 +542,69 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
     if seat is None or not view.get("private"):
         return None
     p = view["players"][seat]
-    lines = [
-        (s, "accent") for s in ["   ".join(_stats(p)[:4]), "   ".join(_stats(p)[4:] + [_orders(view, p)])]
-    ]
-    lines += dungeon_lines(view, p, names) + hand_lines(view)
+    keys = [("   ".join(_stats(p)[:3]), "accent"), ("   ".join(_stats(p)[3:]), "accent")]
+    lines = [("   ".join(s for s, _ in _more_stats(view, p)), "text")]
+    lines += _dim(dungeon_lines(view, p, names)) + hand_lines(view)
+    key_h = sum(len(wrap(s, AW - 32, KEY)) for s, _ in keys) * (KEY + 6)
     body = sum(len(wrap(s, AW - 32, A_BODY)) for s, _ in lines)
     cell = 100
-    height = 96 + 40 + 4 * cell + 24 + body * (A_BODY + 8) + 16
+    height = 96 + 40 + 4 * cell + 24 + key_h + body * (A_BODY + 8) + 16
     img, draw = canvas(AW, height)
     draw.rectangle([0, 0, AW, 88], fill=PALETTE["panel"])
-    _chip(draw, 14, 12, seat, 26)
-    text(draw, (62, 10), f"{names[seat]}: your dungeon", 32, seat_colour(seat))
-    text(draw, (16, 54), "Only you can see this.", 24, "muted")
-    draw_grid(draw, p, 50, 96 + 40, cell, 26)
-    _lines(draw, 16, 96 + 40 + 4 * cell + 20, lines, AW - 32, A_BODY)
+    _chip(draw, 14, 12, seat, BODY)
+    say(draw, (62, 8), f"{names[seat]}: your dungeon", KEY, seat_colour(seat), role="title")
+    text(draw, (16, 54), "Only you can see this.", TEXT_MIN, "text")
+    draw_grid(draw, p, 50, 96 + 40, cell, TEXT_MIN)
+    y = _lines(draw, 16, 96 + 40 + 4 * cell + 20, keys, AW - 32, KEY, role="key")
+    _lines(draw, 16, y, lines, AW - 32, A_BODY)
+    return to_png(to_palette(img))
+
+
+# ---- the picture of a place being chosen ------------------------------------------------------
+def preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
+    """The seat's own dungeon while it chooses a square (issue 26): every candidate square
+    outlined and labelled with its name - the name the options choosing it carry ('Dig a
+    tunnel on B2 (1 imp)') - and rented rooms, which lie beside the grid, as labelled boxes."""
+    seat = int(pv["seat"])
+    p = view["players"][seat]
+    places = [str(c) for c in pv.get("places", [])]
+    rented = [r for r in p.get("rented", []) if r["cell"] in places]
+    head = wrap(named(str(pv.get("prompt") or "Choose a square."), names), AW - 32, 26)[:3]
+    rooms = dungeon_lines(view, p, names)[:1]
+    body = sum(len(wrap(line, AW - 32, TEXT_MIN)) for line, _ in rooms)
+    cell, top = 100, 24 + 34 * len(head) + 44
+    height = top + 4 * cell + 16 + (cell // 2 + 24 if rented else 0) + body * (TEXT_MIN + 6) + 16
+    img, draw = canvas(AW, height)
+    for i, line in enumerate(head):
+        text(draw, (16, 14 + 34 * i), line, 26, "accent" if i == 0 else "text")
+    gx = 50
+    draw_grid(draw, p, gx, top, cell, 26)
+    for c in places:
+        if c[0] == "R":
+            continue
+        ci, ri = ord(c[0]) - 65, int(c[1:]) - 1
+        x0, y0 = gx + ci * cell, top + ri * cell
+        draw.rectangle((x0 + 3, y0 + 3, x0 + cell - 3, y0 + cell - 3), outline=PALETTE["accent"], width=5)
+        draw.rounded_rectangle(
+            (x0 + cell / 2 - 30, y0 + cell / 2 - 20, x0 + cell / 2 + 30, y0 + cell / 2 + 20),
+            radius=8, fill=PALETTE["black"],
+        )  # fmt: skip
+        text(draw, (x0 + cell / 2, y0 + cell / 2), c, 28, "accent", "mm")
+    y = top + 4 * cell + 16
+    for k, r in enumerate(rented):
+        x0 = 16 + k * (AW - 32) // max(1, len(rented))
+        w = (AW - 32) // max(1, len(rented)) - 8
+        box(draw, (x0, y, x0 + w, y + cell // 2), "blue", "accent", 4)
+        label = f"{r['cell']} {_comp(view, 'rooms', r['room'])}"
+        label = label if text_width(label, TEXT_MIN) <= w - 16 else r["cell"]  # never a word cut
+        text(draw, (x0 + 8, y + cell // 4), label, TEXT_MIN, "white", "lm")
+    y += cell // 2 + 24 if rented else 0
+    _lines(draw, 16, y, rooms, AW - 32, TEXT_MIN)
     return to_png(to_palette(img))
 
 
 # The one protocol (render/__init__.py).
-RENDERER = Renderer(board=board, area=area, steps=steps)
+RENDERER = Renderer(board=board, area=area, steps=steps, preview=preview)
 
 
 # ---- the plain drawing functions the benchmark and the engine tests call, with default names ---

@@ -11,7 +11,12 @@ Only the two PUBLIC views are used (component names, a Combat Card's speed and
 fatigue come from ``view["components"]``), so nothing hidden can be drawn. The public view keeps only the last 14 combat log
 lines and empties them when a Year's Combat ends; a battle whose lines are gone
 is still drawn from what the two views show (party, prison, conquests, Evil),
-with a note that its play-by-play is not in the public view."""
+with a note that its play-by-play is not in the public view.
+
+Issue 28 (a phone shows a third of it): 1,200 px wide, no text under 26 px, and the numbers a
+battle is read by at 36 px: the Combat Card's fatigue, hit points entering and after, each blow
+("Troll: 3 to Priest 4, 1 left"), who was knocked out, tiles conquered, the Evil change. A blow
+or a capture is drawn in those few words; the board's text keeps the engine's full sentence."""
 
 from __future__ import annotations
 
@@ -25,16 +30,23 @@ from PIL import Image
 
 from render.base import PALETTE, SEAT_COLOURS, box, canvas, grid, seat_colour, text, text_width, to_png
 
-W = 900
+# Issue 28's floor at 1,200 px wide (a phone shows a third): no text under SMALL; the numbers a
+# player reads the battle by (damage, hit points left, fatigue, prison, tiles conquered) at KEY.
+W = 1200
 MAX_IMAGES = 8
-LINE = 32
-LOG_SIZE = 24
-BODY = 24
-STEP_SIZE = 26
-TOP = 116
-CELL = 52
-PANEL_W = 34 + 5 * CELL + 16
-PANEL_H = 28 + 30 + 4 * CELL + 12
+SMALL = 26
+LOG_SIZE = 28
+NAME = 30
+STEP_SIZE = 30
+KEY = 36
+TITLE = 42
+CELL = 76
+GX, GY = 38, 36  # the grid's origin in its panel, after the two caption lines and the coordinates
+CAPTION = 2 * (SMALL + 6)
+PANEL_W = GX + 5 * CELL + 14
+PANEL_H = 8 + CAPTION + GY + 4 * CELL + 12
+PX = PANEL_W + 28  # the party table, right of the dungeon
+ROW = KEY + 14
 CLS = {"warrior": "Warrior", "thief": "Thief", "priest": "Priest", "wizard": "Wizard", "bard": "Bard"}
 STEPS = [
     ("start", "Before the traps"),
@@ -108,7 +120,7 @@ Row = tuple[Any, ...]
 
 @dataclass
 class Member:
-    key: str  # the label the combat log uses, lower case ("the warrior (l2)", "the dwarven paladin")
+    key: str  # the label the combat log uses, lower case ("the warrior (level 2)", "the dwarven paladin")
     short: str
     hp: int
     left: int
@@ -150,7 +162,7 @@ def _members(view: dict[str, Any], seat: int) -> list[Member]:
         hp = int(a["hp"]) + int(a.get("bonus", 0))
         name = adventurer(a)
         heal = int(a.get("icons", 0)) if a["cls"] == "priest" else 0
-        key = f"the {a['cls']} (l{a.get('level', '')})"
+        key = f"the {a['cls']} (level {a.get('level', '')})"
         out.append(Member(key, name, hp, hp - int(a["dmg"]), heal, str(a.get("uid", key))))
     return out
 
@@ -158,7 +170,7 @@ def _members(view: dict[str, Any], seat: int) -> list[Member]:
 def _find(members: list[Member], key: str, left: int | None = None) -> Member | None:
     """The member a log line names. Two of one class and level share a label: prefer the one
     whose hit points fit the line (``left`` = what it had before, when the line says)."""
-    key = key.lower()
+    key = LEVEL.sub(r"(level \1)", key).lower()  # '(L1)' in a revision-2 log, '(level 1)' after
     same = [m for m in members if m.key == key and not m.captured]
     fit = [m for m in same if left is None or m.left == left]
     found = fit or same
@@ -430,13 +442,47 @@ def _line_colour(ln: str) -> str:
     return "text"
 
 
+COURAGE = re.compile(r"^Courage cancels (\d+) damage to (.+)\.$")
+# Other lines whose number changes the damage or the fatigue: drawn whole at KEY.
+MORE = re.compile(r"absorbs \d+ damage|: \+\d+ fatigue|strikes with \+\d+")
+WHO = re.compile(r"^the (\w+) \(level (\d+)\)$", re.I)
+
+
+def _who(s: str) -> str:
+    """A log's "the priest (level 4)" as the party table names it: "Priest 4"."""
+    s = LEVEL.sub(r"(level \1)", s)
+    m = WHO.match(s)
+    if m:
+        return f"{CLS.get(m.group(1).lower(), m.group(1).capitalize())} {m.group(2)}"
+    return s[4:] if s.lower().startswith("the ") else s
+
+
+def _log_line(ln: str, names: list[str]) -> tuple[str, int]:
+    """A log line as drawn, with its size: a blow, a capture or a conquest says its numbers
+    in a few words at KEY (the board's text keeps the full sentence); the rest at LOG_SIZE."""
+    d = DEALS.match(ln)
+    if d:
+        return f"{d.group(1)}: {d.group(2)} to {_who(d.group(3))}, {d.group(4)} left", KEY
+    p = PRISON.match(ln)
+    if p:
+        seat = int(p.group(2))
+        owner = names[seat - 1] if seat <= len(names) else f"Player {seat}"
+        return f"{_who(p.group(1))} knocked out: {owner}'s prison", KEY
+    c = COURAGE.match(ln)
+    if c:
+        return f"Courage: {c.group(1)} damage cancelled, {_who(c.group(2))}", KEY
+    if "conquer" in ln or MORE.search(ln):
+        return named(ln, names), KEY
+    return named(ln, names), LOG_SIZE
+
+
 def _draw_grid(
     draw: Any, p: dict[str, Any], p_after: dict[str, Any] | None, tile: str | None, x: int, y: int
 ) -> None:
     """The dungeon as on the board (tunnels brown, rooms blue and framed, conquered crossed);
-    tiles conquered in this battle say NEW; the battle tile is boxed."""
+    tiles conquered in this battle are framed in yellow; the battle tile is boxed."""
     cell, cols, rows = CELL, 5, 4
-    gx, gy = x + 34, y + 30
+    gx, gy = x + GX, y + GY
     for c, t in p["grid"].items():
         ci, ri = ord(c[0]) - 65, int(c[1:]) - 1
         r = (gx + ci * cell + 2, gy + ri * cell + 2, gx + (ci + 1) * cell - 2, gy + (ri + 1) * cell - 2)
@@ -445,22 +491,21 @@ def _draw_grid(
         colour = (70, 70, 78) if was or now else PALETTE["brown"] if t["k"] == "t" else PALETTE["blue"]
         draw.rectangle(r, fill=colour)
         if t["k"] == "r" and not (was or now):
-            draw.rectangle((r[0] + 5, r[1] + 5, r[2] - 5, r[3] - 5), outline=PALETTE["white"], width=2)
-        if was or now:
-            draw.line((r[0] + 6, r[1] + 6, r[2] - 6, r[3] - 6), fill=PALETTE["bad"], width=3)
-            draw.line((r[0] + 6, r[3] - 6, r[2] - 6, r[1] + 6), fill=PALETTE["bad"], width=3)
+            draw.rectangle((r[0] + 6, r[1] + 6, r[2] - 6, r[3] - 6), outline=PALETTE["white"], width=3)
         if now and not was:
-            draw.rectangle(
-                (r[0] + 3, r[1] + cell / 2 - 12, r[2] - 3, r[1] + cell / 2 + 12), fill=PALETTE["black"]
-            )
-            text(draw, (r[0] + cell / 2, r[1] + cell / 2), "NEW", 18, "yellow", "mm")
-    grid(draw, (gx, gy), cols, rows, cell, size=20)
+            # Conquered in this battle: a yellow frame around the cross, which stays in view
+            # (issue 28: the "NEW" tag used to cover the red cross).
+            draw.rectangle(r, outline=PALETTE["yellow"], width=6)
+        if was or now:
+            draw.line((r[0] + 8, r[1] + 8, r[2] - 8, r[3] - 8), fill=PALETTE["bad"], width=4)
+            draw.line((r[0] + 8, r[3] - 8, r[2] - 8, r[1] + 8), fill=PALETTE["bad"], width=4)
+    grid(draw, (gx, gy), cols, rows, cell, size=SMALL)
     if tile and tile in p["grid"]:
         ci, ri = ord(tile[0]) - 65, int(tile[1:]) - 1
         draw.rectangle(
-            (gx + ci * cell - 2, gy + ri * cell - 2, gx + (ci + 1) * cell + 2, gy + (ri + 1) * cell + 2),
+            (gx + ci * cell - 3, gy + ri * cell - 3, gx + (ci + 1) * cell + 3, gy + (ri + 1) * cell + 3),
             outline=PALETTE["accent"],
-            width=5,
+            width=6,
         )
 
 
@@ -482,23 +527,34 @@ def _party_rows(members: list[Member]) -> list[Row]:
     return [(m.short, m.left, m.hp, m.captured) for m in members]
 
 
-def _draw_party(draw: Any, rows: list[Row], x: int, y: int, width: int) -> int:
-    """One line per member: name, health bar, "left/max" (or PRISON, or what is known)."""
-    if not rows:
-        text(draw, (x, y), "nobody", BODY, "muted")
-        return y + LINE
-    for name, left, hp, captured, *note in rows:
-        text(draw, (x, y), name, BODY)
-        bx = x + 190
-        bw = max(40, width - 190 - 90)
-        draw.rectangle((bx, y + 3, bx + bw, y + 23), fill=PALETTE["panel2"])
-        if hp > 0 and left > 0 and not note:
-            draw.rectangle((bx, y + 3, bx + int(bw * min(left, hp) / hp), y + 23), fill=PALETTE["good"])
-        if note:
-            text(draw, (bx + 8, y + 1), note[0], 20, "muted")
-        status = "PRISON" if captured else ("?" if note else f"{left}/{hp}")
-        text(draw, (bx + bw + 8, y), status, BODY, "bad" if captured else "text")
-        y += LINE
+def _draw_party(draw: Any, start: list[Member], result: list[Row], x: int, y: int, width: int) -> int:
+    """One row per member: name, hit points entering, and (when known) a health bar and the
+    hit points after the battle, PRISON, or what is known instead. Returns the y below."""
+    if not start:
+        text(draw, (x, y), "nobody", NAME, "muted")
+        return y + ROW
+    right = x + width  # "after" is right-aligned there: "PRISON" at KEY is its widest
+    bx, bw = x + 330, max(40, width - 330 - 20 - int(text_width("PRISON", KEY)))
+    if result:
+        text(draw, (x + 230, y), "entering", SMALL, "muted")
+        text(draw, (right, y), "after", SMALL, "muted", "ra")
+    y += SMALL + 8
+    for k, m in enumerate(start):
+        text(draw, (x, y + 4), m.short, NAME)
+        text(draw, (x + 230, y), f"{m.left}/{m.hp}", KEY)
+        if k < len(result):
+            _, left, hp, captured, *note = result[k]
+            if not note:
+                draw.rectangle((bx, y + 8, bx + bw, y + KEY - 4), fill=PALETTE["panel2"])
+            if hp > 0 and left > 0 and not note:
+                draw.rectangle(
+                    (bx, y + 8, bx + int(bw * min(left, hp) / hp), y + KEY - 4), fill=PALETTE["good"]
+                )
+            if note:
+                text(draw, (bx, y + 4), note[0], NAME, "muted")
+            status = "PRISON" if captured else ("?" if note else f"{left}/{hp}")
+            text(draw, (right, y), status, KEY, "bad" if captured else "text", "ra")
+        y += ROW
     return y
 
 
@@ -528,7 +584,7 @@ def _result(before: dict[str, Any], after: dict[str, Any], b: Battle) -> list[Ro
     # others walked out, with health the public view no longer shows.
     caught = {str(a.get("uid", a.get("name"))) for a in p1["prison"][len(p0["prison"]) :]}
     return [
-        (m.short, 0, m.hp, True) if m.uid in caught else (m.short, 0, m.hp, False, "left the dungeon alive")
+        (m.short, 0, m.hp, True) if m.uid in caught else (m.short, 0, m.hp, False, "walked out")
         for m in start
     ]
 
@@ -542,7 +598,7 @@ def _facts(before: dict[str, Any], after: dict[str, Any], b: Battle) -> list[str
     out: list[str] = []
     new_prison = p1["prison"][len(p0["prison"]) :] if len(p1["prison"]) >= len(p0["prison"]) else []
     if new_prison:
-        out.append("Thrown into prison: " + ", ".join(a.get("name") or adventurer(a) for a in new_prison))
+        out.append("To prison: " + ", ".join(a.get("name") or adventurer(a) for a in new_prison))
     conq = sorted(c for c, t in p1["grid"].items() if t["c"] and not p0["grid"].get(c, {}).get("c"))
     if conq:
         out.append("Conquered: " + ", ".join(conq))
@@ -556,20 +612,20 @@ def _body(
 ) -> list[tuple[str, str, int]]:
     """The battle's log lines as (colour or "step", text, size), grouped by Battle Phase step."""
     card = _cards(before, after).get(b.card or "")
-    width = W - 32
+    width = W - 40
     out: list[tuple[str, str, int]] = []
     if b.missing:
         why = (
-            "the board keeps only the last combat lines"
+            "only the last lines are kept"
             if _same_combat(before, after)
             else "the log is cleared as Combat ends"
         )
         note = (
-            f"The play-by-play of this battle is not in the public view ({why}); below is what the boards show."
+            f"This battle's play-by-play is not on the board ({why}); below is what the boards show."
             if not b.lines
-            else "The first lines of this battle are no longer in the public view."
+            else "The first lines of this battle are no longer on the board."
         )
-        out += [("muted", part, 20) for part in wrap(note, width, 20)]
+        out += [("muted", part, SMALL) for part in wrap(note, width, SMALL)]
     step, title = "start", ""
     traps: set[str] = set()
     for ln in b.lines:
@@ -580,90 +636,133 @@ def _body(
         if dict(STEPS)[step] != title:
             title = dict(STEPS)[step]
             out.append(("step", title, STEP_SIZE))
-        shown = named(ln, names)
-        for k, part in enumerate(wrap(shown, width - 16, LOG_SIZE)):
-            out.append((_line_colour(ln), ("" if k == 0 else "  ") + part, LOG_SIZE))
+        shown, size = _log_line(ln, names)
+        for k, part in enumerate(wrap(shown, width - 16, size)):
+            out.append((_line_colour(ln), ("" if k == 0 else "  ") + part, size))
     return out
 
 
-def _title(draw: Any, before: dict[str, Any], after: dict[str, Any], b: Battle, names: list[str]) -> None:
-    draw.rectangle([0, 0, W, TOP - 10], fill=PALETTE["panel"])
+def _title_lines(
+    before: dict[str, Any], after: dict[str, Any], b: Battle, names: list[str]
+) -> list[tuple[str, int]]:
+    """The title (round and dungeon) and what the battle is fought with: tile and Combat Card,
+    its fatigue at KEY."""
     seat = b.seat
-    col = seat_colour(seat) if seat is not None else PALETTE["text"]
     who = f"{names[seat]}'s dungeon" if seat is not None else "a dungeon"
     rnd = f"round {b.round} of {before['combat_rounds']}" if b.round else "a round"
     if b.upto:
         rnd = f"rounds {b.round}-{b.upto} of {before['combat_rounds']}"
-    text(draw, (16, 8), f"Year {before['year']} combat, {rnd}: {who}", 30, col)
+    out = [(part, TITLE) for part in wrap(f"Year {before['year']} combat, {rnd}: {who}", W - 32, TITLE)]
     card = _cards(before, after).get(b.card or "")
     if b.upto:
-        sub = "One image for these rounds: which of them the party fought is not in the public view."
-    else:
-        where = b.tile or "? (not in the public view)"
-        if seat is not None and b.tile in before["players"][seat]["grid"]:
-            t = before["players"][seat]["grid"][b.tile]
-            if t["k"] == "r":
-                where += " (" + before["components"]["rooms"].get(t["room"], t["room"]) + ")"
-        sub = f"Battle on {where}.   Combat Card: {b.card or '?'}"
-        if card:
-            fat = b.fatigue if b.fatigue is not None else card["fatigue"]
-            sub += f" ({card['speed']} spell, fatigue {fat})"
-    for k, part in enumerate(wrap(sub, W - 32, 24)[:2]):
-        text(draw, (16, 48 + 30 * k), part, 24)
+        sub = "Which of these rounds the party fought is not on the board."
+        return out + [(part, NAME) for part in wrap(sub, W - 32, NAME)]
+    where = b.tile or "a tile the board no longer shows"
+    if seat is not None and b.tile in before["players"][seat]["grid"]:
+        t = before["players"][seat]["grid"][b.tile]
+        if t["k"] == "r":
+            where += " (" + before["components"]["rooms"].get(t["room"], t["room"]) + ")"
+    sub = f"Battle on {where}." + (f"  {b.card}" if b.card else "")
+    if card:
+        fat = b.fatigue if b.fatigue is not None else card["fatigue"]
+        sub += f": {card['speed']} spell, fatigue {fat}"
+    return out + [(part, KEY) for part in wrap(sub, W - 32, KEY)[:2]]
 
 
-def _upper(draw: Any, before: dict[str, Any], after: dict[str, Any], b: Battle, start: list[Member]) -> None:
-    """The dungeon with the battle tile, the party as it entered and the monsters ready."""
-    y = TOP
+def _notes(before: dict[str, Any], b: Battle) -> list[str]:
+    """The lines under the dungeon: the monsters ready and the Trap Cards in hand."""
+    if b.seat is None:
+        return []
+    p0 = before["players"][b.seat]
+    ready = [
+        before["components"]["monsters"].get(m["id"], m["id"]) for m in p0["monsters"] if m["up"] is True
+    ]
+    lines = wrap(f"Monsters ready: {', '.join(ready) or 'none'}", PANEL_W, SMALL)[:4]
+    return lines + [f"Trap Cards in hand: {p0['traps']}"]
+
+
+def _left(
+    draw: Any, before: dict[str, Any], after: dict[str, Any], b: Battle, notes: list[str], y: int
+) -> int:
+    """The dungeon with the battle tile, and the notes under it."""
     p0 = before["players"][b.seat] if b.seat is not None else None
     p1 = after["players"][b.seat] if b.seat is not None and len(after["players"]) > b.seat else None
-    if p0 is not None:
-        box(draw, (8, y, 8 + PANEL_W, y + PANEL_H), "panel")
-        text(draw, (18, y + 4), "Dungeon (battle tile boxed)", 20, "muted")
-        _draw_grid(draw, p0, p1 if p1 is not None and p1["grid"] else None, b.tile, 8, y + 28)
-    px = PANEL_W + 28
-    entering = "Party entering the battle" if b.first_round else "Party on the last board"
-    text(draw, (px, y), entering, 24, "accent")
-    rows: list[Row] = [(m.short, m.left, m.hp, False) for m in start]
-    py = _draw_party(draw, rows, px, y + 34, W - px - 16)
-    if p0 is not None:
-        ready = [
-            before["components"]["monsters"].get(m["id"], m["id"]) for m in p0["monsters"] if m["up"] is True
-        ]
-        lines = wrap(f"Monsters ready: {', '.join(ready) or 'none'}", W - px - 16, 22)[:3]
-        for k, part in enumerate(lines + [f"Trap Cards in hand: {p0['traps']}"]):
-            text(draw, (px, py + 6 + k * 28), part, 22, "muted")
+    if p0 is None:
+        return y
+    box(draw, (8, y, 8 + PANEL_W, y + PANEL_H), "panel")
+    taken = p1 is not None and any(
+        t.get("c") and not p0["grid"].get(c, {}).get("c") for c, t in p1["grid"].items()
+    )
+    text(draw, (20, y + 6), "Boxed: the battle tile", SMALL, "muted")
+    if taken:
+        text(draw, (20, y + 6 + SMALL + 6), "Yellow: conquered now", SMALL, "muted")
+    _draw_grid(draw, p0, p1 if p1 is not None and p1["grid"] else None, b.tile, 8, y + 8 + CAPTION)
+    y += PANEL_H + 8
+    for part in notes:
+        text(draw, (12, y), part, SMALL, "muted")
+        y += SMALL + 8
+    return y
+
+
+def _right(draw: Any, b: Battle, start: list[Member], result: list[Row], facts: list[str], y: int) -> int:
+    """The party entering and after the battle, then who went to prison, what was
+    conquered and the Evil change, at KEY."""
+    width = W - PX - 16
+    head = ("Party entering" if b.first_round else "Party on the last board") + (
+        ", then after" if result else ""
+    )
+    text(draw, (PX, y), head, NAME, "accent")
+    y = _draw_party(draw, start, result, PX, y + NAME + 4, width)
+    for f in facts:
+        for part in wrap(f, width, KEY):
+            text(draw, (PX, y), part, KEY, "yellow")
+            y += ROW
+    return y
+
+
+def _height(
+    tops: list[tuple[str, int]],
+    body: list[tuple[str, str, int]],
+    start: list[Member],
+    facts: list[str],
+    notes: list[str],
+) -> tuple[int, int]:
+    """The title band's height and the whole image's, exactly as drawn (a measuring pass)."""
+    top = 14 + sum(size + 12 for _, size in tops) + 8
+    left = PANEL_H + 8 + len(notes) * (SMALL + 8) if notes else 0
+    right = (
+        NAME
+        + 4
+        + (SMALL + 8 + ROW * len(start) if start else ROW)
+        + ROW * sum(len(wrap(f, W - PX - 16, KEY)) for f in facts)
+    )
+    body_h = sum(STEP_SIZE + 16 if k == "step" else size + 12 for k, _, size in body)
+    return top, top + 16 + max(left, right) + 16 + body_h + 16
 
 
 def _image(before: dict[str, Any], after: dict[str, Any], b: Battle, names: list[str]) -> bytes:
     start = _members(before, b.seat) if b.seat is not None else []
-    result = _result(before, after, b)
-    facts = _facts(before, after, b)
-    body = _body(before, after, b, names)
-    party_h = 34 + LINE * max(1, len(start)) + 4 * 28 + 8
-    upper = max(PANEL_H, party_h)
-    body_h = sum(40 if k == "step" else LINE for k, _, _ in body)
-    res_h = (40 + LINE * max(1, len(result)) if result else 0) + LINE * len(facts) + 16
-    img, draw = canvas(W, TOP + upper + 16 + body_h + res_h + 16)
-    _title(draw, before, after, b, names)
-    _upper(draw, before, after, b, start)
-    y = TOP + upper + 16
+    result, facts = _result(before, after, b), _facts(before, after, b)
+    body, tops = _body(before, after, b, names), _title_lines(before, after, b, names)
+    notes = _notes(before, b)
+    top, height = _height(tops, body, start, facts, notes)
+    img, draw = canvas(W, height)
+    draw.rectangle([0, 0, W, top - 8], fill=PALETTE["panel"])
+    col = seat_colour(b.seat) if b.seat is not None else PALETTE["text"]
+    y = 14
+    for s, size in tops:
+        text(draw, (16, y), s, size, col if size == TITLE else "text")
+        y += size + 12
+    y = top + 16
+    y = max(_left(draw, before, after, b, notes, y), _right(draw, b, start, result, facts, y)) + 16
     for kind, s, size in body:
         if kind == "step":
-            draw.rectangle((8, y + 2, W - 8, y + 36), fill=PALETTE["panel2"])
+            draw.rectangle((8, y + 2, W - 8, y + STEP_SIZE + 12), fill=PALETTE["panel2"])
             text(draw, (16, y + 6), s, size, "accent")
-            y += 40
+            y += STEP_SIZE + 16
         else:
             text(draw, (16 if kind == "muted" else 24, y), s, size, kind)
-            y += LINE
-    if result or facts:
-        y += 8
-        if result:
-            text(draw, (16, y), "After the battle" if b.first_round else "After this move", 24, "accent")
-            y = _draw_party(draw, result, 24, y + 36, W - 48)
-        for f in facts:
-            text(draw, (24, y), f, BODY, "yellow")
-            y += LINE
+            y += size + 12
     # A fixed palette (our colours and their anti-aliasing blends) maps faster than an adaptive one.
     return to_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
 

@@ -10,7 +10,10 @@
 
 Monsters carry their kind's colour AND letter (explained in the legend), so
 colour is never the only cue. Dungeon columns are numbered: the number is what
-``support <n> gold|gem`` names. Every text a player reads is >= 24 px.
+``support <n> gold|gem`` names. No text is under 26 px (issue 28's floor, readable at a
+third of the size on a phone); the title, whose turn, scores and the numbers a player
+bids by are 36 px or more. Seats have their own colours, none a monster kind's colour,
+and a yellow frame marks the cards the last turn placed or supported.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from PIL import ImageDraw
 
 from engine.core import name_seats
 from render import Renderer, default_names
-from render.base import PALETTE, box, canvas, seat_colour, text, text_width, to_palette, to_png
+from render.base import PALETTE, box, canvas, text, text_width, to_palette, to_png
 
 View = dict[str, Any]
 WIDTH = 1200
@@ -34,6 +37,10 @@ KIND_COLOURS: dict[str, tuple[int, int, int]] = {
     "Trolls": (0, 114, 178),
 }
 KIND_LETTERS = {"Undead": "U", "Kobolds": "K", "Goblins": "G", "Orcs": "O", "Trolls": "T"}
+# Seat colours of this game only: the shared ones are orange, green, pink and red, the
+# colours of Kobolds, Goblins, Undead and Orcs (issue 28: "Bot 1 and Kobolds both orange").
+SEAT_COLOURS = [(255, 255, 255), (40, 230, 230), (190, 230, 70), (210, 170, 120), (165, 140, 255)]
+SMALL, BIG = 26, 36  # the floor, and the size of the title, turn, scores and bid numbers
 BACK = (70, 60, 90)
 FACE = (225, 215, 190)  # a humanoid turned face up at the scoring
 GOLD = (240, 200, 40)
@@ -41,6 +48,10 @@ GEM = (86, 180, 233)
 IW, IH = 150, 196  # inn cards
 DW, DH, DGAP = 80, 96, 6  # dungeon cards
 COL = DW + 6  # dungeon column pitch
+
+
+def seat_colour(seat: int) -> tuple[int, int, int]:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
 def _ink(bg: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -82,7 +93,13 @@ def _treasure_icon(d: ImageDraw.ImageDraw, t: str, x: float, y: float, r: float)
     (_coin if t == "gold" else _gem)(d, x, y, r)
 
 
-def _purse(d: ImageDraw.ImageDraw, x: float, y: float, gold: int, gem: int, size: int = 26) -> float:
+def _purse_width(gold: int, gem: int, size: int) -> float:
+    r = size * 0.45
+    words = (f"{gold} gold", f"{gem} gem" + ("" if gem == 1 else "s"))
+    return sum(2 * r + 8 + text_width(w, size) + 18 for w in words) - 18
+
+
+def _purse(d: ImageDraw.ImageDraw, x: float, y: float, gold: int, gem: int, size: int = BIG) -> float:
     """'(coin) 3 gold  (gem) 4 gems' with icons; returns the x after it."""
     r = size * 0.45
     for t, n in (("gold", gold), ("gem", gem)):
@@ -125,11 +142,11 @@ def _humanoid(d: ImageDraw.ImageDraw, x: float, y: float, c: dict[str, Any], s: 
     if big:
         text(d, (x + w / 2, y + 12), "Humanoid", 26, ink, "ma")
         text(d, (x + w / 2, y + 54), c["range"], 44, ink, "ma")
-        text(d, (x + w / 2, y + 108), "face down", 24, "muted", "ma")
+        text(d, (x + w / 2, y + 106), "face down", SMALL, "muted", "ma")
         _skulls(d, x + w / 2, y + h - 46, c["skulls"], 13, ink)
         return
     label = str(c["value"]) if revealed else c["range"]
-    text(d, (x + w / 2, y + 10 * s), label, round((32 if revealed else 26) * s), ink, "ma")
+    text(d, (x + w / 2, y + 10 * s), label, max(SMALL, round((32 if revealed else 26) * s)), ink, "ma")
     _skulls(d, x + w / 2, y + h - 26 * s, c["skulls"], 8 * s, ink)
 
 
@@ -146,52 +163,76 @@ def _wrap(s: str, size: int, width: float) -> list[str]:
     return lines
 
 
+LAST_LINES = 3  # at most this many lines of "Last turn: ..." (the history has the rest)
+
+
+def _header_lines(view: View, names: list[str]) -> tuple[list[str], list[str]]:
+    """Whose turn (36 px) and what the last turn did (26 px), wrapped to the board."""
+    status = _wrap(name_seats(view["status"], names), BIG, WIDTH - 2 * PAD)
+    last = view.get("last")
+    said: list[str] = []
+    if last and last["lines"]:
+        said = _wrap("Last turn: " + name_seats(" ".join(last["lines"]), names), SMALL, WIDTH - 2 * PAD)
+        if len(said) > LAST_LINES:
+            said = [*said[: LAST_LINES - 1], said[LAST_LINES - 1] + " ..."]
+    return status, said
+
+
+def _header_height(view: View, names: list[str]) -> int:
+    status, said = _header_lines(view, names)
+    return 60 + 46 * len(status) + 34 * len(said) + 10 + 12
+
+
 def _header(d: ImageDraw.ImageDraw, view: View, names: list[str]) -> int:
     if view["over"]:
         title = f"Monster Inn - final scores after {view['round']} rounds"
     else:
         deck = f"{view['deck']} card{'s' if view['deck'] != 1 else ''} left in the deck"
         title = f"Monster Inn - round {view['round']} of {view['rounds']} - {deck}"
-    lines = _wrap(name_seats(view["status"], names), 26, WIDTH - 2 * PAD)
-    h = 56 + 34 * len(lines) + 10
-    d.rectangle((0, 0, WIDTH, h), fill=PALETTE["panel"])
-    text(d, (PAD, 10), title, 32, "accent")
-    for i, line in enumerate(lines):
-        text(d, (PAD, 54 + 34 * i), line, 26)
-    return h + 12
+    status, said = _header_lines(view, names)
+    h = _header_height(view, names)
+    d.rectangle((0, 0, WIDTH, h - 12), fill=PALETTE["panel"])
+    text(d, (PAD, 10), title, BIG, "accent", role="title")
+    y = 58
+    for line in status:
+        text(d, (PAD, y), line, BIG, role="turn")
+        y += 46
+    for line in said:
+        text(d, (PAD, y), line, SMALL, "accent")
+        y += 34
+    return h
 
 
-def _header_height(view: View, names: list[str]) -> int:
-    lines = _wrap(name_seats(view["status"], names), 26, WIDTH - 2 * PAD)
-    return 56 + 34 * len(lines) + 10 + 12
-
-
-INN_H = 40 + IH + 44
+INN_H = 48 + IH + 46
 
 
 def _draw_inn(d: ImageDraw.ImageDraw, view: View, names: list[str], y: int) -> None:
-    text(d, (PAD, y), "The Inn", 28, "accent")
-    text(d, (PAD + 124, y + 2), "whoever leaves takes the leftmost creature", 24, "muted")
-    cy = y + 40
+    text(d, (PAD, y), "The Inn", BIG, "accent")
+    text(d, (PAD + 150, y + 6), "whoever leaves takes the leftmost creature", SMALL, "muted")
+    top = view.get("deck_top")
+    if top is not None:  # the back of the deck's top card, seen by everyone at the table
+        what = "a monster" if top["type"] == "monster" else f"humanoid {top['range']}, {top['skulls']} skulls"
+        text(d, (WIDTH - PAD, y + 6), f"Top of the deck: {what}", SMALL, "accent", "ra")
+    cy = y + 48
     x: float = PAD
     for i, c in enumerate(view["inn"]):
         (_monster if c["type"] == "monster" else _humanoid)(d, x, cy, c, 1, True)
         if i == 0:
             d.rectangle((x, cy + IH + 4, x + IW, cy + IH + 10), fill=PALETTE["accent"])
-            text(d, (x + IW / 2, cy + IH + 14), "next to go", 24, "accent", "ma")
+            text(d, (x + IW / 2, cy + IH + 14), "next to go", SMALL, "accent", "ma")
         x += IW + 12
     px = WIDTH - PAD - 300
     box(d, (px, cy, WIDTH - PAD, cy + IH), fill="panel")
-    text(d, (px + 16, cy + 12), "Pool", 28, "accent")
+    text(d, (px + 16, cy + 10), "Pool", 30, "accent")
     pool = view["pool"]
     if pool["n"]:
         word = "gold" if pool["type"] == "gold" else ("gem" if pool["n"] == 1 else "gems")
-        _treasure_icon(d, pool["type"], px + 16, cy + 54, 16)
-        text(d, (px + 56, cy + 50), f"{pool['n']} {word}", 34)
+        _treasure_icon(d, pool["type"], px + 16, cy + 54, 17)
+        text(d, (px + 58, cy + 50), f"{pool['n']} {word}", BIG)
     else:
-        text(d, (px + 16, cy + 54), "empty", 28, "muted")
-    text(d, (px + 16, cy + 104), "Supply", 26, "muted")
-    _purse(d, px + 16, cy + 140, view["supply"]["gold"], view["supply"]["gem"], 24)
+        text(d, (px + 16, cy + 50), "empty", BIG, "muted")
+    text(d, (px + 16, cy + 104), "Supply", SMALL, "muted")
+    _purse(d, px + 16, cy + 142, view["supply"]["gold"], view["supply"]["gem"], SMALL)
 
 
 def _place(view: View, seat: int) -> int:
@@ -201,62 +242,78 @@ def _place(view: View, seat: int) -> int:
     return 0
 
 
+PLACE_H = 50
+
+
 def _final_banner(d: ImageDraw.ImageDraw, view: View, names: list[str], y: int) -> int:
-    """The winner, big, and the places with fame and treasure (the tie-break)."""
+    """The winner, big, and the places with fame, where it came from, and treasure (the tie-break)."""
     winners = view["ranking"][0]
     fame = view["scoring"][winners[0]]["fame"]
     who = " and ".join(names[s] for s in winners)
     word = "Winners" if len(winners) > 1 else "Winner"
     box(d, (PAD, y, WIDTH - PAD, y + 64), fill=(70, 60, 20), outline="accent", width=3)
-    text(d, (WIDTH / 2, y + 32), f"{word}: {who} with {fame} fame", 40, "accent", "mm")
+    text(d, (WIDTH / 2, y + 32), f"{word}: {who} with {fame} fame", 40, "accent", "mm", role="score")
     y += 76
     for group in view["ranking"]:
         for s in group:
             p = view["players"][s]
-            line = f"{_place(view, s)}. {names[s]}: {view['scoring'][s]['fame']} fame"
-            text(d, (PAD + 8, y), line, 28, seat_colour(s))
-            text(d, (PAD + 520, y + 2), f"{p['gold'] + p['gem']} treasures", 24, "muted")
-            y += 36
+            sc = view["scoring"][s]
+            line = f"{_place(view, s)}. {names[s]}: {sc['fame']} fame"
+            text(d, (PAD + 8, y), line, BIG, seat_colour(s))
+            b = sc["breakdown"]
+            why = f"monsters {b['monsters']}, beaten {b['beaten']}, treasure {b['treasure']}"
+            text(d, (PAD + 520, y + 6), f"{why}; {p['gold'] + p['gem']} treasures", SMALL, "muted")
+            y += PLACE_H
     return y + 8
 
 
 def _final_height(view: View) -> int:
-    return 76 + 36 * view["seats"] + 8
+    return 76 + PLACE_H * view["seats"] + 8
 
 
 def _player_height(view: View) -> int:
-    return 48 + 2 * DH + DGAP + 32 + (34 if view["over"] else 0) + 10
+    return 58 + 2 * DH + DGAP + 36 + (34 if view["over"] else 0) + 10
+
+
+def _marks(view: View, seat: int) -> set[tuple[str, int]]:
+    """The cards of ``seat``'s dungeon the last turn placed or supported."""
+    last = view.get("last") or {}
+    return {(kind, i) for s, kind, i in last.get("cards", []) if s == seat}
 
 
 def _player_top(d: ImageDraw.ImageDraw, view: View, p: dict[str, Any], name: str, y: int) -> None:
     s = p["seat"]
     acting = s in view["to_act"]
     x: float = PAD + 24
-    text(d, (x, y + 10), name, 30, seat_colour(s))
-    x += text_width(name, 30) + 16
-    if acting:
-        w = text_width("TO ACT", 26) + 44
-        box(d, (x, y + 8, x + w, y + 42), fill="accent", outline=None, radius=6)
-        d.polygon([(x + 10, y + 14), (x + 26, y + 25), (x + 10, y + 36)], fill=PALETTE["black"])
-        text(d, (x + 34, y + 12), "TO ACT", 26, "black")
+    text(d, (x, y + 8), name, BIG, seat_colour(s))
+    x += text_width(name, BIG) + 16
+    if acting or (view["over"] and s in view["ranking"][0]):
+        word = "TO ACT" if acting else "WINNER"
+        w = text_width(word, 30) + (44 if acting else 20)
+        box(d, (x, y + 8, x + w, y + 48), fill="accent", outline=None, radius=6)
+        if acting:
+            d.polygon([(x + 10, y + 16), (x + 26, y + 28), (x + 10, y + 40)], fill=PALETTE["black"])
+        text(d, (x + (34 if acting else 10), y + 13), word, 30, "black")
         x += w + 16
-    elif view["over"] and s in view["ranking"][0]:
-        w = text_width("WINNER", 26) + 20
-        box(d, (x, y + 8, x + w, y + 42), fill="accent", outline=None, radius=6)
-        text(d, (x + 10, y + 12), "WINNER", 26, "black")
     elif not view["over"]:
         note = "bidding" if p["in_round"] else "left this round"
-        text(d, (x, y + 14), note, 24, "muted")
-        x += text_width(note, 24) + 16
+        text(d, (x, y + 16), note, SMALL, "muted")
+        x += text_width(note, SMALL) + 16
     if view["over"]:
-        sc = view["scoring"][s]
-        b = sc["breakdown"]
-        line = f"{sc['fame']} fame = monsters {b['monsters']}, beaten {b['beaten']}, treasure {b['treasure']}"
-        text(d, (WIDTH - PAD - 16, y + 12), line, 26, "accent", "ra")
+        text(
+            d,
+            (WIDTH - PAD - 16, y + 8),
+            f"{view['scoring'][s]['fame']} fame",
+            BIG,
+            "accent",
+            "ra",
+            role="score",
+        )
     elif p["gold"] is None:
-        text(d, (WIDTH - PAD - 16, y + 14), "treasure hidden", 24, "muted", "ra")
+        text(d, (WIDTH - PAD - 16, y + 16), "treasure hidden", SMALL, "muted", "ra")
     else:
-        _purse(d, max(x, WIDTH - PAD - 330), y + 12, p["gold"], p["gem"])
+        right = WIDTH - PAD - 16 - _purse_width(p["gold"], p["gem"], BIG)
+        _purse(d, max(x, right), y + 8, p["gold"], p["gem"])
 
 
 def _draw_player(d: ImageDraw.ImageDraw, view: View, p: dict[str, Any], name: str, y: int) -> None:
@@ -272,7 +329,12 @@ def _draw_player(d: ImageDraw.ImageDraw, view: View, p: dict[str, Any], name: st
     d.rectangle((PAD, y, PAD + 12, y + h), fill=seat_colour(p["seat"]))
     _player_top(d, view, p, name, y)
     cols = view["scoring"][p["seat"]]["columns"] if view["over"] else None
-    _dungeon(d, p, PAD + 28, y + 50, 1.0, cols)
+    _dungeon(d, p, PAD + 28, y + 60, 1.0, cols, marks=_marks(view, p["seat"]))
+
+
+def _frame(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
+    """The yellow frame round a card the last turn changed (outside the card, so it hides nothing)."""
+    d.rounded_rectangle((x - 5, y - 5, x + w + 5, y + h + 5), radius=10, outline=PALETTE["accent"], width=5)
 
 
 def _dungeon(
@@ -283,67 +345,90 @@ def _dungeon(
     s: float,
     cols: list[dict[str, Any]] | None,
     first: int = 0,
+    marks: set[tuple[str, int]] | None = None,
 ) -> None:
     """Monsters on top, humanoids below, columns numbered from ``first + 1`` (as the
     support move names them); at the end each column's fame."""
     mons, hums = p["monsters"], p["humanoids"]
+    marks = marks or set()
     n = max(len(mons), len(hums))
     w, h, pitch = DW * s, DH * s, COL * s
     if n == 0:
         text(d, (x0, top + h / 2), "no creatures yet", round(26 * s), "muted", "lm")
     for i in range(n):
         cx = x0 + i * pitch
+        hy = top + h + DGAP * s
+        if ("monsters", first + i) in marks:
+            _frame(d, cx, top, w, h)
+        if ("humanoids", first + i) in marks:
+            _frame(d, cx, hy, w, h)
         if i < len(mons):
             _monster(d, cx, top, mons[i], s, False)
             if mons[i]["support"]:
                 _treasure_icon(d, mons[i]["support"], cx + w - 22 * s, top - 6 * s, 12 * s)
         else:
             d.rounded_rectangle((cx, top, cx + w, top + h), radius=8, outline=PALETTE["line"], width=2)
-        hy = top + h + DGAP * s
         if i < len(hums):
             _humanoid(d, cx, hy, hums[i], s, False)
             if cols is not None and cols[i]["outcome"] in ("wins", "supported", "no monster"):
                 colour = PALETTE["bad"] if cols[i]["outcome"] == "wins" else PALETTE["text"]
                 d.line((cx + 6, hy + 6, cx + w - 6, hy + h - 6), fill=colour, width=round(5 * s))
                 d.line((cx + w - 6, hy + 6, cx + 6, hy + h - 6), fill=colour, width=round(5 * s))
-        text(d, (cx + w / 2, hy + h + 4 * s), str(first + i + 1), round(24 * s), "muted", "ma")
+        text(d, (cx + w / 2, hy + h + 6 * s), str(first + i + 1), max(SMALL, round(24 * s)), "muted", "ma")
         if cols is not None:
             f = cols[i]["fame"]
             fill = "good" if f > 0 else ("bad" if f < 0 else "muted")
-            text(d, (cx + w / 2, hy + h + 32 * s), f"{f:+d}" if f else "0", round(30 * s), fill, "ma")
+            text(d, (cx + w / 2, hy + h + 36 * s), f"{f:+d}" if f else "0", round(30 * s), fill, "ma")
 
 
+# Each mark drawn, and what it does (issue 28: a legend entry says what the mark means).
 LEGEND = [
-    "Top row: monsters (colour and letter = kind). Bottom row: the humanoid under each, face down:",
-    "its back shows the combat value range and the skulls. A coin or gem on a monster = support.",
-    "Column numbers are for support: support <number> gold|gem.",
+    "Top: monsters, colour and letter = kind. Below: the humanoid each must beat, face down:",
+    "its back shows its combat value range and skulls. A coin or gem on a monster: support,",
+    "it beats its humanoid unseen. Column numbers name a monster in support 2 gold.",
 ]
 FINAL_LEGEND = [
-    "Under each column: its fame. Red cross: the humanoid was weaker and removed after it was",
-    "turned over. White cross: removed unseen (the monster had support, or no monster above it).",
-    "Humanoid turned face up: light card with its combat value. 1 fame per 3 treasures.",
+    "Under each column: its fame. Red cross: the humanoid was stronger, turned over and removed.",
+    "White cross: removed unseen (the monster had support, or no monster above it). Light card:",
+    "a humanoid turned face up, with its combat value. Treasure: 1 fame per 3.",
 ]
+FRAME_WORDS = "a card the last turn placed in a dungeon or supported"
+
+
+def _legend_lines(view: View) -> list[str]:
+    lines = list(FINAL_LEGEND if view["over"] else LEGEND)
+    out = [line for part in lines for line in _wrap(part, SMALL, WIDTH - 2 * PAD)]
+    return out
+
+
+def _framed(view: View) -> bool:
+    return bool((view.get("last") or {}).get("cards"))
+
+
+def _legend_height(view: View) -> int:
+    return 42 + 40 * _framed(view) + 34 * len(_legend_lines(view)) + 10
 
 
 def _legend(d: ImageDraw.ImageDraw, view: View, y: int) -> None:
     x: float = PAD
     for kind, colour in KIND_COLOURS.items():
-        box(d, (x, y, x + 34, y + 30), fill=colour, outline=None, radius=4)
-        text(d, (x + 17, y + 15), KIND_LETTERS[kind], 24, _ink(colour), "mm")
-        text(d, (x + 42, y + 2), kind, 24)
-        x += 50 + text_width(kind, 24) + 22
-    for i, line in enumerate(FINAL_LEGEND if view["over"] else LEGEND):
-        text(d, (PAD, y + 42 + 32 * i), line, 24, "muted")
-
-
-LEGEND_H = 42 + 32 * 3 + 10
+        box(d, (x, y, x + 34, y + 32), fill=colour, outline=None, radius=4)
+        text(d, (x + 17, y + 16), KIND_LETTERS[kind], SMALL, _ink(colour), "mm")
+        text(d, (x + 42, y + 2), kind, SMALL)
+        x += 50 + text_width(kind, SMALL) + 10
+    if _framed(view):
+        y += 40
+        d.rounded_rectangle((PAD + 2, y, PAD + 32, y + 34), radius=6, outline=PALETTE["accent"], width=4)
+        text(d, (PAD + 42, y + 4), FRAME_WORDS, SMALL, "accent")
+    for i, line in enumerate(_legend_lines(view)):
+        text(d, (PAD, y + 42 + 34 * i), line, SMALL, "muted")
 
 
 def board(view: View, names: list[str] | None = None) -> bytes:
     names = _names(view, names)
     top = _header_height(view, names)
     middle = _final_height(view) if view["over"] else INN_H
-    height = top + middle + (_player_height(view) + 10) * view["seats"] + LEGEND_H
+    height = top + middle + (_player_height(view) + 10) * view["seats"] + _legend_height(view)
     img, d = canvas(WIDTH, height)
     _header(d, view, names)
     y = top
@@ -384,8 +469,8 @@ def area(view: View, names: list[str] | None = None) -> bytes | None:
     height = 210 + _area_lines(p) * block
     img, d = canvas(AREA_W, round(height))
     d.rectangle((0, 0, AREA_W, 60), fill=seat_colour(seat))
-    text(d, (PAD, 12), f"{names[seat]}: my dungeon", 34, _ink(seat_colour(seat)))
-    _purse(d, PAD, 78, p["gold"], p["gem"], 34)
+    text(d, (PAD, 12), f"{names[seat]}: my dungeon", BIG, _ink(seat_colour(seat)))
+    _purse(d, PAD, 78, p["gold"], p["gem"], BIG)
     supported = sum(1 for m in p["monsters"] if m["support"])
     note = f"{supported} more on your monsters as support" if supported else "treasure: 1 fame per 3"
     text(d, (PAD, 124), note, 30, "muted")
@@ -398,7 +483,8 @@ def area(view: View, names: list[str] | None = None) -> bytes | None:
     for line in range(_area_lines(p)):
         lo, hi = line * AREA_COLS, min(n, (line + 1) * AREA_COLS)
         part = {"monsters": p["monsters"][lo:hi], "humanoids": p["humanoids"][lo:hi]}
-        _dungeon(d, part, PAD + 8, y + 8, AREA_S, cols[lo:hi] if cols else None, first=lo)
+        marks = _marks(view, seat)
+        _dungeon(d, part, PAD + 8, y + 8, AREA_S, cols[lo:hi] if cols else None, first=lo, marks=marks)
         y += block
     return to_png(to_palette(img))
 

@@ -1,5 +1,15 @@
 """Persistence: SQLite through aiosqlite (the default) or PostgreSQL through asyncpg."""
 
-from store.db import Conflict, GameRow, SeatRow, Store, StoreError, encode_state
+from store.db import (
+    CommitUnknown,
+    Conflict,
+    DatabaseTimeout,
+    GameRow,
+    SeatRow,
+    Store,
+    StoreError,
+    encode_state,
+)
 
-__all__ = ["Conflict", "GameRow", "SeatRow", "Store", "StoreError", "encode_state"]
+__all__ = ["CommitUnknown", "Conflict", "DatabaseTimeout", "GameRow", "SeatRow", "Store", "StoreError"]
+__all__ += ["encode_state"]

@@ -17,12 +17,16 @@ transaction.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import logging
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Generator, Sequence
-from contextlib import asynccontextmanager
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Generator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -43,6 +47,99 @@ TIMER_CHANNEL = "lairkeeper_timers"
 
 class StoreError(Exception):
     """The database cannot be used (foreign, corrupt or too new). One sentence."""
+
+
+# ---- time limits (issue 27) ---------------------------------------------------------
+# Every query has a time limit (Store.timeout, LAIRKEEPER_DB_TIMEOUT, 5 s by default).
+# A caller may also set one deadline for a whole piece of work (``budget``): the
+# tables layer does so while it holds a game's lock, so a stalled database never
+# keeps the lock longer than the limit. Giving up is safe: a transaction that
+# timed out never commits later (see SqliteBackend._run_sync and PgBackend._session).
+
+DEFAULT_TIMEOUT = 5.0
+
+_deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "lairkeeper_db_deadline", default=None
+)
+
+
+class DatabaseTimeout(TimeoutError):
+    """The database did not answer within the time limit; nothing was written."""
+
+
+class CommitUnknown(DatabaseTimeout):
+    """The database was asked to COMMIT and did not confirm it in time: the work may
+    or may not have been written (it never is once this is raised, except by that
+    COMMIT itself)."""
+
+
+@contextmanager
+def budget(seconds: float) -> Iterator[None]:
+    """Every query inside shares one deadline, ``seconds`` from now (or an earlier
+    one already set by an enclosing budget)."""
+    end = time.monotonic() + seconds
+    outer = _deadline.get()
+    token = _deadline.set(end if outer is None else min(outer, end))
+    try:
+        yield
+    finally:
+        _deadline.reset(token)
+
+
+def time_left(timeout: float) -> float:
+    """Seconds this query may take: its own limit, or less when a budget ends sooner."""
+    left = timeout
+    end = _deadline.get()
+    if end is not None:
+        left = min(left, end - time.monotonic())
+    return left
+
+
+class _Abandoned(Exception):
+    """Raised on the database thread for a job the event loop gave up on."""
+
+
+class _Job:
+    """One request to SQLite's thread that the event loop may give up on. The thread
+    checks ``abandoned`` before each step and, under the lock, marks ``committing``
+    just before COMMIT: a job given up before that rolls back and never commits."""
+
+    __slots__ = ("lock", "abandoned", "committing", "end")
+
+    def __init__(self, end: float) -> None:
+        self.lock = threading.Lock()
+        self.abandoned = False
+        self.committing = False
+        self.end = end  # time.monotonic() deadline
+
+    def check(self) -> None:
+        if self.abandoned or time.monotonic() > self.end:
+            raise _Abandoned()
+
+    def may_commit(self) -> bool:
+        with self.lock:
+            if self.abandoned or time.monotonic() > self.end:
+                self.abandoned = True
+                return False
+            self.committing = True
+            return True
+
+    def abandon(self) -> bool:
+        """The loop gives up. False if a COMMIT is already under way (outcome unknown)."""
+        with self.lock:
+            if self.committing:
+                return False
+            self.abandoned = True
+            return True
+
+
+class _TimeUp(Exception):
+    """Set on a query's future when its time limit passes."""
+
+
+def _time_up(fut: asyncio.Future[Any]) -> None:
+    if not fut.done():
+        fut.set_exception(_TimeUp())
 
 
 # An operation: (kind, sql, args), kind "fetch" | "execute" | "executemany". A plain
@@ -144,8 +241,9 @@ class SqliteBackend:
     CHECKPOINT_EVERY = 50  # commits between background checkpoints (~10 WAL pages each)
     WAL_LIMIT = 4000  # pages (16 MB): past this, a checkpoint restarts the WAL
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.path = path
+        self.timeout = timeout  # seconds a query or transaction may take
         self.where = f"The database file {path}"
         self._db: aiosqlite.Connection | None = None
         # One connection runs one transaction at a time; other connections (other
@@ -157,6 +255,7 @@ class SqliteBackend:
         self._ckpt: aiosqlite.Connection | None = None
         self._ckpt_task: asyncio.Task[None] | None = None
         self._writes = 0
+        self._busy_ms = 5000  # the connection's busy_timeout, as last set (thread side)
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -208,35 +307,114 @@ class SqliteBackend:
         rows = await self.fetch("PRAGMA user_version", ())
         return int(rows[0][0])
 
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(job, *args)`` on the connection's thread; give up at the time limit.
+
+        A job given up on is marked abandoned: still queued, it never runs; in a
+        transaction, it rolls back instead of committing (``_Job``). Only a COMMIT
+        already under way when the limit passed has an unknown outcome."""
+        left = time_left(self.timeout)
+        if left <= 0:
+            raise DatabaseTimeout(f"{self.where} did not answer in time.")
+        job = _Job(time.monotonic() + left)
+        db = self.db
+        if not db._running or not db._connection:
+            raise ValueError("Connection closed")
+        # aiosqlite's own _execute, with a timer instead of the task and waiter a
+        # timeout around it would need (this runs for every query of every move): at
+        # the limit the timer fails the future, and the thread's late answer is dropped.
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        db._tx.put_nowait((fut, functools.partial(fn, job, *args)))
+        timer = loop.call_later(left, _time_up, fut)
+        try:
+            return await fut  # type: ignore[no-any-return]
+        except _TimeUp:
+            if not job.abandon():
+                raise CommitUnknown(f"{self.where} did not confirm a commit in time.") from None
+            raise DatabaseTimeout(f"{self.where} did not answer in time.") from None
+        except _Abandoned:
+            raise DatabaseTimeout(f"{self.where} did not answer in time.") from None
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):  # another writer held it past the limit
+                raise DatabaseTimeout(f"{self.where} is held by another writer.") from exc
+            raise
+        except BaseException:  # cancelled by the caller: the job must not run later
+            job.abandon()
+            raise
+        finally:
+            timer.cancel()
+
+    def _fetch_sync(self, job: _Job, sql: str, args: Sequence[Any]) -> list[Any]:
+        job.check()
+        return self.db._conn.execute(sql, args).fetchall()
+
     async def fetch(self, sql: str, args: Sequence[Any]) -> list[Any]:
-        return list(await self.db.execute_fetchall(sql, args))
+        return await self._call(self._fetch_sync, sql, args)
+
+    def _busy(self, con: sqlite3.Connection, job: _Job) -> None:
+        """On the thread: wait for another writer's lock no longer than ``job`` may take
+        (set only when that differs from the last setting by more than 0.2 s: a PRAGMA
+        per save would cost as much as a tenth of it)."""
+        ms = max(1, int((job.end - time.monotonic()) * 1000))
+        if abs(ms - self._busy_ms) > 200:
+            con.execute(f"PRAGMA busy_timeout={ms}")
+            self._busy_ms = ms
+
+    def _execute_sync(self, job: _Job, sql: str, args: Sequence[Any]) -> int:
+        con = self.db._conn
+        self._busy(con, job)
+        if not job.may_commit():
+            raise _Abandoned()
+        cur = con.execute(sql, args)
+        n = cur.rowcount
+        cur.close()
+        return n
 
     async def execute(self, sql: str, args: Sequence[Any]) -> int:
-        # A lone statement is its own transaction; it waits for a running one
-        # (aiosqlite runs one request at a time, and transaction() holds the lock).
+        """One statement in autocommit (tools: VACUUM, a PRAGMA). Within the time limit;
+        the store's own lone writes use :meth:`write` (a transaction of their own)."""
         async with self._write:
-            cur = await self.db.execute(sql, args)
-            n = cur.rowcount
-            await cur.close()
+            n = await self._call(self._execute_sync, sql, args)
         self._wrote()
         return n
+
+    async def write(self, sql: str, args: Sequence[Any]) -> int:
+        """A lone write as a transaction of its own, so that one given up on is never
+        carried out later (see _run_sync)."""
+
+        def body() -> Body[int]:
+            return int((yield ("execute", sql, args)))
+
+        return await self.run(body)
 
     async def run(self, make: Callable[[], Body[T]]) -> T:
         task = self._ckpt_task
         if task is not None and self._writes >= self.CHECKPOINT_EVERY and not task.done():
             # Back-pressure: a whole batch of saves went by while the last checkpoint
             # still runs (a loaded machine starves its thread); wait for it, or the
-            # WAL outruns its checkpoints and grows without bound.
-            await asyncio.shield(task)
-        async with self._write:
-            result = await self.db._execute(self._run_sync, make())
+            # WAL outruns its checkpoints and grows without bound (at most the time limit).
+            await asyncio.wait({task}, timeout=max(0.0, time_left(self.timeout)))
+        if self._write.locked():  # an ad-hoc transaction runs: wait for it, within the limit
+            try:
+                await asyncio.wait_for(self._write.acquire(), max(0.001, time_left(self.timeout)))
+            except TimeoutError:
+                raise DatabaseTimeout(f"{self.where} did not answer in time.") from None
+        else:
+            await self._write.acquire()
+        try:
+            result = await self._call(self._run_sync, make())
+        finally:
+            self._write.release()
         self._wrote()
         return result
 
-    def _run_sync(self, body: Body[T]) -> T:
+    def _run_sync(self, job: _Job, body: Body[T]) -> T:
         # The driver loop is inlined (no closure, no helper call): it runs for every
         # statement of every save.
         con = self.db._conn
+        job.check()
+        self._busy(con, job)
         con.execute("BEGIN IMMEDIATE")
         try:
             send = body.send
@@ -247,6 +425,8 @@ class SqliteBackend:
                 except StopIteration as stop:
                     result = stop.value
                     break
+                if job.abandoned:
+                    raise _Abandoned()
                 if kind == "fetch":
                     result = con.execute(sql, args).fetchall()
                 elif kind == "execute":
@@ -254,6 +434,8 @@ class SqliteBackend:
                 else:
                     con.executemany(sql, args)
                     result = None
+            if not job.may_commit():  # the loop gave up: never commit behind its back
+                raise _Abandoned()
         except BaseException:
             con.execute("ROLLBACK")
             raise
@@ -363,8 +545,9 @@ class PgBackend:
     # Errors where PostgreSQL asks the client to run the transaction again.
     RETRIES = 5
 
-    def __init__(self, url: str, pool_size: int = 10) -> None:
+    def __init__(self, url: str, pool_size: int = 10, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.url = url
+        self.timeout = timeout  # seconds a query or transaction may take
         self.where = "The PostgreSQL database " + _redact(url)
         self.pool_size = pool_size
         self._pool: Any = None
@@ -377,7 +560,12 @@ class PgBackend:
     async def open(self, migrations: Sequence[str]) -> None:
         asyncpg = self._asyncpg
         try:
-            self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size)
+            # ``timeout`` bounds opening a connection. Queries are bounded in _session
+            # (not by command_timeout, which would also cut short the schema migrations
+            # at start-up and the ad-hoc transactions of tools such as `bot.py migrate`).
+            self._pool = await asyncpg.create_pool(
+                self.url, min_size=1, max_size=self.pool_size, timeout=max(10.0, self.timeout)
+            )
         except (OSError, asyncpg.PostgresError) as exc:
             raise StoreError(f"{self.where} cannot be reached ({exc}).") from exc
         try:
@@ -427,23 +615,96 @@ class PgBackend:
             return OverflowError(str(exc))
         return exc
 
-    async def fetch(self, sql: str, args: Sequence[Any]) -> list[Any]:
+    async def _session(self, work: Callable[[Any, list[bool]], Any]) -> Any:
+        """Run ``work(con, committing)`` on a pooled connection within the time limit.
+
+        On timeout the connection is closed at once (``terminate``): PostgreSQL rolls
+        back a transaction whose client went away, and COMMIT is sent only as the
+        last step, so a transaction given up on before it never commits later. Only
+        a COMMIT already sent (``committing[0]``) has an unknown outcome."""
+        left = time_left(self.timeout)
+        if left <= 0:
+            raise DatabaseTimeout(f"{self.where} did not answer in time.")
+        end = time.monotonic() + left
         try:
-            return list(await self._pool.fetch(pg_sql(sql), *args))
+            con = await self._pool.acquire(timeout=left)
+        except TimeoutError:
+            raise DatabaseTimeout(f"{self.where} did not answer in time.") from None
+        except OSError as exc:  # the server went away: as unavailable as a stalled one
+            raise DatabaseTimeout(f"{self.where} cannot be reached ({exc}).") from exc
+        committing = [False]
+        try:
+            async with asyncio.timeout(max(0.001, end - time.monotonic())):
+                return await work(con, committing)
+        except TimeoutError:
+            con.terminate()
+            if committing[0]:
+                raise CommitUnknown(f"{self.where} did not confirm a commit in time.") from None
+            raise DatabaseTimeout(f"{self.where} did not answer in time.") from None
+        except asyncio.CancelledError:
+            con.terminate()
+            raise
+        except (OSError, self._asyncpg.exceptions.ConnectionDoesNotExistError) as exc:
+            con.terminate()
+            if committing[0]:
+                raise CommitUnknown(f"{self.where} went away during a commit.") from exc
+            raise DatabaseTimeout(f"{self.where} cannot be reached ({exc}).") from exc
+        finally:
+            try:
+                await self._pool.release(con, timeout=max(0.05, end - time.monotonic()))
+            except Exception:  # asyncpg closed it; the pool opens a new one when needed
+                log.debug("a connection was dropped on release", exc_info=True)
+
+    async def fetch(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        async def work(con: Any, _committing: list[bool]) -> list[Any]:
+            return list(await con.fetch(pg_sql(sql), *args))
+
+        try:
+            return await self._session(work)  # type: ignore[no-any-return]
         except self._asyncpg.DataError as exc:
             raise self._translate(exc) from exc
 
     async def execute(self, sql: str, args: Sequence[Any]) -> int:
+        """One statement in autocommit (tools: VACUUM, CHECKPOINT), within the time
+        limit; timed out, its outcome is unknown. The store's own lone writes use
+        :meth:`write`."""
+
+        async def work(con: Any, committing: list[bool]) -> int:
+            committing[0] = True
+            return _count(await con.execute(pg_sql(sql), *args))
+
         try:
-            return _count(await self._pool.execute(pg_sql(sql), *args))
+            return await self._session(work)  # type: ignore[no-any-return]
         except self._asyncpg.DataError as exc:
             raise self._translate(exc) from exc
 
+    async def write(self, sql: str, args: Sequence[Any]) -> int:
+        """A lone write as a transaction of its own: one sent to a stalled server is
+        never carried out when the server wakes (see _session)."""
+
+        def body() -> Body[int]:
+            return int((yield ("execute", sql, args)))
+
+        return await self.run(body)
+
     async def run(self, make: Callable[[], Body[T]]) -> T:
+        async def work(con: Any, committing: list[bool]) -> T:
+            tr = con.transaction()
+            await tr.start()
+            try:
+                result = await self._drive(con, make())
+            except (TimeoutError, asyncio.CancelledError):
+                raise  # _session closes the connection: the server rolls back
+            except BaseException:
+                await tr.rollback()
+                raise
+            committing[0] = True
+            await tr.commit()
+            return result
+
         for attempt in range(self.RETRIES):
             try:
-                async with self._pool.acquire() as con, con.transaction():
-                    return await self._drive(con, make())
+                return await self._session(work)  # type: ignore[no-any-return]
             except self._retry:
                 if attempt == self.RETRIES - 1:
                     raise

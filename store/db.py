@@ -29,10 +29,14 @@ import aiosqlite
 
 from store.backends import (
     APPLICATION_ID,
+    DEFAULT_TIMEOUT,
     Body,
+    CommitUnknown,
+    DatabaseTimeout,
     PgBackend,
     SqliteBackend,
     StoreError,
+    budget,
     check_file,
     execute,
     executemany,
@@ -43,7 +47,7 @@ from store.backends import (
 log = logging.getLogger(__name__)
 
 __all__ = ["APPLICATION_ID", "MIGRATIONS", "PG_MIGRATIONS", "Conflict", "GameRow", "SeatRow", "Store"]
-__all__ += ["StoreError", "check_file", "encode_state"]
+__all__ += ["StoreError", "check_file", "encode_state", "DatabaseTimeout", "CommitUnknown", "budget"]
 
 # One schema history, numbered alike for both engines: MIGRATIONS[i] and
 # PG_MIGRATIONS[i] both move the schema from version i to i+1 and leave the same
@@ -361,18 +365,21 @@ class Store:
         target: str,
         clock: Callable[[], float] = time.time,
         shards: tuple[Sequence[int], int] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
         self.path = target
         self.clock = clock
         self.postgres = is_postgres(target)
         self.backend: SqliteBackend | PgBackend = (
-            PgBackend(target) if self.postgres else SqliteBackend(target)
+            PgBackend(target, timeout=timeout) if self.postgres else SqliteBackend(target, timeout=timeout)
         )
         self.d = self.backend.dialect
         # Set when a timer is armed, here or (PostgreSQL) in any other process: the
         # scheduler waits on it instead of polling.
         self.wake = asyncio.Event()
         self._shard_sql = ""
+        # (this process's shard ids, the shard count) when it runs only some shards.
+        self._shards: tuple[list[int], int] | None = None
         if shards is not None:
             self.set_shards(*shards)
 
@@ -382,13 +389,55 @@ class Store:
         ids = sorted({int(i) for i in shard_ids})
         if not ids or any(not 0 <= i < shard_count for i in ids):
             raise ValueError(f"shards {ids} are not within 0..{shard_count - 1}")
+        self._shards = None
         if len(ids) == shard_count:
             self._shard_sql = ""
         else:
-            # Integers we made, inlined: the same text on both engines, no placeholders.
-            self._shard_sql = (
-                f" AND ((COALESCE(g.guild_id, 0) >> 22) % {int(shard_count)}) IN ({', '.join(map(str, ids))})"
-            )
+            self._shards = (ids, int(shard_count))
+            self._shard_sql = self._shard_filter(ids, shard_count)
+
+    @staticmethod
+    def _shard_filter(ids: Sequence[int], shard_count: int) -> str:
+        # Integers we made, inlined: the same text on both engines, no placeholders.
+        return f" AND ((COALESCE(g.guild_id, 0) >> 22) % {int(shard_count)}) IN ({', '.join(map(str, ids))})"
+
+    def _alive_key(self, shard: int) -> str:
+        assert self._shards is not None
+        return f"shard_alive:{self._shards[1]}:{shard}"
+
+    def _take_over(self, now: float) -> Body[str]:
+        """Inside the claiming transaction: renew this process's lease on its shards
+        (a sign of life, TIMER_LEASE seconds long) and return the shard filter for
+        claiming: its own shards, and every other shard whose lease ran out (its
+        process died or hangs), so their due timers still fire."""
+        assert self._shards is not None
+        mine, count = self._shards
+        until = repr(now + self.TIMER_LEASE)
+        yield executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+            [(self._alive_key(i), until) for i in mine],
+        )
+        rows = yield fetch("SELECT key, value FROM meta WHERE key LIKE ?", f"shard_alive:{count}:%")
+        alive = {str(k): float(v) for k, v in rows}
+        # A shard no process ever ran waits for its process (it may be starting).
+        orphans = [i for i in range(count) if i not in mine and alive.get(self._alive_key(i), now + 1) <= now]
+        if orphans:
+            log.info("firing the due timers of shards %s: no live process holds them", orphans)
+        return self._shard_filter(sorted(mine + orphans), count)
+
+    @property
+    def timeout(self) -> float:
+        """Seconds any query or transaction may take before it is given up
+        (:class:`DatabaseTimeout`); LAIRKEEPER_DB_TIMEOUT, 5 by default."""
+        return self.backend.timeout
+
+    @timeout.setter
+    def timeout(self, seconds: float) -> None:
+        self.backend.timeout = float(seconds)
+
+    def budget(self, seconds: float | None = None) -> Any:
+        """A context in which every query shares one deadline (default: the time limit)."""
+        return budget(self.timeout if seconds is None else seconds)
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -569,7 +618,7 @@ class Store:
         allowed = {"thread_id", "lobby_message_id", "channel_id", "guild_id"}
         assert set(refs) <= allowed, refs
         sets = ", ".join(f"{k}=?" for k in refs)
-        await self.backend.execute(f"UPDATE games SET {sets} WHERE id=?", (*refs.values(), game_id))
+        await self.backend.write(f"UPDATE games SET {sets} WHERE id=?", (*refs.values(), game_id))
 
     def _bump(self, game_id: int, version: int, status_in: tuple[str, ...], **cols: Any) -> Body[None]:
         """Inside a transaction: the version guard. Raises Conflict."""
@@ -635,7 +684,9 @@ class Store:
         """Append ``moves`` (seat, user_id, notation) and write the snapshot, in one
         transaction, only if the game is still at ``version``. Raises Conflict.
         ``state`` is the snapshot, or its text from :func:`encode_state` when the
-        caller has encoded it already. In the same transaction: arm timers (seat,
+        caller has encoded it already. ``turn_changed``: the move began a new turn
+        (the thread is owed its board); a move inside a turn keeps a thread that was
+        up to date so. In the same transaction: arm timers (seat,
         kind, due), drop the timers of ``disarm`` seats, and consume ``fired_timer``
         (so a deadline fires once)."""
         now = self.clock()
@@ -683,6 +734,11 @@ class Store:
             sets, args = sets + ", status='over', result=?", [*args, result_json]
         if turn_changed:
             sets, args = sets + ", turn_since=?", [*args, now]
+        else:
+            # A move inside the same turn owes the thread no board (one board a turn,
+            # issue 26): if the thread was up to date, it stays so. A board still owed
+            # (posted_version behind) stays owed. Right-hand columns are the old row's.
+            sets += ", posted_version = CASE WHEN posted_version = version THEN version + 1 ELSE posted_version END"
         n = yield execute(
             f"UPDATE games SET version=version+1, updated_at=?, {sets} WHERE id=? AND version=? AND status='active'",
             now,
@@ -723,14 +779,18 @@ class Store:
     _WHEN = "CASE WHEN t.claimed_until IS NOT NULL AND t.claimed_until > t.due THEN t.claimed_until ELSE t.due END"
 
     async def next_due(self) -> float | None:
-        """When the next timer of this process's shards is due (None: no timer)."""
+        """When the next timer of this process's shards is due (None: no timer). With
+        only some shards, at the latest a third of the lease from now: the claim then
+        renews this process's lease and picks up the timers of shards whose process died."""
         if not self._shard_sql:
             rows = await self._fetch(f"SELECT min({self._WHEN}) FROM timers t")
-        else:
-            rows = await self._fetch(
-                f"SELECT min({self._WHEN}) FROM timers t JOIN games g ON g.id = t.game_id WHERE 1=1{self._shard_sql}"
-            )
-        return rows[0][0] if rows else None
+            return rows[0][0] if rows else None
+        rows = await self._fetch(
+            f"SELECT min({self._WHEN}) FROM timers t JOIN games g ON g.id = t.game_id WHERE 1=1{self._shard_sql}"
+        )
+        soon = self.clock() + self.TIMER_LEASE / 3
+        due = rows[0][0] if rows else None
+        return soon if due is None else min(due, soon)
 
     async def due_timers(self, now: float) -> list[tuple[int, int, int, str, float]]:
         """(id, game_id, seat, kind, due) of every timer due at ``now``, earliest first
@@ -741,7 +801,8 @@ class Store:
         return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     async def claim_due(self, now: float) -> list[tuple[int, int, int, str, float]]:
-        """Claim the timers due at ``now`` (of this process's shards) for TIMER_LEASE
+        """Claim the timers due at ``now`` (of this process's shards, and of every
+        shard whose process's lease ran out: :meth:`_take_over`) for TIMER_LEASE
         seconds, in one statement: (id, game_id, seat, kind, due), earliest first.
 
         A timer claimed by another process is skipped until its lease ends (so a
@@ -749,16 +810,21 @@ class Store:
         claim. On PostgreSQL the claimers skip each other's locked rows (SKIP
         LOCKED); SQLite's BEGIN IMMEDIATE runs one claim at a time."""
         until = now + self.TIMER_LEASE
-        sql = (
-            "UPDATE timers SET claimed_until=? WHERE id IN ("
-            "SELECT t.id FROM timers t JOIN games g ON g.id = t.game_id "
-            f"WHERE t.due <= ? AND (t.claimed_until IS NULL OR t.claimed_until <= ?){self._shard_sql} "
-            f"ORDER BY t.due, t.id LIMIT {self.CLAIM_BATCH}{self.d.skip_locked}) "
-            "RETURNING id, game_id, seat, kind, due"
-        )
+
+        def claim(shard_sql: str) -> str:
+            return (
+                "UPDATE timers SET claimed_until=? WHERE id IN ("
+                "SELECT t.id FROM timers t JOIN games g ON g.id = t.game_id "
+                f"WHERE t.due <= ? AND (t.claimed_until IS NULL OR t.claimed_until <= ?){shard_sql} "
+                f"ORDER BY t.due, t.id LIMIT {self.CLAIM_BATCH}{self.d.skip_locked}) "
+                "RETURNING id, game_id, seat, kind, due"
+            )
 
         def body() -> Body[list[Any]]:
-            return (yield fetch(sql, until, now, now))
+            shard_sql = self._shard_sql
+            if self._shards is not None:
+                shard_sql = yield from self._take_over(now)
+            return (yield fetch(claim(shard_sql), until, now, now))
 
         rows = await self._tx(body)
         return sorted(((r[0], r[1], r[2], r[3], r[4]) for r in rows), key=lambda t: (t[4], t[0]))
@@ -823,9 +889,9 @@ class Store:
         """Keep (or, with ``prefix`` None, drop) a half-made move. Not a move: the
         game's version and log are untouched."""
         if prefix is None:
-            await self.backend.execute("DELETE FROM drafts WHERE game_id=? AND user_id=?", (game_id, user_id))
+            await self.backend.write("DELETE FROM drafts WHERE game_id=? AND user_id=?", (game_id, user_id))
         else:
-            await self.backend.execute(
+            await self.backend.write(
                 "INSERT INTO drafts (game_id, user_id, version, prefix, updated_at) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id, user_id) DO UPDATE SET version=excluded.version, "
                 "prefix=excluded.prefix, updated_at=excluded.updated_at",
@@ -840,7 +906,7 @@ class Store:
         return json.loads(rows[0][0]) if rows else {}
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
-        await self.backend.execute(
+        await self.backend.write(
             "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET settings=excluded.settings",
             (guild_id, json.dumps(settings)),
@@ -851,7 +917,7 @@ class Store:
         return bool(rows and rows[0][0])
 
     async def set_dm(self, user_id: int, on: bool) -> None:
-        await self.backend.execute(
+        await self.backend.write(
             "INSERT INTO notify (user_id, dm) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET dm=excluded.dm",
             (user_id, int(on)),
         )
@@ -862,9 +928,9 @@ class Store:
 
     async def set_vacation(self, user_id: int, since: float, until: float | None) -> None:
         if until is None:
-            await self.backend.execute("DELETE FROM vacations WHERE user_id=?", (user_id,))
+            await self.backend.write("DELETE FROM vacations WHERE user_id=?", (user_id,))
         else:
-            await self.backend.execute(
+            await self.backend.write(
                 "INSERT INTO vacations (user_id, since, until) VALUES (?, ?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET since=excluded.since, until=excluded.until",
                 (user_id, since, until),
@@ -1076,14 +1142,12 @@ class Store:
 
     async def set_watch(self, game_id: int, user_id: int, on: bool) -> None:
         if on:
-            await self.backend.execute(
+            await self.backend.write(
                 "INSERT INTO watchers (game_id, user_id) VALUES (?, ?) ON CONFLICT (game_id, user_id) DO NOTHING",
                 (game_id, user_id),
             )
         else:
-            await self.backend.execute(
-                "DELETE FROM watchers WHERE game_id=? AND user_id=?", (game_id, user_id)
-            )
+            await self.backend.write("DELETE FROM watchers WHERE game_id=? AND user_id=?", (game_id, user_id))
 
     async def watchers(self, game_id: int) -> list[int]:
         rows = await self._fetch("SELECT user_id FROM watchers WHERE game_id=? ORDER BY user_id", game_id)
@@ -1101,7 +1165,7 @@ class Store:
         return str(rows[0][0]) if rows else None
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self.backend.execute(
+        await self.backend.write(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
             (key, value),
         )

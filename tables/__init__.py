@@ -27,7 +27,8 @@ nothing.
 
 from __future__ import annotations
 
-from tables.base import GameInfo, TablesBase, replayed
+from store import CommitUnknown, DatabaseTimeout
+from tables.base import NOT_TAKEN, SLOW, GameInfo, MoveTaken, TablesBase, replayed
 from tables.board import BoardMixin
 from tables.chooser import ChooserMixin
 from tables.history import HistoryMixin
@@ -47,7 +48,7 @@ from tables.results import (
     clean_sentence,
 )
 from tables.revisions import RevisionsMixin
-from tables.rules import RulesMixin
+from tables.rules import GuidePage, RulesMixin
 from tables.settings import DEFAULT_SETTINGS, ON_DEADLINE, SettingsMixin, check_settings, parse_options
 from tables.stats import StatsMixin
 from tables.text import MESSAGE_ROOM, display_name, fit_message
@@ -73,7 +74,13 @@ class Tables(
 
 
 __all__ = [
+    "GuidePage",
     "CHOICE_REF",
+    "NOT_TAKEN",
+    "SLOW",
+    "CommitUnknown",
+    "DatabaseTimeout",
+    "MoveTaken",
     "DEFAULT_SETTINGS",
     "HOUR",
     "MAX_BUTTONS",

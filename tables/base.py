@@ -5,20 +5,73 @@ arms or disarms."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import core
 from engine.core import IllegalAction
-from store import Conflict, GameRow, Store, encode_state
+from store import Conflict, DatabaseTimeout, GameRow, Store, encode_state
+from store.backends import time_left
 from tables.replay import replayed  # noqa: F401  (the one replay; re-exported)
 from tables.results import HOUR, TableError
 
 if TYPE_CHECKING:
     from engine.core import Event
     from tables.results import Update
+
+
+# What a player is told when the database stalls (issue 27). A move that timed out
+# was not taken and never will be (store/backends.py); only a COMMIT sent just as
+# the time ran out has an unknown outcome.
+NOT_TAKEN = "The database did not answer in time; your move was not taken. Try again in a minute."
+UNSURE = "The database did not confirm your move in time; look at the newest board before you try again."
+SLOW = "The database did not answer in time; nothing was changed. Try again in a minute."
+TAKEN_NO_BOARD = "Move taken. The board will be posted when the database answers again."
+
+
+class MoveTaken(Exception):
+    """The move was saved, but what comes after it (the board, the AI's moves) could
+    not be read: the player is told the move was taken, never to try again."""
+
+    def __init__(self, message: str = TAKEN_NO_BOARD) -> None:
+        super().__init__(message)
+
+
+class GameLock:
+    """A game's lock, bounded by the database's time limit: waiting for it, and the
+    work done while holding it, share one deadline (``Store.budget``), so a request
+    stuck on a stalled database holds the game no longer than the limit and the
+    requests behind it are refused in time instead of queueing."""
+
+    def __init__(self, lock: asyncio.Lock, store: Store) -> None:
+        self.lock, self.store = lock, store
+        self._budget: Any = None
+
+    def locked(self) -> bool:
+        return self.lock.locked()
+
+    async def __aenter__(self) -> GameLock:
+        # The deadline starts now: the wait for the lock counts against it.
+        self._budget = self.store.budget()
+        self._budget.__enter__()
+        try:
+            await asyncio.wait_for(self.lock.acquire(), max(0.001, time_left(self.store.timeout)))
+        except TimeoutError:
+            self._budget.__exit__(None, None, None)
+            raise DatabaseTimeout("another request of this game is still waiting for the database") from None
+        except BaseException:
+            self._budget.__exit__(None, None, None)
+            raise
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        try:
+            self._budget.__exit__(*exc)
+        finally:
+            self.lock.release()
 
 
 @dataclass(frozen=True)
@@ -47,6 +100,22 @@ class TablesBase:
         self.store = store
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
+        # What the moves since each game's last board said (tables/turns.py).
+        self._kept_news: dict[int, Any] = {}
+        # Games with a move (and the bot's moves after it) under way here: their board
+        # is coming from that move, so the poster of owed boards leaves them alone (it
+        # would post a board from the middle of the AI's turn).
+        self._busy: dict[int, int] = {}
+
+    @contextlib.contextmanager
+    def _moving(self, game_id: int) -> Iterator[None]:
+        self._busy[game_id] = self._busy.get(game_id, 0) + 1
+        try:
+            yield
+        finally:
+            self._busy[game_id] -= 1
+            if not self._busy[game_id]:
+                del self._busy[game_id]
 
     if TYPE_CHECKING:  # provided by the other parts of the facade
 
@@ -60,6 +129,10 @@ class TablesBase:
         ) -> Update: ...
 
         async def _run_ai(self, game_id: int) -> list[Event]: ...
+
+        async def _remember(
+            self, row: GameRow, version: int, news: list[Any], changed: bool = True
+        ) -> None: ...
 
         async def settings_for(self, row: GameRow) -> dict[str, Any]: ...
 
@@ -80,8 +153,8 @@ class TablesBase:
             raise TableError(str(exc)) from None
 
     # ---- loading -----------------------------------------------------------------
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    def _lock(self, game_id: int) -> GameLock:
+        return GameLock(self._locks.setdefault(game_id, asyncio.Lock()), self.store)
 
     async def _load(self, game_id: int) -> GameRow:
         # A button's custom_id (\d+) can carry any number, and SQLite integers stop
@@ -104,31 +177,44 @@ class TablesBase:
         moves: list[tuple[int, int | None, str]],
         new: dict[str, Any],
         fired_timer: int | None = None,
+        news: list[Any] | None = None,
     ) -> int:
+        """Save ``moves`` (one transaction). A new turn (``Game.turn_id`` changed, or
+        the end) re-arms the timers of every person who must act and owes the thread
+        its board; a move inside a turn does neither. ``news``: what the moves said
+        (tables/turns.py keeps it for the turn's board)."""
         game = core.get(row.game_key)
         assert row.state is not None
         over = game.is_over(new)
         result = game.result(new).to_json() if over else None
+        changed = over or game.turn_id(row.state) != game.turn_id(new)
         before, after = game.to_act(row.state), set() if over else game.to_act(new)
-        arm, disarm = await self._timer_changes(row, before, after)
+        arm, disarm = await self._timer_changes(row, before, after, renew=changed)
         # The store is handed the snapshot as text, the bytes it writes (the benchmark
         # times the encoding and the commit apart, see docs/performance.md).
         snapshot = encode_state(new)
         try:
-            return await self.store.commit_move(
-                row.id, row.version, moves, snapshot, result, before != after, arm, disarm, fired_timer
+            version = await self.store.commit_move(
+                row.id, row.version, moves, snapshot, result, changed, arm, disarm, fired_timer
             )
         except Conflict:
             raise TableError(
                 "That move was already taken or the game moved on; look at the newest board."
             ) from None
+        if news is not None:
+            await self._remember(row, version, news, changed)
+        else:
+            self._kept_news.pop(row.id, None)
+        return version
 
     async def _timer_changes(
-        self, row: GameRow, before: set[int], after: set[int]
+        self, row: GameRow, before: set[int], after: set[int], renew: bool = False
     ) -> tuple[list[tuple[int, str, float]], list[int]]:
-        """Timers for seats that start owing a move; seats that stop owing lose theirs."""
+        """Timers for seats that start owing a move (``renew``, a new turn: for every
+        person who must act, so whoever must act always has a deadline); seats that
+        stop owing lose theirs."""
         humans = {s.seat for s in row.seats if not s.is_ai}
-        newly = sorted((after - before) & humans)
+        newly = sorted((after if renew else after - before) & humans)
         gone = sorted((before - after) & humans)
         if not newly:
             return [], gone

@@ -7,14 +7,16 @@ import asyncio
 import logging
 import re
 import time
+from typing import TYPE_CHECKING
 
 import render
 from engine import core
 from engine.core import Action, Event, IllegalAction
-from store import GameRow
-from tables.base import TablesBase
+from store import CommitUnknown, DatabaseTimeout, GameRow
+from tables.base import NOT_TAKEN, UNSURE, MoveTaken, TablesBase
 from tables.results import TableError, Update
-from tables.text import named
+from tables.text import display_name, named
+from tables.turns import ONLY_MOVE, only_move, said
 from tables.upkeep import PAUSED
 
 log = logging.getLogger("lairkeeper.tables")
@@ -42,6 +44,29 @@ def parse_move(row: GameRow, text: str) -> Action:
         ) from None
 
 
+def not_your_turn(row: GameRow) -> str:
+    """The refusal of a move out of turn, saying whose turn it is and what they do:
+    "It is not your turn: Bob is choosing a card." (issue 28)."""
+    game = core.get(row.game_key)
+    assert row.state is not None
+    status = named(row, game.status(row.state)).strip()
+    acting = [display_name(row, s) for s in sorted(game.to_act(row.state))]
+    for name in acting:  # a sentence of the status that starts with the player's name
+        for lead in ("", ": ", ". "):
+            at = status.find(lead + name + " ") if lead else (0 if status.startswith(name + " ") else -1)
+            if at < 0:
+                continue
+            body = status[at + len(lead) :].rstrip(".")
+            where = status[:at].strip(" :.")
+            return f"It is not your turn: {body}." + (f" {where}." if where else "")
+    if any(name in status for name in acting):
+        return f"It is not your turn. {status}"
+    waiting = " and ".join(acting) if len(acting) <= 2 else ", ".join(acting[:-1]) + " and " + acting[-1]
+    return f"It is not your turn: {waiting} {'is' if len(acting) == 1 else 'are'} to play." + (
+        f" {status}" if status else ""
+    )
+
+
 def _draw_opening(game_key: str) -> None:
     game = core.get(game_key)
     state = game.new(game.min_players, None, 0)
@@ -49,6 +74,12 @@ def _draw_opening(game_key: str) -> None:
 
 
 class PlayMixin(TablesBase):
+    if TYPE_CHECKING:  # tables/turns.py
+
+        async def _after_move(
+            self, game_id: int, before: GameRow, user_id: int, seat: int, events: list[Event]
+        ) -> Update: ...
+
     def _acting_seat(self, row: GameRow, user_id: int) -> int:
         if row.status == "lobby":
             raise TableError("This game has not started yet.")
@@ -59,7 +90,7 @@ class PlayMixin(TablesBase):
             raise TableError("You are not a player in this game.")
         assert row.state is not None
         if seat not in core.get(row.game_key).to_act(row.state):
-            raise TableError("It is not your turn.")
+            raise TableError(not_your_turn(row))
         return seat
 
     def _chosen(self, row: GameRow, seat: int, text: str | None, button: tuple[int, int] | None) -> Action:
@@ -86,10 +117,47 @@ class PlayMixin(TablesBase):
         """Apply one move of ``user_id``: typed ``text`` or a clicked ``button``
         (version, choice index); ``version`` refuses the move if the game has moved
         on (the chooser's Done). Then let AI seats move, and return the board."""
+        with self._moving(game_id):
+            return await self._act(game_id, user_id, text, button, version)
+
+    async def _act(
+        self,
+        game_id: int,
+        user_id: int,
+        text: str | None,
+        button: tuple[int, int] | None,
+        version: int | None,
+    ) -> Update:
         t0 = time.perf_counter()
         ref = CHOICE_REF.fullmatch((text or "").strip())
         if ref is not None:  # an autocomplete reference to a long move: like a button
             text, button = None, (int(ref[1]), int(ref[2]))
+        try:
+            row, seat, events = await self._act_locked(game_id, user_id, text, button, version)
+        except CommitUnknown:
+            raise TableError(UNSURE) from None
+        except DatabaseTimeout:
+            raise TableError(NOT_TAKEN) from None
+        # Saved: from here on nothing may tell the player the move was not taken.
+        t1 = time.perf_counter()
+        await self._run_ai(game_id)
+        try:
+            update = await self._after_move(game_id, row, user_id, seat, events)
+        except Exception:
+            log.warning("game %s: move saved, board not built (it stays owed)", game_id, exc_info=True)
+            raise MoveTaken() from None
+        update.timings["apply_save"] = t1 - t0
+        return update
+
+    async def _act_locked(
+        self,
+        game_id: int,
+        user_id: int,
+        text: str | None,
+        button: tuple[int, int] | None,
+        version: int | None,
+    ) -> tuple[GameRow, int, list[Event]]:
+        """Load, check, apply and save one move under the game's lock."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             stale = version if button is None else button[0]
@@ -105,43 +173,69 @@ class PlayMixin(TablesBase):
                 new, events = game.apply(row.state, seat, action)
             except IllegalAction as exc:
                 raise TableError(named(row, str(exc))) from None
-            await self._commit(row, [(seat, user_id, game.format(action))], new)
+            await self._commit(
+                row,
+                [(seat, user_id, game.format(action))],
+                new,
+                news=[said(game, row.state, seat, action, events)],
+            )
             # The player moved: a half-made move of theirs (typed past it) is void. Read
             # first: most moves have no draft, and a read costs less than a transaction.
-            if await self.store.get_draft(game_id, user_id) is not None:
-                await self.store.set_draft(game_id, user_id, row.version, None)
-        t1 = time.perf_counter()
-        ai_events = await self._run_ai(game_id)
-        update = await self.board(game_id, events=events + ai_events, before=row, actor=(user_id, seat))
-        update.timings["apply_save"] = t1 - t0
-        return update
+            # Saved already: a failure here is logged, never reported as a refusal.
+            try:
+                if await self.store.get_draft(game_id, user_id) is not None:
+                    await self.store.set_draft(game_id, user_id, row.version, None)
+            except Exception:
+                log.warning("game %s: draft of a saved move not cleared", game_id, exc_info=True)
+        return row, seat, events
 
-    # ---- the AI -------------------------------------------------------------------
+    # ---- the AI, and moves a person has no choice about ------------------------------
     async def step_ai(self, game_id: int) -> list[Event] | None:
-        """One AI move if an AI seat is to act. Returns its events, or None."""
+        """One move the bot makes: an AI seat's, else a person's only legal move
+        that reveals nothing (issue 26 item 3; the ``auto_play`` setting). Returns
+        its events, or None when every seat to act has a choice to make."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             if row.status != "active" or row.state is None or await self.is_paused(game_id):
                 return None
             game = core.get(row.game_key)
-            ai_seats = sorted(s for s in game.to_act(row.state) if row.seats[s].is_ai)
-            if not ai_seats:
-                return None
-            seat = ai_seats[0]
-            action = await asyncio.to_thread(game.ai_action, row.state, seat)
+            acting = sorted(game.to_act(row.state))
+            ai_seats = [s for s in acting if row.seats[s].is_ai]
+            intro: list[Event] = []
+            if ai_seats:
+                seat = ai_seats[0]
+                action = await asyncio.to_thread(game.ai_action, row.state, seat)
+            else:
+                humans = [s for s in acting if not row.seats[s].is_ai]
+                if not humans or not (await self.settings_for(row)).get("auto_play", True):
+                    return None
+                found = await asyncio.to_thread(only_move, game, row.state, humans)
+                if found is None:
+                    return None
+                seat, action = found
+                intro = [Event(ONLY_MOVE.format(core.seat_ref(seat)))]
             new, events = game.apply(row.state, seat, action)
-            await self._commit(row, [(seat, None, game.format(action))], new)
-            return events
+            told = said(game, row.state, seat, action, intro + events)
+            await self._commit(row, [(seat, None, game.format(action))], new, news=[told])
+            return told.events
 
     async def _run_ai(self, game_id: int) -> list[Event]:
-        """Let AI seats move until a human must act. An AI failure is logged and
-        stops the loop: the moves already taken stand, and the next start retries."""
+        """Let the bot move (AI seats, a person's only move) until a person must
+        choose. An AI failure is logged and stops the loop: the moves already taken
+        stand, and the next start retries."""
         out: list[Event] = []
+        with self._moving(game_id):
+            return await self._ai_loop(game_id, out)
+
+    async def _ai_loop(self, game_id: int, out: list[Event]) -> list[Event]:
         while True:
             try:
                 events = await self.step_ai(game_id)
             except TableError:
                 break  # another task moved the game on at the same moment
+            except DatabaseTimeout:  # the moves already taken stand; the timer loop goes on
+                log.warning("AI move in game %s waits for the database", game_id)
+                break
             except Exception:
                 log.exception("AI move failed in game %s", game_id)
                 break

@@ -16,8 +16,15 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "on_deadline": "ai",  # ai | skip | abandon
     "channel_id": None,  # where /game new opens games (None: the channel it is used in)
     "lobby_days": 7.0,  # a lobby nobody starts (or joins) for this long is closed
+    # A person's only legal move that reveals nothing is played for them at once
+    # and said on the board (issue 26 item 3).
+    "auto_play": True,
 }
 ON_DEADLINE = ("ai", "skip", "abandon")
+# The shortest turn deadline (hours). A deadline hands a person's turn to the AI: under
+# an hour, people who answer a ping at their own pace (the point of slow play) would
+# lose turns to it, and a deadline of seconds would let the AI play every seat.
+MIN_DEADLINE_HOURS = 1.0
 
 
 def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
@@ -31,11 +38,17 @@ def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
                 raise TableError(f"'{k}' must be a number of hours from 0 (off) to 1440 (60 days).")
             if k == "reminder_hours" and 0 < v < 0.25:
                 raise TableError("Reminders can come at most every 15 minutes (0.25 hours).")
+            if k == "deadline_hours" and 0 < v < MIN_DEADLINE_HOURS:
+                raise TableError("A turn deadline is at least one hour (1h), or off.")
             out[k] = float(v)
         elif k == "lobby_days":
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not 1 <= v <= 365:
                 raise TableError("'lobby_days' must be a number of days from 1 to 365.")
             out[k] = float(v)
+        elif k == "auto_play":
+            if not isinstance(v, bool):
+                raise TableError("'auto_play' must be on or off.")
+            out[k] = v
         elif k == "on_deadline":
             if v not in ON_DEADLINE:
                 raise TableError("'on_deadline' must be ai, skip or abandon.")
@@ -77,7 +90,11 @@ class SettingsMixin(TablesBase):
         return {**DEFAULT_SETTINGS, **await self.store.guild_settings(guild_id)}
 
     async def settings_for(self, row: GameRow) -> dict[str, Any]:
-        return {**await self.guild_settings(row.guild_id), **row.settings}
+        out = {**await self.guild_settings(row.guild_id), **row.settings}
+        # Settings stored before the floor existed are read as at least the floor.
+        if 0 < out.get("deadline_hours", 0) < MIN_DEADLINE_HOURS:
+            out["deadline_hours"] = MIN_DEADLINE_HOURS
+        return out
 
     async def set_notify(self, user_id: int, dm: bool) -> str:
         await self.store.set_dm(user_id, dm)

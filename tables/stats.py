@@ -8,6 +8,7 @@ from typing import Any
 from engine import core
 from store import GameRow
 from tables.base import TablesBase
+from tables.text import plural
 
 
 def tally(rows: list[GameRow]) -> list[dict[str, Any]]:
@@ -38,17 +39,18 @@ class StatsMixin(TablesBase):
             return "No finished games here yet.", None
         board = tally(rows)
         title = core.get(game_key).title if game_key else "All games"
-        lines = [f"**{title}**: {len(rows)} games played."]
+        lines = [f"**{title}**: {plural(len(rows), 'game')} played."]
         for i, e in enumerate(board[:20], 1):
             lines.append(
-                f"{i}. {e['name']}: {e['wins']} wins in {e['games']} games, average score {e['total'] / e['games']:.1f}"
+                f"{i}. {e['name']}: {plural(e['wins'], 'win')} in {plural(e['games'], 'game')}, "
+                f"average score {e['total'] / e['games']:.1f}"
             )
         from render import summary
 
         png = await asyncio.to_thread(
             summary.leaderboard,
             title,
-            f"{len(rows)} games played",
+            f"{plural(len(rows), 'game')} played",
             [(e["name"], e["games"], e["wins"], round(e["total"] / e["games"], 1)) for e in board[:15]],
         )
         return "\n".join(lines), png

@@ -14,6 +14,11 @@ MESSAGE_ROOM = 1900
 NAME_ROOM = 16
 
 
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """ "1 game", "2 games" (``many``: an irregular plural)."""
+    return f"{n} {noun if n == 1 else (many or noun + 's')}"
+
+
 def display_name(row: GameRow, seat: int) -> str:
     s = row.seats[seat]
     return s.name + (" (AI)" if s.is_ai else "")

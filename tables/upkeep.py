@@ -5,17 +5,17 @@ resume and one deadline extension, lobby expiry, "tell me when I'm next", and
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
 from engine import core
-from engine.core import Event
 from store import Conflict, GameRow
 from tables.base import TablesBase
-from tables.replay import Replay
 from tables.results import HOUR, Notice, TableError, Update
 from tables.text import MESSAGE_ROOM, display_name
+
+if TYPE_CHECKING:
+    from tables.turns import Said
 
 log = logging.getLogger("lairkeeper.tables")
 
@@ -25,20 +25,6 @@ PAUSED = "This game is paused; the host can resume it with /game resume."
 PAUSE_SHIFT = 10 * 365 * 24 * HOUR
 DAY = 24 * HOUR
 TRACKING = "posted_tracking"
-
-
-def summary_events(row: GameRow, log_: list[tuple[int, int, str]], since: int) -> tuple[list[Event], int]:
-    """The events of the moves after the first ``since`` (replayed from the seed),
-    with a line naming each move's player; and how many moves that is.
-    CPU-bound: run off the event loop."""
-    moves = [(seat, note) for _seq, seat, note in log_]
-    since = min(since, len(moves))
-    rep = Replay(row).run(moves[:since])
-    out: list[Event] = []
-    for seat, note in moves[since:]:
-        # Events of a move played on the frozen engine are that engine's Event class.
-        out.extend(Event(e.text, e.seat) for e in rep.step(seat, note))
-    return out, len(moves) - since
 
 
 def next_up(row: GameRow, log_: list[tuple[int, int, str]]) -> int | None:
@@ -71,12 +57,27 @@ def pages_of(lines: list[str], room: int = MESSAGE_ROOM) -> list[str]:
     return pages
 
 
+# The verb of each host-only act, for "Only the host ... can pause a game."
+HOST_VERBS = {
+    "paused": "pause",
+    "resumed": "resume",
+    "extended": "extend",
+    "handed over": "hand over a seat of",
+}
+
+
 class UpkeepMixin(TablesBase):
     if TYPE_CHECKING:  # provided by the other parts of the facade
 
         async def guild_settings(self, guild_id: int | None) -> dict[str, Any]: ...
 
         async def my_games(self, user_id: int, guild_id: int | None) -> list[dict[str, Any]]: ...
+
+        async def news(self, row: GameRow) -> list[Said]: ...
+
+        def _posted(self, game_id: int, moves: int) -> None: ...
+
+        def _covered(self, game_id: int, version: int) -> int: ...
 
     # ---- boards owed ------------------------------------------------------------------
     async def start_tracking(self) -> None:
@@ -88,8 +89,9 @@ class UpkeepMixin(TablesBase):
             log.info("tracking posted boards from now on (%d games marked as posted)", n)
 
     async def owed(self) -> list[int]:
-        """Games whose newest board has not reached their thread."""
-        return await self.store.owed()
+        """Games whose newest board has not reached their thread (but not a game whose
+        move is under way here: that move posts its turn's board)."""
+        return [g for g in await self.store.owed() if g not in self._busy]
 
     async def owed_board(self, game_id: int) -> Update | None:
         """The board a thread is owed, its text summarising every move since the last
@@ -99,30 +101,36 @@ class UpkeepMixin(TablesBase):
         if row.state is None or posted >= row.version:
             return None
         since = await self.store.posted_moves(game_id)
-        moves = await self.store.log(game_id)
-        try:
-            events, n = await asyncio.to_thread(summary_events, row, moves, since)
-        except Exception:  # the board still goes out, without the news lines
-            log.exception("could not replay the moves of game %s for its owed board", game_id)
-            events, n = [], max(0, len(moves) - since)
+        news = await self.news(row)
+        n = max(0, row.moves - since)
         intro = None
         if n:
             intro = f"{n} move(s) since the last board:"
-        return await self.board(game_id, events=events, intro=intro)
+        return await self.board(
+            game_id, events=[e for s in news for e in s.events if e.seat is None], intro=intro
+        )
 
     async def mark_posted(self, update: Update) -> bool:
-        return await self.store.mark_posted(update.game_id, update.version, update.moves)
+        # A move inside the same turn, made while this board was on its way, must not
+        # leave the thread owed a second board of that turn.
+        version = self._covered(update.game_id, update.version)
+        marked = await self.store.mark_posted(update.game_id, version, update.moves)
+        if marked:
+            self._posted(update.game_id, update.moves)
+        return marked
 
     async def posted_version(self, game_id: int) -> int:
         return (await self.store.flags(game_id))[2]
 
     # ---- pause, resume, extend ----------------------------------------------------------
     async def _host_or_admin(self, game_id: int, user_id: int, is_admin: bool, what: str) -> GameRow:
+        """The game, if ``user_id`` may do ``what`` to it (a past participle: "paused")."""
         row = await self._load(game_id)
         if row.status != "active":
             raise TableError(f"Only a running game can be {what}; this one is {row.status}.")
         if user_id != row.host_id and not is_admin:
-            raise TableError(f"Only the host or a member with Manage Server can {what.split()[0]} a game.")
+            verb = HOST_VERBS.get(what, what)
+            raise TableError(f"Only the host or a member with Manage Server can {verb} a game.")
         return row
 
     async def is_paused(self, game_id: int) -> bool:
@@ -193,7 +201,9 @@ class UpkeepMixin(TablesBase):
                 await self.store.arm(game_id, arm)
         # The mention pings the new holder whether or not the seat is to act now.
         intro = f"<@{to_user}> ({to_name}) takes over the seat of {old}."
-        return await self.board(game_id, intro=intro, before=row)
+        update = await self.board(game_id, intro=intro, before=row)
+        update.mentions.append(to_user)
+        return update
 
     # ---- tell me when I'm next --------------------------------------------------------------
     async def watch(self, game_id: int, user_id: int, on: bool) -> str:

@@ -79,6 +79,14 @@ def _bin(name: str) -> str | None:
 
 
 def _start_cluster() -> str:
+    url, stop, _data = _new_cluster()
+    atexit.register(stop)
+    return url
+
+
+def _new_cluster() -> tuple[str, Any, Path]:
+    """Start a throwaway cluster: (its URL, a function that stops and removes it, its
+    data directory)."""
     initdb, pg_ctl = _bin("initdb"), _bin("pg_ctl")
     if not initdb or not pg_ctl:
         raise RuntimeError(
@@ -109,8 +117,62 @@ def _start_cluster() -> str:
         subprocess.run([*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True)
         shutil.rmtree(d, ignore_errors=True)
 
-    atexit.register(stop)
-    return f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    return f"postgresql://postgres@127.0.0.1:{port}/postgres", stop, data
+
+
+class FrozenCluster:
+    """A PostgreSQL cluster of the test's own (never the shared server) that can be
+    frozen like a stalled machine: every one of its processes stopped with SIGSTOP
+    (connections stay open, nothing answers), then thawed with SIGCONT."""
+
+    def __init__(self) -> None:
+        self.url, self._stop, self.data = _new_cluster()
+        self.frozen: list[int] = []
+
+    def pids(self) -> list[int]:
+        """The postmaster and every process it started."""
+        master = int((self.data / "postmaster.pid").read_text().split()[0])
+        out = [master]
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    stat = Path(f"/proc/{entry}/stat").read_text()
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) == master:
+                    out.append(int(entry))
+        return out
+
+    def freeze(self) -> None:
+        import signal
+
+        for pid in self.pids():  # the postmaster first: it starts no new process meanwhile
+            os.kill(pid, signal.SIGSTOP)
+            self.frozen.append(pid)
+
+    def thaw(self) -> None:
+        import signal
+
+        for pid in self.frozen:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        self.frozen = []
+
+    def close(self) -> None:
+        self.thaw()
+        self._stop()
+
+
+@contextmanager
+def frozen_cluster() -> Iterator[FrozenCluster]:
+    """A throwaway cluster for freezing; always thawed and removed afterwards."""
+    c = FrozenCluster()
+    try:
+        yield c
+    finally:
+        c.close()
 
 
 def server_url() -> str:

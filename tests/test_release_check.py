@@ -21,7 +21,7 @@ from engine import core
 from store import Store
 from tables import Replay, TableError, Tables, replayed, same_state
 from tables.replay import current_revision
-from tables.upkeep import summary_events
+from tables.turns import replay_news
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -82,8 +82,8 @@ async def _look_at_everything(t: Tables, store: Store, gid: int) -> None:
     # Owed-board summaries replay the moves since the last board that reached the
     # thread (owed_board would swallow a failure into the log, so the replay itself).
     log_ = await store.log(gid)
-    events, k = summary_events(row, log_, n // 2)
-    assert k == n - n // 2 and all(e.text for e in events)
+    news = replay_news(row, log_, n // 2)
+    assert len(news) == n - n // 2 and all(e.text for s in news for e in s.events)
     await t.owed_board(gid)  # and the board it posts is drawn
     if row.status == "active":
         last = (await store.log(gid))[-1]

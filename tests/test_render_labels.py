@@ -1,15 +1,20 @@
-"""No label on any board is cut off (issue 21 item 1).
+"""Every label every renderer draws, on real boards of every game (opening, middle,
+final, each seat's area), recorded through ``render.base.recording``:
 
-Every call a renderer makes to ``render.base.text`` while drawing real boards of
-every game (opening, middle, final, each seat's area) is recorded. For each label
-the test checks that the ink ``text`` puts on the canvas is the ink Pillow draws for
-the whole string in the same mode (a mask sized too small loses the tail of the
-line: "'=' a ti..."), and that the label lies inside the image."""
+- no label is cut off (issue 21 item 1): the ink ``text`` puts on the canvas is the
+  ink Pillow draws for the whole string in the same mode (a mask sized too small
+  loses the tail of the line: "'=' a ti..."), and the label lies inside the image;
+- the type floor (issue 28: "no text under 26 px; the title, whose turn, scores and
+  the numbers a player decides by at 36 px or more"), at 2 and 4 players;
+- only words a player would say (issue 28: "a test over every label of every
+  renderer ... fails on a Python repr, a snake_case key or an internal code"):
+  ``tests/words.py``.
+"""
 
 from __future__ import annotations
 
 import random
-import sys
+from collections.abc import Callable
 
 import pytest
 from PIL import Image, ImageDraw
@@ -17,8 +22,15 @@ from PIL import Image, ImageDraw
 import render
 from engine import core
 from render import base
+from tests.words import not_words
 
 GAMES = core.available()
+
+# Games whose renderers are not yet drawn to the type floor (issue 28). Their floor
+# test is expected to fail, strictly: once a game's renderer passes, the test says
+# so (XPASS is an error) and its key must be taken out of this set. The lead empties
+# it as each game's renderer is merged.
+FLOOR_PENDING: set[str] = set()
 
 
 def _states(game: core.Game, players: int, seed: int) -> list[core.State]:
@@ -31,6 +43,31 @@ def _states(game: core.Game, players: int, seed: int) -> list[core.State]:
         state, _ = game.apply(state, seat, pick.choice(game.legal_actions(state, seat)))
         seen.append(state)
     return [seen[0], seen[len(seen) // 2], seen[-1]]
+
+
+def player_counts(game: core.Game) -> list[int]:
+    """2 and 4 players where the game allows them (else its nearest counts)."""
+    return sorted({max(game.min_players, 2), min(game.max_players, 4)})
+
+
+def drawn(key: str, players: int, seed: int = 7) -> list[tuple[str, list[base.Label]]]:
+    """(which picture, its labels) for the boards and seat 0's area of one game."""
+    game = core.get(key)
+    drawer = render.get(key)
+    names = render.default_names(players)
+    out: list[tuple[str, list[base.Label]]] = []
+    states = _states(game, players, seed)
+    for when, state in zip(("opening", "middle", "final"), states, strict=True):
+        jobs: list[tuple[str, Callable[[], object]]] = [
+            (f"{when} board", lambda st=state: drawer.board(game.view(st, None), names))
+        ]
+        if drawer.area is not None:
+            jobs.append((f"{when} area", lambda st=state: drawer.area(game.view(st, 0), names)))  # type: ignore[misc]
+        for what, job in jobs:
+            with base.recording() as labels:
+                job()
+            out.append((what, labels))
+    return out
 
 
 def _ink(s: str, size: int, mono: bool, via_base: bool) -> tuple[int, int, int, int] | None:
@@ -49,36 +86,105 @@ def _ink(s: str, size: int, mono: bool, via_base: bool) -> tuple[int, int, int, 
 
 
 @pytest.mark.parametrize("key", GAMES)
-def test_no_label_is_cut_off(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_label_is_cut_off(key: str) -> None:
     game = core.get(key)
-    drawer = render.get(key)
-    calls: list[tuple[str, int, bool, tuple[float, float], str, tuple[int, int]]] = []
-    real = base.text
-
-    def spy(draw, xy, s, size=18, fill="text", anchor="la"):  # type: ignore[no-untyped-def]
-        calls.append((s, size, draw.mode not in ("RGB", "RGBA"), xy, anchor, draw.im.size))
-        real(draw, xy, s, size, fill, anchor)
-
-    monkeypatch.setattr(base, "text", spy)
-    for name, mod in list(sys.modules.items()):
-        if name.startswith("render.") and getattr(mod, "text", None) is real:
-            monkeypatch.setattr(mod, "text", spy)
-    players = game.max_players
-    names = render.default_names(players)
-    for state in _states(game, players, 7):
-        drawer.board(game.view(state, None), names)
-        if drawer.area is not None:
-            drawer.area(game.view(state, 0), names)
-    assert calls, "the renderer drew no label through render.base.text"
+    labels = [lab for _what, labs in drawn(key, game.max_players) for lab in labs]
+    assert labels, "the renderer drew no label through render.base.text"
     cut: list[str] = []
-    for s, size, mono, _xy, _anchor, _canvas in set(calls):
+    for s, size, mono in {(lab.s, lab.size, lab.mono) for lab in labels}:
         if _ink(s, size, mono, True) != _ink(s, size, mono, False):
             cut.append(f"{s!r} at {size} px")
     assert not cut, "labels drawn with a cut-off tail: " + "; ".join(sorted(cut)[:10])
     outside: list[str] = []
-    for s, size, mono, xy, anchor, (w, h) in set(calls):
-        mask, x0, y0 = base._stamp(s, size, anchor, "1" if mono else "L")
-        left, top = round(xy[0]) + x0, round(xy[1]) + y0
+    for lab in set(labels):
+        mask, x0, y0 = base._stamp(lab.s, lab.size, lab.anchor, "1" if lab.mono else "L")
+        left, top = round(lab.xy[0]) + x0, round(lab.xy[1]) + y0
+        w, h = lab.canvas
         if mask.getbbox() and (left < 0 or top < 0 or left + mask.width > w or top + mask.height > h):
-            outside.append(f"{s!r} at {size} px, x {left}..{left + mask.width} of {w}")
+            outside.append(f"{lab.s!r} at {lab.size} px, x {left}..{left + mask.width} of {w}")
     assert not outside, "labels running off the image: " + "; ".join(sorted(outside)[:10])
+
+
+def floor_faults(key: str, players: int) -> list[str]:
+    """What breaks the type floor on one game's pictures: labels under the floor of
+    their role, and boards that mark no title, no whose-turn line (before the end)
+    or no score (at the end)."""
+    faults: list[str] = []
+    for what, labels in drawn(key, players):
+        for lab in labels:
+            least = base.floor_size(lab.role, lab.canvas[0])
+            if lab.size < least:
+                role = lab.role or "text"
+                faults.append(f"{what}: {lab.s[:30]!r} ({role}) at {lab.size} px, under {least}")
+        if what.endswith("board"):
+            roles = {lab.role for lab in labels}
+            wanted = ["title", "score" if what.startswith("final") else "turn"]
+            faults += [f"{what}: no label marked role={r!r}" for r in wanted if r not in roles]
+    return faults
+
+
+def _floor_params() -> list[object]:
+    out: list[object] = []
+    for key in GAMES:
+        marks = [pytest.mark.xfail(strict=True, reason="FLOOR_PENDING")] if key in FLOOR_PENDING else []
+        out.append(pytest.param(key, marks=marks, id=key))
+    return out
+
+
+@pytest.mark.parametrize("key", _floor_params())
+def test_type_floor(key: str) -> None:
+    """Issue 28: "no text under 26 px at 1,200 px wide; the title, whose turn, scores
+    and the numbers a player decides by at 36 px or more", every board and area."""
+    game = core.get(key)
+    faults: list[str] = []
+    for players in player_counts(game):
+        faults += [f"{players} players, {f}" for f in floor_faults(key, players)]
+    assert not faults, f"{len(faults)} labels under the type floor:\n" + "\n".join(faults[:40])
+
+
+def test_floor_sizes() -> None:
+    """The floor's named sizes and how the floor scales with the image's width."""
+    assert base.TEXT_MIN == 26 and base.TEXT_KEY == 36
+    assert base.TEXT_MIN <= base.TEXT_BODY < base.TEXT_KEY <= base.TEXT_TITLE
+    assert base.floor_size(None, 1200) == 26 and base.floor_size("body", 600) == 26
+    assert base.floor_size("turn", 1200) == 36 and base.floor_size("score", 2400) == 72
+    img, d = base.canvas(1200, 200)
+    with base.recording() as labels:
+        base.header(d, 1200, "Title", "Bob is to play.")
+    assert [(lab.role, lab.size) for lab in labels] == [("title", 40), ("turn", 36)]
+
+
+def test_layout_helpers() -> None:
+    """Four seats' panels in two columns of two; a long map folded near square."""
+    boxes = base.panel_boxes(4, 1200, 300, top=100)
+    assert len({b[0] for b in boxes}) == 2 and len({b[1] for b in boxes}) == 2
+    assert boxes[0][1] == 100 and boxes[2][1] == 100 + 300 + 16
+    assert base.panel_columns(1) == 1 and base.panel_columns(6) == 3
+    assert base.fold_parts(3346, 1200) == 2 and base.fold_parts(800, 1200) == 1
+    cuts = base.fold_cuts([400, 800, 1200, 1600, 2000, 2400, 3346], 2)
+    assert cuts == [1600]
+    img = Image.new("RGB", (100, 1000), (255, 0, 0))
+    folded = base.fold(img, [500], gap=10)
+    assert folded.size == (210, 500)
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_labels_are_words(key: str) -> None:
+    """Issue 28: no Python repr, snake_case key or internal code on any picture."""
+    game = core.get(key)
+    bad: list[str] = []
+    for players in player_counts(game):
+        for what, labels in drawn(key, players, seed=11):
+            bad += [
+                f"{players} players, {what}: {lab.s!r} ({why})" for lab in labels for why in not_words(lab.s)
+            ]
+    bad = sorted(set(bad))
+    if key in WORDS_PENDING:
+        assert bad, f"{key} draws only words now: take it out of WORDS_PENDING"
+        pytest.xfail(f"WORDS_PENDING, {len(bad)} labels: " + "; ".join(bad[:10]))
+    assert not bad, f"{len(bad)} labels are not words:\n" + "\n".join(bad[:30])
+
+
+# Games whose pictures still draw program data (issue 28), fixed by the engineer of
+# each game's renderer; the lead empties this set as they are merged.
+WORDS_PENDING: set[str] = set()

@@ -14,7 +14,7 @@ from engine import core
 from engine.monster_inn import upgrade as mi_upgrade
 from store import Store
 from tables import TableError, Tables, replayed, same_state
-from tables.upkeep import summary_events
+from tables.turns import replay_news
 
 
 async def _game(t: Tables, moves: int) -> int:
@@ -99,8 +99,8 @@ async def test_a_game_in_progress_is_carried_once_and_its_thread_told_once(
         assert row is not None and row.state is not None
         log3 = await store.log(gid)
         assert same_state(replayed(row, [(s, note) for _q, s, note in log3]), row.state)
-        events, n = summary_events(row, log3, n_before - 1)
-        assert n == len(log3) - n_before + 1 and events
+        news = replay_news(row, log3, n_before - 1)
+        assert len(news) == len(log3) - n_before + 1 and any(s.events for s in news)
     finally:
         await store.close()
 

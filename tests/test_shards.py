@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot import ConfigError, parse_shards
+from store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,3 +88,57 @@ def test_bot_refuses_a_foreign_postgres_database_before_connecting() -> None:
         )
         assert p.returncode == 3 and "another program" in p.stderr, p.stderr
         assert len(p.stderr.strip().splitlines()) == 1
+
+
+async def _takeover(target: str) -> None:
+    from store import SeatRow
+
+    lease = 30.0
+    base = await Store(target).open()
+    s0 = await Store(target, shards=([0], 2)).open()
+    s1 = await Store(target, shards=([1], 2)).open()
+    for s in (s0, s1):
+        s.TIMER_LEASE = lease
+    try:
+        games = {}
+        for shard in (0, 1):
+            gid = await base.create_game("test-race", {}, 5, 1, guild_id=(shard << 22) + 7)
+            await base.set_seats(gid, 0, [SeatRow(0, 1, "a", False), SeatRow(1, 2, "b", False)])
+            await base.start(gid, 1, {"n": 0}, arm=[(0, "reminder", 100.0)])
+            games[shard] = gid
+
+        async def fire(s: Store, now: float) -> list[tuple[int, str]]:
+            claimed = await s.claim_due(now)
+            for t in claimed:
+                await s.reschedule(t[0], None)  # fired: consumed
+            return [(t[1], t[3]) for t in claimed]
+
+        # Both processes alive: each fires its own shard's timers only.
+        assert await fire(s1, 1000.0) == [(games[1], "reminder")]
+        assert await fire(s0, 1000.0) == [(games[0], "reminder")]
+        # The process of shard 1 dies (it claims nothing more). A timer of its guild
+        # comes due: while its lease runs, the live process leaves it alone...
+        await base.arm(games[1], [(1, "deadline", 1010.0)])
+        assert await fire(s0, 1000.0 + lease - 1) == []
+        # ...and once the lease ran out, the live process fires it (once).
+        assert await fire(s0, 1000.0 + lease + 1) == [(games[1], "deadline")]
+        assert await fire(s0, 1000.0 + lease + 2) == []
+        # The owner comes back: its lease is renewed at its first claim, and its
+        # timers are its own again.
+        assert await fire(s1, 1090.0) == []  # fired already, by the live process
+        await base.arm(games[1], [(1, "reminder", 1100.0)])
+        assert await fire(s0, 1100.0) == []
+        assert await fire(s1, 1100.0) == [(games[1], "reminder")]
+        # The live process wakes at least every third of the lease to renew and look.
+        assert (await s0.next_due()) <= s0.clock() + lease / 3  # type: ignore[operator]
+    finally:
+        for s in (base, s0, s1):
+            await s.close()
+
+
+def test_a_live_process_fires_the_timers_of_a_dead_ones_shards(db_target: str) -> None:
+    """Issue 27: with two processes, when the one owning a shard dies, the other fires
+    that shard's due timers once the dead one's lease ran out."""
+    import asyncio
+
+    asyncio.run(_takeover(db_target))

@@ -338,10 +338,13 @@ async def test_simultaneous_choices_ping_everyone_and_show_only_who_still_thinks
     row = await t.store.get(lobby.game_id)
     assert row is not None and row.state is not None
     assert game.to_act(row.state) == {1}
-    assert (
-        "Waiting for: bob." in update.text
-        and "alice" not in update.text.split("Waiting for:")[1].split("\n")[0]
-    )
+    if update.post:  # the default turn id (the seats to act) changed: a board, naming who still thinks
+        assert (
+            "Waiting for: bob." in update.text
+            and "alice" not in update.text.split("Waiting for:")[1].split("\n")[0]
+        )
+    else:  # one turn id for the whole phase (issue 26): no board until all choices are in
+        assert update.png is None and update.next is None
     assert game.format(choice) not in update.text, "what alice chose is not shown to the table"
     assert update.ping == [], "bob was already pinged; alice's choice pings nobody new"
 
@@ -538,3 +541,25 @@ async def test_tell_me_when_i_am_next(t: Tables) -> None:
     await t.watch(gid, CAROL, False)
     await t.act(gid, CAROL, "1")
     assert (await t.act(gid, ALICE, "1")).heads_up == []
+
+
+async def test_a_deadline_is_at_least_one_hour(t: Tables) -> None:
+    """Issue 27: a deadline of 0.0001h (0.36 s) was accepted. Under an hour is refused
+    in one sentence, for the server and for one game; older stored settings are read
+    as one hour."""
+    from cogs.common import hours
+
+    for text in ("0.0001h", "0.5h", "0.9", "0.04d"):
+        with pytest.raises(TableError, match="at least one hour") as err:
+            await t.set_guild_settings(GUILD, {"deadline_hours": hours(text)})
+        assert str(err.value).count(".") == 1
+        with pytest.raises(TableError, match="at least one hour"):
+            await t.create(
+                ALICE, "alice", "test-race", guild_id=GUILD, settings={"deadline_hours": hours(text)}
+            )
+    for text, want in (("1h", 1.0), ("off", 0.0), ("2d", 48.0)):
+        assert (await t.set_guild_settings(GUILD, {"deadline_hours": hours(text)}))["deadline_hours"] == want
+    gid = await game(t)
+    await t.store.set_guild_settings(GUILD, {"deadline_hours": 0.0001})  # written before the floor
+    row = await t.store.get(gid)
+    assert row is not None and (await t.settings_for(row))["deadline_hours"] == 1.0

@@ -225,6 +225,11 @@ def _architect(ctx: Ctx, legal: list[Any], base: float) -> tuple[float, Any] | N
         g = A.apply_use(ctx.grid, a)
         if R.dungeon_problem(g) is None:
             quick.append((ctx.value(g, full=False), a, g))
+        elif ctx.pending:
+            # Disconnect and fill: judge the move by the dungeon a new tile mends it into.
+            mended = _mended(ctx, g)
+            if mended is not None:
+                quick.append((ctx.value(mended, full=False), a, mended))
     quick.sort(key=lambda t: -t[0])
     best: tuple[float, Any] | None = None
     for _, a, g in quick[:ARCH_TOP]:
@@ -233,6 +238,36 @@ def _architect(ctx: Ctx, legal: list[Any], base: float) -> tuple[float, Any] | N
         if best is None or gain > best[0]:
             best = (gain, a)
     return best
+
+
+def _mended(ctx: Ctx, grid: R.Grid) -> R.Grid | None:
+    """The best dungeon one new tile makes legal again after a disconnecting move."""
+    best: tuple[float, R.Grid] | None = None
+    for t in dict.fromkeys(ctx.pending):
+        for side, pos, rot in R.repairs(grid, t):
+            g = dict(grid)
+            g[pos] = R.make_cell(t, side, rot)
+            v = ctx.value(g, full=False)
+            if best is None or v > best[0]:
+                best = (v, g)
+    return best[1] if best else None
+
+
+def _mend(ctx: Ctx, legal: list[Any]) -> Any:
+    """Mid-Architect, the dungeon broken: the offered placement that values best."""
+    best: tuple[float, Any] | None = None
+    for a in legal:
+        if a["a"] == "place":
+            at = R.parse_coord(a["at"])
+            assert at is not None
+            g = dict(ctx.grid)
+            g[at] = R.make_cell(a["tile"], a["side"], a["rot"])
+            v = ctx.value(g, full=False)
+            if best is None or v > best[0]:
+                best = (v, a)
+    if best is not None:
+        return best[1]
+    return next((a for a in legal if a["a"] == "reset"), legal[0])
 
 
 def _best_placement(ctx: Ctx, legal: list[Any], base: float) -> tuple[float, Any] | None:
@@ -250,6 +285,8 @@ def _best_placement(ctx: Ctx, legal: list[Any], base: float) -> tuple[float, Any
 
 
 def _build(ctx: Ctx, legal: list[Any], base: float) -> Any:
+    if ctx.view["relaxed"] and R.dungeon_problem(ctx.grid) is not None:
+        return _mend(ctx, legal)
     place = _best_placement(ctx, legal, base)
     arch = _architect(ctx, legal, base) if ctx.architects else None
     if arch is not None and arch[0] > 0 and (place is None or arch[0] > place[0]):
@@ -263,6 +300,8 @@ def _build(ctx: Ctx, legal: list[Any], base: float) -> Any:
         return stores[0]
     if place is not None and ctx.pending:
         return place[1]
+    if any(a["a"] == "score" for a in legal):
+        return _score(ctx, legal)  # revision 3: the build may end by scoring
     for kind in ("box", "done", "reset"):
         for a in legal:
             if a["a"] == kind:

@@ -35,7 +35,82 @@ CHOOSER_PROMPTS = {
     "score": "Score a goal or finish.",
     "refill": "Choose the goal deck to draw from.",
 }
+STEP_PROMPTS = {
+    "square": "Choose the square (the picture names them).",
+    "turn": "Choose how the tile lies (the picture shows each turn).",
+    "from": "Choose the tile to move or turn (the picture names the squares).",
+    "to": "Choose where it goes (the picture names the squares).",
+}
+
+
+# Words of the final table for the stored breakdown's keys.
+FINAL_WORDS = {"boss A": "boss (yellow)", "boss B": "boss (blue)"}
+
+
+def _step_kind(prefix: list[str]) -> str:
+    """Which build step a chooser prefix has reached (group picks left out)."""
+    real = [t for t in prefix if not (t[:1] == "g" and t[1:].isdigit())]
+    if real and real[0].startswith("t"):
+        return ("", "square", "turn")[min(len(real), 2)]
+    if real and real[0] in ("arch", "swap"):
+        return ("", "from", "to", "turn")[min(len(real), 3)]
+    return ""
+
+
 NO_MIRROR = "A tile cannot be mirrored: turn it (0, 90, 180 or 270) and choose which printed side is up."
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_tile(v: Any) -> bool:
+    return v == "G" or _is_int(v)
+
+
+def _strs(n: tuple[int, int]) -> Any:
+    return lambda v: isinstance(v, list) and n[0] <= len(v) <= n[1] and all(isinstance(x, str) for x in v)
+
+
+# The fields of every move (as parse makes them) and what each must hold: a move
+# object with a field missing, added, retyped or emptied is refused in one sentence.
+SHAPES: dict[str, dict[str, Any]] = {
+    "discard": {"cards": _strs((1, 2))},
+    "draft": {"tile": _is_tile},
+    "keep": {"tile": _is_tile},
+    "store": {"tile": _is_tile},
+    "box": {"tile": _is_tile},
+    "exchange": {},
+    "reset": {},
+    "done": {},
+    "arch": {"from": lambda v: isinstance(v, str), "to": lambda v: isinstance(v, str), "rot": _is_int},
+    "swap": {
+        "at": _strs((2, 2)),
+        "rot": lambda v: isinstance(v, list) and len(v) == 2 and all(_is_int(x) for x in v),
+    },
+    "score": {"goal": lambda v: isinstance(v, str)},
+    "draw": {"deck": lambda v: isinstance(v, str)},
+    "place": {
+        "tile": _is_tile,
+        "side": lambda v: isinstance(v, str),
+        "at": lambda v: isinstance(v, str),
+        "rot": _is_int,
+    },
+}
+OPTIONAL = {"place": {"flip"}}  # the old mirror: refused with its own sentence
+
+
+def check_shape(action: Any) -> None:
+    """Refuse a move object that parse could not have made, before any rule reads it."""
+    kind = action.get("a") if isinstance(action, dict) else None
+    if not isinstance(kind, str) or kind not in SHAPES:
+        raise IllegalAction("That is not a Dungeon Decorators move.")
+    fields = SHAPES[kind]
+    extra = set(action) - set(fields) - {"a"} - OPTIONAL.get(kind, set())
+    if extra or any(k not in action or not ok(action[k]) for k, ok in fields.items()):
+        raise IllegalAction(
+            "That move is not written the way the game writes its moves; pick one from the list."
+        )
 
 
 def tile_name(t: Any) -> str:
@@ -195,6 +270,7 @@ class DungeonDecorators(core.Game):
 
     def _enter_draft(self, state: State, events: list[Event]) -> None:
         state["phase"] = "draft"
+        self._mark_turn_start(state)
         if any(t is not None for t in state["board"]) or self._exchange_open(state):
             return
         # Only when the bags ran dry (possible only with stacked test bags or a Burrow Bro
@@ -205,7 +281,35 @@ class DungeonDecorators(core.Game):
         self._begin_build(state, seat)
         self._maybe_end_build(state, seat, events)
 
+    def _mark_turn_start(self, state: State) -> None:
+        """What the board will compare at the end of this turn (issue 28: mark what
+        the last turn changed). Public only: the dungeon, the score, goals scored."""
+        seat = self.current(state)
+        p = state["players"][seat]
+        state["turn_mark"] = {
+            "seat": seat,
+            "cells": R.copy_dungeon(p["dungeon"]),
+            "score": p["score"],
+            "scored": len(p["scored"]),
+        }
+
+    def _close_turn_mark(self, state: State) -> None:
+        mark = state.get("turn_mark")
+        if not mark:
+            return
+        p = state["players"][mark["seat"]]
+        before = mark["cells"]
+        changed = sorted(c for c, cell in p["dungeon"].items() if before.get(c) != cell)
+        state["last_turn"] = {
+            "seat": mark["seat"],
+            "squares": changed,
+            "points": p["score"] - mark["score"],
+            "goals": len(p["scored"]) - mark["scored"],
+        }
+        state["turn_mark"] = None
+
     def _next_turn(self, state: State, events: list[Event]) -> None:
+        self._close_turn_mark(state)
         state["turn_idx"] += 1
         state["burrow"] = None
         state["snapshot"] = None
@@ -289,10 +393,20 @@ class DungeonDecorators(core.Game):
     def _end_build(self, state: State, seat: int, events: list[Event]) -> None:
         state["snapshot"] = None
         state["relaxed"] = False
-        if self._scorable(state, seat):
+        if self.rules_revision(state) >= 3:
+            # "you may play those cards": the Score step is offered whether or not a
+            # card in hand is met, so declining looks like having nothing to score.
+            state["phase"] = "score"
+        elif self._scorable(state, seat):
             state["phase"] = "score"
         else:
             self._refill(state, seat, events)
+
+    def _finish_turn(self, state: State, seat: int, events: list[Event]) -> None:
+        """Revision 3: the one click that ends a turn, the same words whether or not
+        a goal was declined."""
+        events.append(Event(f"{seat_ref(seat)} finishes their turn."))
+        self._refill(state, seat, events)
 
     def _scorable(self, state: State, seat: int) -> list[tuple[str, int]]:
         p = state["players"][seat]
@@ -388,6 +502,22 @@ class DungeonDecorators(core.Game):
         return {"breakdown": breakdown, "boss_counts": [a_counts, b_counts], "mimic_to_a": splits}
 
     # ---- turn structure ------------------------------------------------------------
+    def turn_id(self, state: State) -> str:
+        """A player's turn is the rulebook's "complete 5-phase turn": draft, assistant,
+        build, score, refill, one id from the draft to the last card drawn. Setup (the
+        goal discards, made at once by everyone) is one id. A player who drafts last in
+        one round and first in the next plays two turns in a row: round and place in
+        the order keep the ids apart."""
+        ph = state["phase"]
+        if ph in ("over", "keep"):
+            return ph
+        return f"round {state['round']} turn {state['turn_idx'] + 1}: {self.current(state)}"
+
+    def header(self, state: State, seat: int) -> str:
+        from .views import header
+
+        return header(self, state, seat)
+
     def to_act(self, state: State) -> set[int]:
         if state["phase"] == "over":
             return set()
@@ -433,10 +563,12 @@ class DungeonDecorators(core.Game):
         problem = R.dungeon_problem(grid) if state["relaxed"] else None
         acts: list[Any] = []
         tiles = list(dict.fromkeys([x["t"] for x in p["pending"]] + p["storage"]))
-        # Mid-Architect, offer the placements that make the whole dungeon legal again.
-        finder = R.legal_placements if problem is None else R.repairs
+        held = [x["t"] for x in p["pending"]] + p["storage"]
         for t in tiles:
-            for side, pos, rot in finder(grid, t):
+            # Mid-Architect, the placements after which the tiles still held can mend the
+            # dungeon ("fill the resulting spaces with newly-drafted tiles or tiles from storage").
+            spots = R.legal_placements(grid, t) if problem is None else A.mending_placements(grid, t, held)
+            for side, pos, rot in spots:
                 acts.append({"a": "place", "tile": t, "side": side, "at": R.coord(pos), "rot": rot})
         stored: list[Any] = []
         if len(p["storage"]) < 2:
@@ -447,9 +579,12 @@ class DungeonDecorators(core.Game):
         if self._forced_discard(state, seat):
             for t in dict.fromkeys([x["t"] for x in p["pending"]] + p["storage"]):
                 acts.append({"a": "box", "tile": t})
+        rev3 = self.rules_revision(state) >= 3
         if problem is None:
-            acts += A.uses(grid, tiles, p["tokens"]["architect"])
+            acts += A.uses(grid, held, p["tokens"]["architect"], start_moves=rev3)
         if not p["pending"] and problem is None:
+            if rev3:  # the build may end by scoring: the Score step follows at once
+                acts += [{"a": "score", "goal": g} for g, _ in self._scorable(state, seat)]
             acts.append({"a": "done"})
         if state["relaxed"] and problem is not None:
             acts.append({"a": "reset"})
@@ -467,8 +602,7 @@ class DungeonDecorators(core.Game):
 
     # ---- apply -----------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: Any) -> list[Event]:
-        if not isinstance(action, dict) or "a" not in action:
-            raise IllegalAction("That is not a Dungeon Decorators move.")
+        check_shape(action)
         events: list[Event] = []
         ph = state["phase"]
         kind = action["a"]
@@ -486,6 +620,7 @@ class DungeonDecorators(core.Game):
             ("build", "swap"): self._do_swap,
             ("build", "reset"): self._do_reset,
             ("build", "done"): self._do_build_done,
+            ("build", "score"): self._do_build_score,
             ("score", "score"): self._do_score,
             ("score", "done"): self._do_score_done,
             ("refill", "draw"): self._do_draw,
@@ -503,7 +638,7 @@ class DungeonDecorators(core.Game):
             "exchange_draw": "choose the goal deck to draw from (draw S or draw D).",
             "exchange_discard": "discard one goal card from your hand (discard S1).",
             "burrow": "keep one of the Burrow Bro tiles (keep 171).",
-            "build": "place or store your new tiles (171 D G6 90), then done.",
+            "build": "place or store your new tiles (171 D AP41 90), then done.",
             "score": "score goals from your hand (score S12) or done.",
             "refill": "draw a goal card (draw S or draw D).",
             "over": "the game is over.",
@@ -637,7 +772,7 @@ class DungeonDecorators(core.Game):
             raise IllegalAction(f"{tile_name(t).capitalize()} has sides {a} and {b}.")
         pos = R.parse_coord(str(action.get("at", "")))
         if pos is None:
-            raise IllegalAction(f"{action.get('at')} is not a square of your dungeon (e.g. {R.START}).")
+            raise IllegalAction(f"Name a square of your dungeon, like {R.START}, to place the tile on.")
         rot = action.get("rot", 0)
         if rot not in (0, 1, 2, 3):
             raise IllegalAction("Rotation is 0, 90, 180 or 270 degrees clockwise.")
@@ -679,9 +814,10 @@ class DungeonDecorators(core.Game):
             )
         t = action.get("tile")
         self._take_tile(p, t)
-        if t == "G":
+        if t == "G" and self.rules_revision(state) < 3:
             state["generic_left"] += 1
         else:
+            # "discard tiles into the box": a generic tile leaves the game too (revision 3).
             state["box"].append(t)
         events.append(
             Event(f"{seat_ref(seat)} has no room for a tile and discards {tile_name(t)} into the box.")
@@ -698,8 +834,10 @@ class DungeonDecorators(core.Game):
         grid = R.to_grid(p["dungeon"])
         if src is None or src not in grid:
             raise IllegalAction(f"There is no tile of yours at {action.get('from')}.")
-        if grid[src]["t"] == "start":
+        if grid[src]["t"] == "start" and self.rules_revision(state) < 3:
             raise IllegalAction("Your starting tile stays where it is.")
+        if grid[src]["t"] == "start" and dst == src:
+            raise IllegalAction("Turning your starting tile changes nothing: it is a four-way hallway.")
         if dst is None:
             raise IllegalAction(f"{action.get('to')} is not a square of your dungeon (e.g. {R.START}).")
         if dst != src and dst in grid:
@@ -741,7 +879,7 @@ class DungeonDecorators(core.Game):
         for c, q in zip(at, squares, strict=True):
             if q is None or q not in grid:
                 raise IllegalAction(f"There is no tile of yours at {c}.")
-            if grid[q]["t"] == "start":
+            if grid[q]["t"] == "start" and self.rules_revision(state) < 3:
                 raise IllegalAction("Your starting tile stays where it is.")
         if squares[0] == squares[1]:
             raise IllegalAction("Name two different tiles to swap.")
@@ -779,6 +917,22 @@ class DungeonDecorators(core.Game):
         if why:
             raise IllegalAction(f"{why} Fix it or type reset.")
         self._end_build(state, seat, events)
+        if self.rules_revision(state) >= 3:
+            self._finish_turn(state, seat, events)  # done with nothing scored ends the turn
+
+    def _do_build_score(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
+        """Revision 3: scoring a goal ends the build and opens the Score step."""
+        if self.rules_revision(state) < 3:
+            raise IllegalAction(f"You cannot do that now: {self._phase_hint(state)}")
+        p = state["players"][seat]
+        if p["pending"]:
+            raise IllegalAction("Place or store every newly acquired tile first.")
+        why = R.dungeon_problem(R.to_grid(p["dungeon"]))
+        if why:
+            raise IllegalAction(f"{why} Fix it or type reset.")
+        self._hand_card(p, action.get("goal"))
+        self._end_build(state, seat, events)
+        self._do_score(state, seat, action, events)
 
     def _do_score(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
         p = state["players"][seat]
@@ -798,10 +952,15 @@ class DungeonDecorators(core.Game):
         mim = f" using {cost} Decorative Mimic token(s)" if cost else ""
         events.append(Event(f"{seat_ref(seat)} scores {goal['name']} for {goal['points']} points{mim}."))
         self._add_points(state, seat, goal["points"], events)
+        if self.rules_revision(state) >= 3:
+            return  # another goal may be met and declined: the step waits for done either way
         if not self._scorable(state, seat):
             self._refill(state, seat, events)
 
     def _do_score_done(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
+        if self.rules_revision(state) >= 3:
+            self._finish_turn(state, seat, events)
+            return
         self._refill(state, seat, events)
 
     def _do_draw(self, state: State, seat: int, action: dict[str, Any], events: list[Event]) -> None:
@@ -811,6 +970,12 @@ class DungeonDecorators(core.Game):
         self._draw_goal(state, seat, deck, events)
         events.append(Event(f"{seat_ref(seat)} draws a {DECK_NAMES[deck]} card."))
         self._refill(state, seat, events)
+
+    def may_play_for(self, state: State, seat: int, action: Any) -> bool:
+        # "done" is the only move exactly when no goal card in the hidden hand can be
+        # scored; played unasked it would tell the table so ("you may play those
+        # cards": declining must look the same as having nothing to score).
+        return not (isinstance(action, dict) and action.get("a") == "done")
 
     def can_undo(self, before: State, after: State, seat: int, action: Any) -> bool:
         # Drawing from a bag or a deck reveals a hidden tile or card even without the RNG.
@@ -833,27 +998,52 @@ class DungeonDecorators(core.Game):
         return describe(action)
 
     def _paths(self, state: State, seat: int, legal: list[Any]) -> dict[str, list[tuple[str, str]]]:
-        """Every legal move's chooser steps (notation -> steps), grouped to <= 25 options a step."""
-        from .notation import group, raw_path
+        """Every legal move's chooser steps (notation -> steps), grouped to <= 25 options a step.
+        A placement is two picks (tile and side, then the square) plus the turn only
+        where more than one turn fits; the moves that end the turn are one pick."""
+        from collections import Counter
+
+        from .notation import group, raw_path, turn_key
 
         p = state["players"][seat]
         cells = p["dungeon"]
         pending = [x["t"] for x in p["pending"]]
-        paths = group([raw_path(a, cells, p["storage"], pending) for a in legal])
-        return {self.format(a): path for a, path in zip(legal, paths, strict=True)}
+        turns = Counter(turn_key(a) for a in legal)
+        raw = []
+        for a in legal:
+            path = raw_path(a, cells, p["storage"], pending, turns[turn_key(a)] == 1)
+            if a["a"] == "done":
+                path = [("done", self._done_words(state))]
+            raw.append(path)
+        return {self.format(a): path for a, path in zip(legal, group(raw), strict=True)}
+
+    def _done_words(self, state: State) -> str:
+        if self.rules_revision(state) >= 3:
+            return "Finish your turn (score nothing more)"
+        return "Done building" if state["phase"] == "build" else "Done scoring"
 
     def segments(self, state: State, seat: int, action: Any) -> list[tuple[str, str]]:
-        """Place: tile, side, square, turn. Architect: tile, destination, turn. Swap:
-        two tiles, then turns. Any step over 25 options is split into groups first."""
+        """Place: tile and side, square, turn (when several fit). Architect: tile,
+        destination, turn. Swap: two tiles, then turns. Any step over 25 options is
+        split into groups first."""
         path = self._paths(state, seat, self.legal_actions(state, seat)).get(self.format(action))
         return path if path is not None else super().segments(state, seat, action)
 
     def chooser(self, state: State, seat: int, prefix: list[str]) -> core.Choice:
+        from .chooser import lazy_moves, only_offered, preview
+
         legal = self.legal_actions(state, seat)
+        if state["phase"] == "build" and prefix[:1] == ["arch"]:
+            known = {self.format(a) for a in legal}
+            legal = legal + [a for a in lazy_moves(self, state, seat, prefix) if self.format(a) not in known]
         paths = self._paths(state, seat, legal)
         prompt = CHOOSER_PROMPTS.get(state["phase"], "Choose your move.")
         # the paths of all moves at once: segments() would rebuild them for every move
-        return core.narrow_steps(((a, paths[self.format(a)]) for a in legal), prefix, prompt)
+        choice = core.narrow_steps(((a, paths[self.format(a)]) for a in legal), prefix, prompt)
+        if state["phase"] == "build":
+            choice.preview = only_offered(preview(state, seat, prefix, legal), choice.options)
+            choice.prompt = STEP_PROMPTS.get(_step_kind(prefix), choice.prompt)
+        return choice
 
     def public_format(self, state: State, seat: int, action: Any) -> str:
         a = action.get("a") if isinstance(action, dict) else None
@@ -881,6 +1071,17 @@ class DungeonDecorators(core.Game):
 
         return status(self, state)
 
+    def guide_view(self, section: str) -> dict[str, Any] | None:
+        """The view a guide picture of ``section`` draws (the renderer's ``guide``)."""
+        from .views import guide_view
+
+        return guide_view(section) or None
+
+    def what_now(self, state: State, seat: int | None) -> str:
+        from .whatnow import what_now
+
+        return what_now(self, state, seat)
+
     def private_text(self, state: State, seat: int) -> str:
         from .views import private_text
 
@@ -892,9 +1093,9 @@ class DungeonDecorators(core.Game):
 
     def result(self, state: State) -> Result:
         players = state["players"]
-        breakdown = (
-            state["final"]["breakdown"] if state["final"] else [{"goals": p["score"]} for p in players]
-        )
+        stored = state["final"]["breakdown"] if state["final"] else [{"goals": p["score"]} for p in players]
+        # The boards call the boss decks by their colours, so the final table does too.
+        breakdown = [{FINAL_WORDS.get(k, k): v for k, v in b.items()} for b in stored]
         scores = [sum(b.values()) for b in breakdown]
         shapes = [sum(1 for g in p["scored"] if g.startswith("S")) for p in players]
         decos = [sum(1 for g in p["scored"] if g.startswith("D")) for p in players]

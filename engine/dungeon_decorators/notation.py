@@ -217,42 +217,72 @@ def _tile_words(t: Any) -> str:
     return "generic tile" if t == "G" else f"tile {t}"
 
 
-def _place_path(a: dict[str, Any], stored: list[Any], pending: list[Any]) -> list[tuple[str, str]]:
+def _place_path(
+    a: dict[str, Any], stored: list[Any], pending: list[Any], single: bool
+) -> list[tuple[str, str]]:
+    """Tile and side in one pick, then the square (named as the preview labels it),
+    then the turn only when more than one turn fits there."""
     t = a["tile"]
     where = "new" if t in pending else "stored" if t in stored else ""
     cell = R.make_cell(t, a["side"], a["rot"])
-    side = SIDES[a["side"]]
-    return [
-        (f"t{t}", fit(f"Place {where} {_tile_words(t)}".replace("  ", " "))),
-        (f"s{a['side']}", fit(f"{side.capitalize()} up")),
-        (a["at"], f"At {a['at']}"),
-        (f"r{a['rot']}", fit(f"Turned {a['rot'] * 90}°: {edges_words(cell)}")),
-    ]
+    first = (
+        f"t{t}{a['side']}",
+        fit(f"Place {where} {_tile_words(t)}, {SIDES[a['side']]} up".replace("  ", " ")),
+    )
+    if single:
+        return [first, (a["at"], fit(f"{a['at']}: {edges_words(cell)}"))]
+    return [first, (a["at"], a["at"]), (f"r{a['rot']}", fit(f"Turned {a['rot'] * 90}°: {edges_words(cell)}"))]
 
 
-def _arch_path(a: dict[str, Any], cells: dict[str, Any]) -> list[tuple[str, str]]:
+def _arch_path(a: dict[str, Any], cells: dict[str, Any], single: bool) -> list[tuple[str, str]]:
     src = cells[a["from"]]
-    what = f"{_tile_words(src['t'])} at {a['from']}"
     stay = a["from"] == a["to"]
     turned = R.turned(src, a["rot"])
-    return [
+    name = _laid_words(src["t"])
+    where = f"{a['from']}: stay, turn only" if stay else a["to"]
+    path = [
         ("arch", "Arcane Architect: move or turn a tile in your dungeon"),
-        (f"f{a['from']}", fit(f"The {what}")),
-        (f"d{a['to']}", "Leave it where it is (turn only)" if stay else f"Move it to {a['to']}"),
+        (f"f{a['from']}", fit(f"{a['from']}: the {name}")),
+    ]
+    if single:
+        return path + [(f"d{a['to']}", fit(f"{where}, turned {a['rot'] * 90}°: {edges_words(turned)}"))]
+    return path + [
+        (f"d{a['to']}", where),
         (f"r{a['rot']}", fit(f"Turned {a['rot'] * 90}°: {edges_words(turned)}")),
     ]
 
 
-def _swap_path(a: dict[str, Any], cells: dict[str, Any]) -> list[tuple[str, str]]:
+def _swap_path(a: dict[str, Any], cells: dict[str, Any], single: bool) -> list[tuple[str, str]]:
     x, y = a["at"]
     ra, rb = a["rot"]
     cx, cy = cells[x], cells[y]
-    return [
+    path = [
         ("swap", "Two Arcane Architects: swap two tiles"),
-        (f"f{x}", fit(f"The {_tile_words(cx['t'])} at {x}")),
-        (f"w{y}", fit(f"Swap with the {_tile_words(cy['t'])} at {y}")),
-        (f"r{ra}{rb}", fit(f"At {y} turned {ra * 90}°, at {x} turned {rb * 90}°")),
+        (f"f{x}", fit(f"{x}: the {_laid_words(cx['t'])}")),
+        (f"w{y}", fit(f"{y}: swap with the {_laid_words(cy['t'])}")),
     ]
+    turns = fit(f"At {y} turned {ra * 90}°, at {x} turned {rb * 90}°")
+    if single:
+        if ra or rb:  # the one way the two fit: say it in the pick that plays it
+            path[-1] = (path[-1][0], fit(f"{path[-1][1]}; {turns[0].lower()}{turns[1:]}"))
+        return path
+    return path + [(f"r{ra}{rb}", turns)]
+
+
+def _laid_words(t: Any) -> str:
+    return "starting tile" if t == "start" else _tile_words(t)
+
+
+def turn_key(a: dict[str, Any]) -> Any:
+    """What a move is before its turn is chosen (moves sharing it differ only by the turn)."""
+    k = a.get("a")
+    if k == "place":
+        return ("place", a["tile"], a["side"], a["at"])
+    if k == "arch":
+        return ("arch", a["from"], a["to"])
+    if k == "swap":
+        return ("swap", *a["at"])
+    return None
 
 
 HELPER_WORDS = {
@@ -277,16 +307,17 @@ def tile_words(t: Any) -> str:
 
 
 def raw_path(
-    a: dict[str, Any], cells: dict[str, Any], stored: list[Any], pending: list[Any]
+    a: dict[str, Any], cells: dict[str, Any], stored: list[Any], pending: list[Any], single: bool = False
 ) -> list[tuple[str, str]]:
-    """The chooser's steps to ``a`` before any grouping."""
+    """The chooser's steps to ``a`` before any grouping (``single``: the only turn
+    that fits, so no turn step)."""
     k = a["a"]
     if k == "place":
-        return _place_path(a, stored, pending)
+        return _place_path(a, stored, pending, single)
     if k == "arch":
-        return _arch_path(a, cells)
+        return _arch_path(a, cells, single)
     if k == "swap":
-        return _swap_path(a, cells)
+        return _swap_path(a, cells, single)
     if k in ("draft", "keep"):
         return [(f"{k}{a['tile']}", fit(f"{k.capitalize()} {tile_words(a['tile'])}"))]
     if k == "discard" and len(a["cards"]) == 2:
@@ -300,7 +331,7 @@ def raw_path(
 
 
 def _group_label(labels: list[str]) -> str:
-    first, last = labels[0], labels[-1]
+    first, last = labels[0].split(":")[0], labels[-1].split(":")[0]
     return fit(f"{first} … {last}" if first != last else first)
 
 

@@ -256,10 +256,18 @@ def check_place(grid: Grid, p: Pos, cell: dict[str, Any], open_now: int | None =
     return None
 
 
+def start_square(grid: Grid) -> Pos | None:
+    """Where the starting tile lies: AO41 until an Arcane Architect moves it
+    (revision 3; before, it never moved)."""
+    home = parse_coord(START)
+    if home in grid and grid[home]["t"] == "start":
+        return home
+    return next((p for p, c in grid.items() if c["t"] == "start"), None)
+
+
 def reachable(grid: Grid) -> set[Pos]:
-    start = parse_coord(START)
-    assert start is not None
-    if not is_dungeon(grid.get(start)) or grid[start]["t"] != "start":
+    start = start_square(grid)
+    if start is None:
         return set()
     seen = {start}
     todo = deque([start])
@@ -278,9 +286,8 @@ def reachable(grid: Grid) -> set[Pos]:
 
 def dungeon_problem(grid: Grid) -> str | None:
     """Why the whole dungeon is illegal (the end-of-build check), or None."""
-    start = parse_coord(START)
-    if start not in grid or grid[start]["t"] != "start":
-        return "Your starting tile must stay where it is."
+    if start_square(grid) is None:
+        return "Your dungeon must keep its starting tile."
     linked = reachable(grid)
     for p, cell in grid.items():
         if cell["kind"] == "dungeon":

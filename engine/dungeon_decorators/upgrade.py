@@ -18,7 +18,8 @@ from collections.abc import Callable
 
 from engine.core import State
 
-REVISION = 2
+REVISION = 3
+
 
 # Release f63664e (revision 1) drew each dungeon on a 13 x 13 grid whose starting
 # tile lay on G7 (column 6, row 6, 0-based), and could lay a tile mirrored ("flip").
@@ -50,10 +51,29 @@ def _from_r1(state: State) -> State:
     return state
 
 
-STEPS: dict[int, Callable[[State], State]] = {2: _from_r1}
+def _to_3(state: State) -> State:
+    """Revision 3 (this session): the rules that changed read the revision, and no
+    field was added or renamed, so a revision-2 state from any point of a game plays
+    on as it is. A build under way keeps its phase; a build that would have ended
+    by itself now waits for "done" (the Score step is always offered, so declining
+    a goal looks like having none); a score phase already entered plays on. The
+    board's record of what the last turn changed starts empty."""
+    state.setdefault("turn_mark", None)
+    state.setdefault("last_turn", None)
+    return state
+
+
+STEPS: dict[int, Callable[[State], State]] = {2: _from_r1, 3: _to_3}
 
 CHANGES: dict[int, str] = {
     2: "Squares are now named from the starting tile at AO41 (it was G7) and the dungeon has no edge; "
     "a tile can no longer be laid mirrored; two Arcane Architects can swap two tiles; "
     "every Architect use is offered.",
+    3: (
+        "Every turn now ends with one click, 'Finish your turn' (or scoring a goal), whether or not "
+        "you hold a goal you could score, so nobody can tell; after scoring you finish the same way. "
+        "An Arcane Architect may now also move your starting tile, and Architect moves that break your "
+        "dungeon for a moment are offered when the tiles you hold can mend it. A generic tile you must "
+        "discard because nothing fits goes into the box, like any other tile, not back to the supply."
+    ),
 }

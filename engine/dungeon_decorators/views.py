@@ -66,6 +66,31 @@ def goal_info(gid: str) -> dict[str, Any]:
     return out
 
 
+def last_turn_info(state: dict[str, Any]) -> dict[str, Any] | None:
+    """What the last finished turn changed, in words and squares (all public)."""
+    last = state.get("last_turn")
+    if not last:
+        return None
+    parts = []
+    if last["squares"]:
+        parts.append("changed " + ", ".join(last["squares"]) + " in their dungeon")
+    if last["goals"]:
+        parts.append(f"scored {last['goals']} goal card{'s' if last['goals'] > 1 else ''}")
+    if last["points"]:
+        parts.append(f"gained {last['points']} points")
+    done = " and ".join(parts) if parts else "changed nothing in their dungeon"
+    words = f"Last turn: {seat_ref(last['seat'])} {done}."
+    return {"seat": last["seat"], "squares": list(last["squares"]), "words": words}
+
+
+def guide_view(section: str) -> dict[str, Any]:
+    """What a guide picture draws (public card data, no game): "Goal shapes" gives
+    every shape goal card."""
+    if section == "Goal shapes":
+        return {"shapes": [goal_info(g) for g in R.GOALS if R.GOALS[g]["kind"] == "shape"]}
+    return {}
+
+
 def boss_info(bid: str) -> dict[str, Any]:
     b = R.BOSSES[bid]
     return {"id": bid, "deck": b["deck"], "name": b["name"], "text": b["text"]}
@@ -142,6 +167,7 @@ def view(game: DungeonDecorators, state: dict[str, Any], seat: int | None) -> di
         "burrow": [tile_info(t) for t in state["burrow"]] if state["burrow"] else None,
         "relaxed": state["relaxed"],
         "players": players,
+        "last_turn": last_turn_info(state),
         "final": state["final"]["breakdown"] if over and state["final"] else None,
         "winners": game.result(state).winners if over else None,
         "viewer": seat,
@@ -169,6 +195,9 @@ def status(game: DungeonDecorators, state: dict[str, Any]) -> str:
         return f"Setup: {waiting} must discard two of their six goal cards."
     seat = game.current(state)
     doing = PHASE_WORDS[ph]
+    if ph == "score" and game.rules_revision(state) >= 3:
+        # Entered every turn: the words do not tell whether a goal card is met.
+        doing = "may score goals, then finishes their turn"
     if ph == "build":
         items = [
             "a generic tile" if x["t"] == "G" else f"tile {x['t']}" for x in state["players"][seat]["pending"]
@@ -178,14 +207,20 @@ def status(game: DungeonDecorators, state: dict[str, Any]) -> str:
 
 
 def tile_text(info: dict[str, Any]) -> str:
-    if info["n"] == "G":
-        return "G (generic: room side R / straight hallway side H, grey)"
-    edges = " ".join(
-        f"{d}:{'wild' if e == '*' else '-' if e == '-' else R.DECOS[e]}"
-        for d, e in zip("NESW", info["edges"], strict=True)
-    )
-    helper = f", {info['assistant']}" if info["assistant"] else ""
-    return f"{info['n']} [{edges}] floor {info['floor']}{helper}"
+    from .whatnow import tile_words
+
+    return tile_words(info["n"])
+
+
+def shape_words(rows: list[str]) -> str:
+    """A shape goal's squares row by row in words ("any" is a square that may be
+    anything, built or not)."""
+    from .data import parse_need
+
+    def word(tok: str) -> str:
+        return "any" if tok == "." else need_text(tok) if parse_need(tok, R.COLOURS) else tok
+
+    return " / ".join(" · ".join(word(t) for t in row.split()) for row in rows)
 
 
 def private_text(game: DungeonDecorators, state: dict[str, Any], seat: int) -> str:
@@ -194,8 +229,8 @@ def private_text(game: DungeonDecorators, state: dict[str, Any], seat: int) -> s
     v["burrow"] = full["burrow"] if full["current"] == seat else None
     lines = ["Your goals:"]
     for g in v["hand"]:
-        shape = f"  [{' / '.join(g['rows'])}]" if g["kind"] == "shape" else ""
-        lines.append(f"  {g['id']} {g['name']} ({g['points']}): {g['text']}{shape}")
+        what = f"shape, row by row: {shape_words(g['rows'])}" if g["kind"] == "shape" else g["text"]
+        lines.append(f"  {g['id']} {g['name']} ({g['points']}): {what}")
     lines.append("Storage: " + ("; ".join(tile_text(t) for t in v["storage"]) or "empty"))
     if v["new_tiles"]:
         lines.append("New tiles to place: " + "; ".join(tile_text(t) for t in v["new_tiles"]))
@@ -207,3 +242,26 @@ def private_text(game: DungeonDecorators, state: dict[str, Any], seat: int) -> s
     if v["scored"]:
         lines.append("Scored: " + ", ".join(f"{g['id']} {g['name']}" for g in v["scored"]))
     return "\n".join(lines)
+
+
+def _held_words(t: Any) -> str:
+    if t == "G":
+        return "generic"
+    spec = R.TILES[int(t)]
+    shape = "room" if sum(1 for e in spec["edges"] if e not in "-*") == 1 else "hallway"
+    return f"{t} ({shape}, {'star' if spec['floor'] == 'star' else spec['floor']})"
+
+
+def header(game: DungeonDecorators, state: dict[str, Any], seat: int) -> str:
+    """The top of the seat's private turn message: score, tokens, the tiles it holds,
+    its goal cards (at most 400 characters; only what this seat may see)."""
+    p = state["players"][seat]
+    tok = p["tokens"]
+    lines = [f"Score {p['score']} · Architect {tok['architect']} · Mimic {tok['mimic']}"]
+    if p["pending"]:
+        lines.append("New: " + ", ".join(_held_words(x["t"]) for x in p["pending"]))
+    lines.append("Storage: " + (", ".join(_held_words(t) for t in p["storage"]) or "empty"))
+    goals = ", ".join(f"{g} {R.GOALS[g]['name']} ({R.GOALS[g]['points']})" for g in p["hand"])
+    lines.append("Goals: " + (goals or "none"))
+    text = "\n".join(lines)
+    return text if len(text) <= 400 else text[:399] + "…"

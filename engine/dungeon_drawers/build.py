@@ -107,6 +107,19 @@ def legal(state: State, seat: int, every_wall: bool = False) -> list[Any]:
     sheet = p["sheet"]
     if el is None:
         return [{"t": "done"}, {"t": "erase"}]
+    # DuBuL ch.2 §1(3), "any elements that have been installed for this Card may be erased":
+    # from revision 3 Erase is offered as soon as one element is on the sheet.
+    erase = (
+        [{"t": "erase"}] if p["pending"]["next"] > len(p["pending"]["lost"]) and _revision(state) >= 3 else []
+    )
+    return _element_moves(sheet, el, every_wall) + erase
+
+
+def _revision(state: State) -> int:
+    return int(state.get("revision", 2))
+
+
+def _element_moves(sheet: dict, el: str, every_wall: bool) -> list[Any]:
     if el.startswith("wall:"):
         spots = board.wall_placements(sheet, el[5:])
         return [{"t": "wall", "cells": c} for c in (spots if every_wall else _wall_offer(sheet, spots))]
@@ -123,9 +136,10 @@ def take(state: State, seat: int, action: dict, events: list[Event]) -> None:
     if p["pending"] is not None:
         raise IllegalAction("Finish installing your card and type done before taking another.")
     if not state["queue"] or state["queue"][0] != seat:
-        raise IllegalAction("It is not your turn to pick a card.")
+        nxt = f": {seat_ref(state['queue'][0])} picks next" if state["queue"] else ": every card of this round is taken"
+        raise IllegalAction(f"It is not your turn to pick a card{nxt}.")
     cid = action.get("card")
-    if not isinstance(cid, int) or cid not in state["display"]:
+    if type(cid) is not int or cid not in state["display"]:  # True == 1 and 12.0 == 12: refused
         raise IllegalAction(
             f"Card {cid} is not on display; pick one of: {', '.join(map(str, state['display']))}."
         )
@@ -177,9 +191,9 @@ def _check_order(el: str, action: dict) -> None:
             "place": f"{el} (like: {el} C5)",
         }[want]
         raise IllegalAction(f"Elements go in left to right: next is the {how}.")
-    spaces = (
-        list(action.get("cells") or []) if want == "wall" else [action.get("at")] if want != "improve" else []
-    )
+    if want == "wall" and not isinstance(action.get("cells"), list):
+        raise IllegalAction("Name the spaces of the wall formation, like: wall C3 C4 D4.")
+    spaces = list(action["cells"]) if want == "wall" else [action.get("at")] if want != "improve" else []
     if any(not isinstance(c, str) or board.parse_cell(c) != c for c in spaces):
         raise IllegalAction("Name spaces by a column A-H and a row 1-10, like C5.")
 

@@ -9,7 +9,7 @@ from engine.core import Event, IllegalAction, Rng, State, seat_ref
 from . import board
 from .data import ACTIONS, BASE_DICE, CARDS, DIE, HEARTS, MAX_DICE, SHEET, TARGET, card_text
 from .rules import MONSTERS, active_kind, fight_strength, levels, score_player
-from .views import status
+from .views import plural, status
 
 
 def draw_hand(p: dict) -> None:
@@ -84,7 +84,7 @@ def begin_turn(state: State, events: list[Event]) -> None:
 
 
 def _encounter(state: State, seat: int, cell: str, kind: str, events: list[Event]) -> None:
-    enc = {"cell": cell, "kind": kind, "dice": [], "bonus": 0, "played": []}
+    enc: dict[str, Any] = {"cell": cell, "kind": kind, "dice": [], "bonus": 0, "played": []}
     state["encounter"] = enc
     state["step"] = "encounter"
     where = f"The hero in {seat_ref(seat)}'s dungeon"
@@ -146,7 +146,7 @@ def bombs(state: State, seat: int, cell: str, events: list[Event]) -> None:
 
 def dungeon_problem(state: State, seat: int, cid: Any) -> str | None:
     p = state["players"][seat]
-    if cid not in p["hand"]:
+    if type(cid) is not int or cid not in p["hand"]:  # True == 1 and 12.0 == 12: refused
         return f"Card {cid} is not in your hand."
     a = ACTIONS[CARDS[cid].action]
     enc = state["encounter"]
@@ -159,7 +159,7 @@ def dungeon_problem(state: State, seat: int, cid: Any) -> str | None:
     if enc["kind"] == "trap":
         return f"{a['name']} works only in a fight against a monster."
     if a["effect"] == "bonus" and a["monster"] not in (None, enc["kind"]):
-        return f"{a['name']} works only for a {a['monster']}."
+        return f"{a['name']} works only for {'an' if a['monster'] == 'orc' else 'a'} {a['monster']}."
     if a["effect"] == "dice" and len(enc["dice"]) + a["add"] > MAX_DICE:
         return f"{a['name']} would put more than {MAX_DICE} dice in the fight (dice limit)."
     return None
@@ -197,10 +197,16 @@ def damage(state: State, seat: int, amount: int, events: list[Event]) -> None:
     hero = p["hero"]
     if amount > 0:
         for cid in discard_on(state, p, "shield"):
-            amount = max(0, amount - ACTIONS["shield"]["amount"])
-            events.append(Event(f"Shield (#{cid}) absorbs some of the damage."))
+            taken = min(amount, ACTIONS["shield"]["amount"])
+            amount -= taken
+            events.append(Event(f"Shield (#{cid}) takes {plural(taken, 'point')} off the damage."))
     hero["hearts"] = max(0, hero["hearts"] - amount)
-    events.append(Event(f"The hero suffers {amount} damage ({hero['hearts']} hearts left)."))
+    events.append(
+        Event(
+            f"The hero in {seat_ref(seat)}'s dungeon suffers {amount} damage "
+            f"({plural(hero['hearts'], 'heart')} left)."
+        )
+    )
     if hero["hearts"] == 0:
         hero["state"] = "dead"
         events.append(Event(f"The hero dies in {seat_ref(seat)}'s dungeon!"))
@@ -241,12 +247,12 @@ def resolve(state: State, seat: int, events: list[Event]) -> None:
 
 def hero_problem(state: State, seat: int, cid: Any, target: Any) -> str | None:
     p = state["players"][seat]
-    if cid not in p["hand"]:
+    if type(cid) is not int or cid not in p["hand"]:
         return f"Card {cid} is not in your hand."
     a = ACTIONS[CARDS[cid].action]
     if a["type"] != "hero":
         return f"{a['name']} is a dungeon action: play it during your own encounter."
-    if not isinstance(target, int) or not 0 <= target < state["seats"]:
+    if type(target) is not int or not 0 <= target < state["seats"]:
         return "There is no such player."
     if target == seat:
         return "Hero actions support the hero in an opponent's dungeon, never your own."
@@ -273,7 +279,11 @@ def hero(state: State, seat: int, action: dict, events: list[Event]) -> None:
 
 def refill(state: State, seat: int, action: dict, events: list[Event]) -> None:
     p = state["players"][seat]
-    under = list(action.get("under") or [])
+    under = action.get("under")
+    if not isinstance(under, list) or any(type(c) is not int for c in under):
+        raise IllegalAction(
+            "Name the cards to put under your action deck by their numbers, like: refill 12 7."
+        )
     if len(set(under)) != len(under) or any(c not in p["hand"] for c in under):
         raise IllegalAction("You can put only cards from your hand under your action deck, each once.")
     for c in under:
@@ -283,7 +293,13 @@ def refill(state: State, seat: int, action: dict, events: list[Event]) -> None:
     draw_hand(p)
     drawn = [c for c in p["hand"] if c not in before]
     events.append(
-        Event(f"{seat_ref(seat)} puts {len(under)} card(s) under the action deck and draws {len(drawn)}.")
+        Event(
+            f"{seat_ref(seat)} puts {plural(len(under), 'card')} under the action deck and draws {len(drawn)}."
+            if under
+            else f"{seat_ref(seat)} refills the hand: draws {plural(len(drawn), 'card')}."
+            if drawn
+            else f"{seat_ref(seat)} ends the turn (no card to draw)."
+        )
     )
     if drawn:
         events.append(hand_event(p, seat, "You draw", drawn))

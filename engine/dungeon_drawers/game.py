@@ -14,8 +14,8 @@ from typing import Any
 from engine import core
 from engine.core import Choice, Event, IllegalAction, Result, Rng, State, seat_ref
 
-from . import board, build, defend, notation, paths, views
-from .data import CARDS, DIE, HEARTS, SHEET, element_label
+from . import board, build, choose, defend, notation, paths, views, whatnow
+from .data import CARDS, DIE, HEARTS, SHEET
 from .rules import crossed_monsters, empty_sheet, levels, score_player
 
 STALE = core.STALE_CHOICE
@@ -62,6 +62,8 @@ class DungeonDrawers(core.Game):
             step=None,
             encounter=None,
             news=[],
+            last=None,
+            mark=None,
             players=[self._new_player() for _ in range(n)],
         )
         build.start_round(state, [])
@@ -85,6 +87,10 @@ class DungeonDrawers(core.Game):
         phase = state["phase"]
         if phase == "build":
             seats = {s for s, p in enumerate(state["players"]) if p["pending"] is not None}
+            if seats and self.rules_revision(state) >= 3:
+                # Revision 3 builds player by player (rulebook p.5: "it's best to install
+                # building elements player-by-player"): the next pick waits for the card.
+                return seats
             if state["queue"]:
                 seats.add(state["queue"][0])
             return seats
@@ -94,6 +100,21 @@ class DungeonDrawers(core.Game):
         if phase == "defend":
             return {state["turn"]}
         return set()
+
+    def turn_id(self, state: State) -> str:
+        """docs/rules/dungeon-drawers.md, "What a turn is": in Phase A a seat's build turn (take
+        a card, install it, turn it over), numbered by round because the start player passes
+        left and so plays two build turns in a row; Phase B is one turn for everyone (the paths
+        are drawn at once and shown together); in Phase C a seat's turn (move, encounter,
+        hero actions, refill)."""
+        phase = state["phase"]
+        if phase == "build":
+            return f"A{state['round']}:" + ",".join(str(s) for s in sorted(self.to_act(state)))
+        if phase == "path":
+            return "B"
+        if phase == "defend":
+            return f"C:{state['turn']}"
+        return "over"
 
     def is_over(self, state: State) -> bool:
         return bool(state["phase"] == "over")
@@ -119,11 +140,27 @@ class DungeonDrawers(core.Game):
         if not isinstance(action, dict) or "t" not in action:
             raise IllegalAction("That is not a Dungeon Drawers move.")
         events: list[Event] = []
+        mark = self._turn_mark(state)
         {"build": self._apply_build, "path": self._apply_path}.get(state["phase"], self._apply_defend)(
             state, seat, action, events
         )
-        state["news"] = (state["news"] + [e.text for e in events if e.seat is None])[-6:]
+        public = [e.text for e in events if e.seat is None]
+        state["news"] = (state["news"] + public)[-6:]
+        mark["lines"] = (mark["lines"] + public)[-12:]
+        if self.turn_id(state) != mark["id"]:
+            # the board is posted when the turn id changes: it marks what changed since the last one
+            state["last"] = views.changes(mark["snap"], state, mark["lines"])
+            state["mark"] = None
         return events
+
+    def _turn_mark(self, state: State) -> dict[str, Any]:
+        """The table as it stood when this turn began (kept in the state: the board drawn at the
+        next turn frames what changed since, issue 28)."""
+        mark = state.get("mark")
+        if mark is None or mark["id"] != self.turn_id(state):
+            mark = {"id": self.turn_id(state), "snap": views.snapshot(state), "lines": []}
+        state["mark"] = mark
+        return mark
 
     def _apply_build(self, state: State, seat: int, action: dict, events: list[Event]) -> None:
         t = action["t"]
@@ -210,61 +247,100 @@ class DungeonDrawers(core.Game):
         return notation.describe(action)
 
     def segments(self, state: State, seat: int, action: Any) -> list[tuple[str, str]]:
+        t = action["t"]
+        if state["phase"] == "build" and t in ("take", "erase", "done", *build.INSTALL_ACTIONS):
+            return choose.build_segments(state, seat, action)
+        if t == "refill":
+            return choose.refill_segments(action)
+        if t == "path" and state["phase"] == "path":
+            owner = state["players"][(seat - 1) % state["seats"]]["sheet"]
+            return [(tok, tok) for tok in paths.run_tokens(owner, action["cells"])]
         return notation.segments(state, seat, action)
 
     def chooser(self, state: State, seat: int, prefix: list[str]) -> Choice:
-        """The hero's path is drawn one step at a time (only steps after which it can still be
-        finished; Done once it stands on H10); every other move narrows the seat's moves by
-        :meth:`segments`, with every wall placement on offer."""
+        """Every pick that completes a move plays it. Phase A: the card, each element's place
+        on a labelled picture of the seat's dungeon, turning the card over (choose.py); the
+        hero's path run by run (only runs after which it can still be finished; Done once it
+        stands on H10); Phase C: dungeon actions, hero actions by card then dungeon, and the
+        refill with any cards put under the deck."""
         if self.is_over(state) or seat not in self.to_act(state):
             raise IllegalAction(STALE)
         if state["phase"] == "path":
             return self._path_choice(state, seat, prefix)
-        moves = (
-            build.legal(state, seat, every_wall=True)
-            if state["phase"] == "build"
-            else self.legal_actions(state, seat)
-        )
-        return self.narrow(state, seat, moves, prefix, self._prompt(state, seat))
+        if state["phase"] == "build":
+            return choose.build_choice(state, seat, prefix)
+        legal = self.legal_actions(state, seat)
+        if state["step"] == "encounter":
+            return self.narrow(state, seat, legal, prefix, self._prompt(state, seat))
+        return self._actions_choice(state, seat, legal, prefix)
+
+    def _actions_choice(self, state: State, seat: int, legal: list[Any], prefix: list[str]) -> Choice:
+        """Hero actions (card, then dungeon), or the refill: at once, or with cards put under."""
+        prompt = self._prompt(state, seat)
+        heroes = [a for a in legal if a["t"] == "hero"]
+        hand = state["players"][seat]["hand"]
+        if not prefix:
+            first = self.narrow(state, seat, heroes, [], prompt).options if heroes else []
+            return Choice(prompt, first + choose.refill_options(hand))
+        if prefix == ["refill"]:
+            return Choice(prompt, [], {"t": "refill", "under": []})
+        if prefix[0] == "under" and hand:
+            return choose.under_choice(state, seat, prefix[1:])
+        return self.narrow(state, seat, heroes, prefix, prompt)
 
     def _prompt(self, state: State, seat: int) -> str:
-        if state["phase"] == "defend":
-            return (
-                "Play a dungeon action or resolve the encounter."
-                if state["step"] == "encounter"
-                else "Play hero actions on opponents, then refill your hand."
-            )
-        el = build.current_element(state, seat)
-        if state["players"][seat]["pending"] is None:
-            return "Take a card from the display."
-        return f"Install the {element_label(el)}." if el else "Turn the card over (done) or erase it."
+        if state["step"] == "encounter":
+            return "Play a dungeon action or resolve the encounter."
+        return "Play hero actions on opponents, then refill your hand."
 
     def _path_choice(self, state: State, seat: int, prefix: list[str]) -> Choice:
+        """The path drawn run by run: each option runs to the next junction, monster or trap,
+        or turn (paths.next_runs); Done once it stands on H10."""
         owner = (seat - 1) % state["seats"]
         sheet = state["players"][owner]["sheet"]
         cells = paths.cells_of(prefix)
-        steps = paths.next_steps(sheet, cells) if cells is not None else None
-        if cells is None or steps is None:
+        more = bool(prefix) and prefix[-1] == paths.MORE
+        if cells is None:
             raise IllegalAction(STALE)
-        finished = cells[-1] == board.EXIT and board.path_problem(sheet, cells) is None
-        if not steps and not finished:
-            # only a forged or stale prefix gets here: every offered step can be finished
+        runs = (paths.straight_options if more else paths.next_runs)(sheet, cells)
+        if runs is None:
             raise IllegalAction(STALE)
-        count = {c: cells.count(c) for c in cells}
-        options = []
-        for token, cell in steps:
-            kind = sheet["grid"].get(cell)
-            what = f" ({kind})" if kind else ""
-            again = ", 2nd time" if count.get(cell) else ""
-            options.append((token, f"{paths.STEP_WORDS[token]} to {cell}{what}{again}"[: notation.LABEL]))
-        where = f"Hero's path in {seat_ref(owner)}'s dungeon: {len(cells)} space(s), now on {cells[-1]}."
+        finished = cells[-1] == board.EXIT and board.path_problem(sheet, cells) is None and not more
+        if not runs and not finished:
+            # only a forged or stale prefix gets here: every offered run can be finished
+            raise IllegalAction(STALE)
+        options = [(token, self._run_label(sheet, cells, token, run)) for token, run in runs]
+        if not more and {t for t, _ in paths.straight_options(sheet, cells) or []} - {t for t, _ in runs}:
+            options.append((paths.MORE, "Turn earlier: every space on the four straight lines"))
+        where = f"Hero's path in {seat_ref(owner)}'s dungeon: {views.plural(len(cells), 'space')}, now on {cells[-1]}."
         tail = " Done draws it here, or keep going." if finished else ""
+        if more:
+            where += " Where does it turn?"
         return Choice(
             prompt=where + tail,
             options=options,
             action={"t": "path", "cells": cells} if finished else None,
-            preview={"owner": owner, "cells": cells, "next": [c for _, c in steps]},
+            preview={
+                "owner": owner,
+                "cells": cells,
+                "next": [run[-1] for _, run in runs],
+                "runs": [run for _, run in runs],
+                "labels": {run[-1]: run[-1] for _, run in runs},
+            },
         )
+
+    @staticmethod
+    def _run_label(sheet: dict, cells: list[str], token: str, run: list[str]) -> str:
+        end = run[-1]
+        met = [f"{sheet['grid'][c]} {c}" for c in run if sheet["grid"].get(c) in board.BLOCKER_KINDS]
+        what = f", over {', '.join(met)}" if met else ""
+        again = ", 2nd time" if end in cells else ""
+        parts = paths.run_parts(token) or []
+        if len(parts) == 1:
+            way = f"{paths.STEP_WORDS[parts[0][0]]} {'1 space' if len(run) == 1 else f'{len(run)} spaces'}"
+        else:
+            way = " then ".join(f"{paths.STEP_WORDS[d]} {n}" for d, n in parts)
+        return notation.fit(f"{end}: {way}{what}{again}")
 
     # ---- views -------------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -276,6 +352,14 @@ class DungeonDrawers(core.Game):
 
     def private_text(self, state: State, seat: int) -> str:
         return views.private_text(state, seat)
+
+    def header(self, state: State, seat: int) -> str:
+        return views.header(state, seat)
+
+    def what_now(self, state: State, seat: int | None) -> str:
+        """Issue 28's "What now?": the phase, what this seat can do, what each choice costs and
+        gives (whatnow.py); only what the seat may see."""
+        return whatnow.what_now(state, seat)
 
     # ---- end -------------------------------------------------------------------------------------
     def result(self, state: State) -> Result:

@@ -148,7 +148,11 @@ def public_format(action: Any) -> str:
     if t == "refill":
         # The cards go face down under the action deck: which ones is the player's secret.
         under = action.get("under") or []
-        return f"refill ({len(under)} card(s) put under the deck)" if under else "refill"
+        return (
+            f"refill ({len(under)} {'card' if len(under) == 1 else 'cards'} put under the deck)"
+            if under
+            else "refill"
+        )
     return format_action(action)
 
 

@@ -9,6 +9,7 @@ the path can still be finished under those laws.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine.core import Event, IllegalAction, State, seat_ref
@@ -19,6 +20,7 @@ from .rules import MONSTERS, p_win
 
 STEPS = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
 STEP_WORDS = {"U": "Up", "D": "Down", "L": "Left", "R": "Right"}
+MORE = "more"  # chooser token: turn earlier than the runs offered
 
 
 def _active(sheet: dict, cell: str) -> str | None:
@@ -113,14 +115,50 @@ def step_cell(cell: str, token: str) -> str | None:
     return board.at(x + dx, y + dy)
 
 
+RUN = re.compile(r"([UDLR])([1-9][0-9]?)?")
+
+
+def run_parts(token: str) -> list[tuple[str, int]] | None:
+    """'R' (one space), 'R3' (three spaces right) or 'R3D2' (a run round a bend) ->
+    [('R', 3), ('D', 2)]; None if the token is not a run."""
+    parts = []
+    pos = 0
+    while pos < len(token):
+        m = RUN.match(token, pos)
+        if m is None or m.end() == pos:
+            return None
+        parts.append((m.group(1), int(m.group(2) or 1)))
+        pos = m.end()
+    return parts or None
+
+
+def run_token(start: str, run: list[str]) -> str:
+    """The token of the run ``run`` from ``start``: its straight stretches, like 'R3D2'."""
+    out: list[list[Any]] = []
+    for step in steps_of([start, *run]):
+        if out and out[-1][0] == step:
+            out[-1][1] += 1
+        else:
+            out.append([step, 1])
+    return "".join(f"{d}{n}" for d, n in out)
+
+
 def cells_of(tokens: list[str]) -> list[str] | None:
-    """The spaces of a path that starts on A1 and takes the steps ``tokens`` (None if one leaves the grid)."""
+    """The spaces of a path that starts on A1 and takes the steps or runs ``tokens``
+    (None if one leaves the grid or is not a step)."""
     cells = [board.ENTRANCE]
     for t in tokens:
-        nxt = step_cell(cells[-1], t) if t in STEPS else None
-        if nxt is None:
+        if t == MORE:
+            continue  # the step that opens every stop of the lines: no space of its own
+        parts = run_parts(t)
+        if parts is None:
             return None
-        cells.append(nxt)
+        for step, n in parts:
+            for _ in range(n):
+                nxt = step_cell(cells[-1], step)
+                if nxt is None:
+                    return None
+                cells.append(nxt)
     return cells
 
 
@@ -203,6 +241,91 @@ def _finishable(walk: _Walk, cell: str, dist: dict[str, int], budget: list[int],
 SEARCH_BUDGET = 4000
 
 
+def _walk_of(sheet: dict, cells: list[str]) -> _Walk | None:
+    walk = _Walk(sheet)
+    for i, c in enumerate(cells):
+        if (i and c not in board.NEIGHBOURS[cells[i - 1]]) or not walk.can_enter(c):
+            return None
+        walk.enter(c)
+    return walk
+
+
+def _sides(walk: _Walk, cell: str, token: str) -> tuple[bool, bool]:
+    """Whether the path could turn off to either side of ``cell`` when moving along ``token``."""
+    sides = ("L", "R") if token in ("U", "D") else ("U", "D")
+    out = []
+    for s in sides:
+        nxt = step_cell(cell, s)
+        out.append(nxt is not None and walk.can_enter(nxt))
+    return out[0], out[1]
+
+
+BACK = {"U": "D", "D": "U", "L": "R", "R": "L"}
+LONGEST_RUN = 40
+
+
+def _straight(walk: _Walk, start: str, token: str, run: list[str], undos: list[Any]) -> bool:
+    """Extend ``run`` straight along ``token`` to the next stop; True if it stopped because
+    the way ahead is blocked (a turn), False at a junction or H10."""
+    cur, prev = start, None
+    while len(run) < LONGEST_RUN:
+        nxt = step_cell(cur, token)
+        if nxt is None or not walk.can_enter(nxt):
+            return True
+        undos.append(walk.enter(nxt))
+        run.append(nxt)
+        if nxt == board.EXIT:
+            return False
+        ahead = step_cell(nxt, token)
+        if ahead is None or not walk.can_enter(ahead):
+            return True  # a corner: _run decides whether it is a bend or a choice
+        now = _sides(walk, nxt, token)
+        if prev is not None and any(n and not p for n, p in zip(now, prev, strict=True)):
+            return False  # a way off to a side opens here
+        if any(n and not a for n, a in zip(now, _sides(walk, ahead, token), strict=True)):
+            return False  # the last space before a way off to a side closes
+        prev, cur = now, nxt
+    return False
+
+
+def _run(walk: _Walk, start: str, token: str, dist: dict[str, int]) -> list[str]:
+    """The run from ``start`` along ``token`` to the next stop: H10, a junction - the first
+    space where a way off to a side opens, or the last one before it closes - or a turn with
+    a choice. Where the way ahead is blocked and only one way goes on (a bend of a corridor),
+    the run follows it round the bend. It runs over monsters and traps (the labels name
+    them), and is shortened to the furthest space from which the path can still be finished."""
+    run: list[str] = []
+    undos: list[Any] = []
+    cur = start
+    while _straight(walk, cur, token, run, undos) and run:
+        cur = run[-1]
+        ways = [d for d in STEPS if d != BACK[token] and (n := step_cell(cur, d)) and walk.can_enter(n)]
+        if len(ways) != 1 or cur == board.EXIT:
+            break
+        token = ways[0]
+    while run and not _finishable(walk, run[-1], dist, [SEARCH_BUDGET], set()):
+        walk.leave(undos.pop())
+        run.pop()
+    for undo in reversed(undos):
+        walk.leave(undo)
+    return run
+
+
+def next_runs(sheet: dict, cells: list[str]) -> list[tuple[str, list[str]]] | None:
+    """The runs (token like 'R3', spaces entered) the path ``cells`` may take next, one per
+    direction, or None if ``cells`` itself already breaks a law (a stale or forged prefix)."""
+    walk = _walk_of(sheet, cells)
+    if walk is None:
+        return None
+    dist = board.distances(sheet, board.EXIT)
+    out = []
+    for token in STEPS:
+        run = _run(walk, cells[-1], token, dist)
+        if run:
+            out.append((run_token(cells[-1], run), run))
+    return out
+
+
 def next_steps(sheet: dict, cells: list[str]) -> list[tuple[str, str]] | None:
     """The steps (token, space) that keep the path ``cells`` finishable, or None if
     ``cells`` itself already breaks a law (a stale or forged prefix)."""
@@ -242,8 +365,8 @@ def draw(state: State, seat: int, action: dict, events: list[Event]) -> bool:
     """Draw ``seat``'s path; returns True when it was the last one."""
     n = state["seats"]
     owner = (seat - 1) % n
-    cells = list(action.get("cells") or [])
-    if any(not isinstance(c, str) or board.parse_cell(c) != c for c in cells):
+    cells = action.get("cells")
+    if not isinstance(cells, list) or any(not isinstance(c, str) or board.parse_cell(c) != c for c in cells):
         raise IllegalAction("A path is a list of spaces like A1 A5 C5 C10 H10.")
     problem = board.path_problem(state["players"][owner]["sheet"], cells)
     if problem:
@@ -253,3 +376,47 @@ def draw(state: State, seat: int, action: dict, events: list[Event]) -> bool:
     events.append(Event(f"{seat_ref(seat)} has drawn the hero's path (shown when every path is drawn)."))
     events.append(Event(f"Your path through {seat_ref(owner)}'s dungeon: path {corners}.", seat))
     return all(p["path"] is not None for p in state["players"])
+
+
+def straight_options(sheet: dict, cells: list[str]) -> list[tuple[str, list[str]]] | None:
+    """Every stop on the four straight lines from the path's end (token like 'R2', spaces
+    entered) from which the path can still be finished; None for a prefix that breaks a law."""
+    walk = _walk_of(sheet, cells)
+    if walk is None:
+        return None
+    dist = board.distances(sheet, board.EXIT)
+    out = []
+    for token in STEPS:
+        line: list[str] = []
+        undos = []
+        cur = cells[-1]
+        while (nxt := step_cell(cur, token)) is not None and walk.can_enter(nxt):
+            undos.append(walk.enter(nxt))
+            line.append(nxt)
+            if _finishable(walk, nxt, dist, [SEARCH_BUDGET], set()):
+                out.append((f"{token}{len(line)}", list(line)))
+            cur = nxt
+        for undo in reversed(undos):
+            walk.leave(undo)
+    return out
+
+
+def run_tokens(sheet: dict, cells: list[str]) -> list[str]:
+    """The chooser's tokens that draw ``cells``: a run wherever one follows the path, else
+    "more" and the straight stretch to the path's next corner."""
+    out: list[str] = []
+    i = 0
+    while i < len(cells) - 1:
+        runs = next_runs(sheet, cells[: i + 1]) or []
+        match = next((tok for tok, run in runs if cells[i + 1 : i + 1 + len(run)] == run), None)
+        if match is None:
+            token = steps_of(cells[i : i + 2])[0]
+            k = 1
+            while i + k + 1 < len(cells) and steps_of(cells[i + k : i + k + 2])[0] == token:
+                k += 1
+            out += [MORE, f"{token}{k}"]
+            i += k
+        else:
+            out.append(match)
+            i += sum(n for _, n in run_parts(match) or [])
+    return out

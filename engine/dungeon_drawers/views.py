@@ -16,7 +16,20 @@ from engine.core import State, seat_ref
 
 from . import board
 from .build import current_element
-from .data import ACTIONS, CARDS, DIE, HEARTS, ROUNDS, SHEET, TARGET, TRACKS, card_text, element_label
+from .data import (
+    ACTIONS,
+    CARDS,
+    DIE,
+    HEARTS,
+    ROUNDS,
+    SHEET,
+    TARGET,
+    TRACKS,
+    card_name,
+    card_text,
+    element_label,
+    track_size,
+)
 from .rules import fight_strength, levels
 
 
@@ -66,6 +79,39 @@ def _player(state: State, s: int, seat: int | None) -> dict[str, Any]:
     }
 
 
+# ---- what the last turn changed (issue 28): public facts only ---------------------------------
+
+
+def snapshot(state: State) -> list[dict[str, Any]]:
+    """Each dungeon as the table sees it now: the sheet (before the installs of a card still
+    face up), the crossed-off spaces and the hero's place on his path."""
+    out = []
+    for p in state["players"]:
+        sheet = p["pending"]["before"] if p["pending"] else p["sheet"]
+        out.append(
+            {
+                "grid": dict(sheet["grid"]),
+                "crossed": list(sheet["crossed"]),
+                "pos": p["hero"]["pos"],
+            }
+        )
+    return out
+
+
+def changes(before: list[dict[str, Any]], state: State, lines: list[str]) -> dict[str, Any]:
+    """What changed since ``before`` (a :func:`snapshot`): per dungeon the spaces drawn or
+    crossed off and the spaces the hero walked, and the public events in words."""
+    now = snapshot(state)
+    cells: list[list[str]] = []
+    for b, n, p in zip(before, now, state["players"], strict=True):
+        got = [c for c, k in n["grid"].items() if b["grid"].get(c) != k]
+        got += [c for c in n["crossed"] if c not in b["crossed"]]
+        path = p["path"] or []
+        got += path[b["pos"] + 1 : n["pos"] + 1] if n["pos"] > b["pos"] else []
+        cells.append(sorted(set(got), key=board.INDEX.__getitem__))
+    return {"cells": cells, "lines": list(lines)}
+
+
 def _cards_in_view(state: State, seat: int | None) -> list[int]:
     ids = set(state["display"])
     for s, p in enumerate(state["players"]):
@@ -105,6 +151,7 @@ def view(state: State, seat: int | None, to_act: list[int], result: dict[str, An
         "to_act": to_act,
         "status": status(state),
         "news": list(state["news"]),
+        "last": copy.deepcopy(state.get("last")),
         "players": [_player(state, s, seat) for s in range(state["seats"])],
         "cards": {str(c): card_info(c) for c in _cards_in_view(state, seat)},
         "result": result,
@@ -166,3 +213,61 @@ def private_text(state: State, seat: int) -> str:
         corners = " ".join(board.compress(drawn))
         lines.append(f"Your path in {seat_ref((seat - 1) % n)}'s dungeon: path {corners}.")
     return "\n".join(lines)
+
+
+def _tracks_line(sheet: dict[str, Any], boxes: bool) -> str:
+    """The improvement levels, with the boxes checked of each track while they can still grow."""
+    lv = levels(sheet)
+    parts = []
+    for t in TRACKS:
+        plus = "+" if t in ("goblin", "orc", "dragon") else ""
+        count = f" ({sheet['imp'][t]}/{track_size(t)})" if boxes else ""
+        name = "cards in hand" if t == "hand" else t
+        parts.append(f"{name} {plus}{lv[t]}{count}")
+    return "Improvements: " + ", ".join(parts) + "."
+
+
+def _card_line(state: State, seat: int) -> str | None:
+    """The face-up card: what it has installed so far and what comes next."""
+    pend = state["players"][seat]["pending"]
+    if pend is None:
+        return None
+    els = [element_label(e) for e in CARDS[pend["card"]].elements]
+    done = "; ".join(pend["log"]) or "nothing yet"
+    rest = els[pend["next"] :]
+    nxt = f" Next: {', '.join(rest)}." if rest else " All placed: turn it over."
+    return f"Card #{pend['card']} {card_name(pend['card'])}: installed {done}.{nxt}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def hero_line(hero: dict[str, Any]) -> str:
+    """The hero who walks your dungeon (not yours: he is the enemy), in words, not his state code."""
+    h = hero["hearts"]
+    if hero["state"] == "dead":
+        return "The hero in your dungeon is dead."
+    if hero["state"] == "escaped":
+        return f"The hero in your dungeon escaped with {plural(h, 'heart')}."
+    return f"The hero in your dungeon: {h} of {HEARTS} hearts left."
+
+
+def header(state: State, seat: int) -> str:
+    """The top of the seat's private turn message (at most 400 characters): its treasures,
+    its improvement tracks, the card in play and what it placed, its hand and deck."""
+    p = state["players"][seat]
+    sheet = p["sheet"]
+    lines = [f"Your treasures: {', '.join(sheet['treasures']) or 'none'}."]
+    card = _card_line(state, seat)
+    if card:
+        lines.append(card)
+    if state["phase"] in ("defend", "over"):
+        hand = "; ".join(f"#{c} {card_name(c)} ({ACTIONS[CARDS[c].action]['short']})" for c in p["hand"])
+        lines.append(f"Hand: {hand or 'empty'}. Deck: {len(p['deck'])} cards.")
+        lines.append(hero_line(p["hero"]))
+    else:
+        lines.append(f"Action deck: {plural(len(p['taken']), 'card')} taken.")
+    lines.append(_tracks_line(sheet, state["phase"] == "build"))
+    text = "\n".join(lines)
+    return text if len(text) <= 400 else text[:397] + "..."

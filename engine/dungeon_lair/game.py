@@ -15,8 +15,8 @@ from typing import Any
 from engine import core
 from engine.core import Event, IllegalAction, Result, Rng, State, seat_ref
 
-from . import notation, views
-from .board import ROTATIONS, START, Dungeon, area_cell, parse_cell, upgrade
+from . import last_turn, notation, views
+from .board import ROTATIONS, START, Dungeon, area_cell, parse_area, parse_cell, upgrade
 from .data import BASE_IDS, RULES, TILES
 from .notation import SIZES, monster_word, tile_label, tile_summary
 
@@ -140,6 +140,13 @@ class DungeonLair(core.Game):
     def to_act(self, state: State) -> set[int]:
         return set() if self.is_over(state) else {state["current"]}
 
+    def turn_id(self, state: State) -> str:
+        """A turn is the tile(s) placed and then one monster action or none
+        (docs/rules/dungeon-lair.md, "What a turn is"): the game's turn counter, which
+        the draw at the start of every turn bumps; a two-player game's seat alone would
+        not tell two turns of a seat apart if a turn were ever skipped."""
+        return "over" if self.is_over(state) else f"turn {state['turn']}"
+
     def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
         upgrade(state)
         return super().apply(state, seat, action)
@@ -185,7 +192,7 @@ class DungeonLair(core.Game):
 
     # ---- applying ----------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: Any) -> list[Event]:
-        if not isinstance(action, dict) or action.get("a") not in ACTIONS:
+        if not isinstance(action, dict) or not isinstance(action.get("a"), str) or action["a"] not in ACTIONS:
             raise IllegalAction("That is not a Dungeon Lair move.")
         kind = action["a"]
         if kind in ("tile", "remove"):
@@ -200,6 +207,7 @@ class DungeonLair(core.Game):
             events = [Event(f"{seat_ref(seat)} does no monster action.")]
         else:
             events = self._apply_monster(state, seat, action)
+        last_turn.record(state, seat, action)
         self._end_turn(state, events)
         return events
 
@@ -228,7 +236,8 @@ class DungeonLair(core.Game):
         if state["phase"] == "monster":
             raise IllegalAction("Your tiles are placed for this turn; do a monster action or pass.")
         tile = action.get("t")
-        if not isinstance(tile, int) or tile not in state["hands"][seat]:
+        # type() is, not isinstance: JSON's true is an int to Python (True == 1 is tile T1).
+        if type(tile) is not int or tile not in state["hands"][seat]:
             raise IllegalAction("You do not hold that tile; /hand shows the tiles you hold.")
         dungeon = self.dungeon(state)
         cells = self.placement_cells(state, dungeon)
@@ -242,7 +251,7 @@ class DungeonLair(core.Game):
         cell, rot = action.get("at"), action.get("r")
         if not isinstance(cell, str) or parse_cell(cell) != cell:
             raise IllegalAction(f"Name a cell of the map as column,row, like {START}.")
-        if rot not in ROTATIONS:
+        if type(rot) is not int or rot not in ROTATIONS:
             raise IllegalAction("Turn a tile by 0, 90, 180 or 270 degrees.")
         if state["phase"] == "chain" and cell not in cells:
             where = ", ".join(cells) or "none left"
@@ -262,8 +271,15 @@ class DungeonLair(core.Game):
 
     def _apply_monster(self, state: State, seat: int, action: dict[str, Any]) -> list[Event]:
         size, src, dst = action.get("s"), action.get("from"), action.get("to")
-        if size not in SIZES or not isinstance(src, str) or not isinstance(dst, str):
+        if (
+            not isinstance(size, str)
+            or size not in SIZES
+            or not isinstance(src, str)
+            or not isinstance(dst, str)
+        ):
             raise IllegalAction("That is not a monster action.")
+        if (src != "hand" and parse_area(src) != src) or (dst != "hand" and parse_area(dst) != dst):
+            raise IllegalAction("Name a place on the map like 0,0 (or 0,0n for a room of a bridge), or hand.")
         word = monster_word(size)
         mine = state["monsters"][seat]
         dungeon = self.dungeon(state)
@@ -302,13 +318,19 @@ class DungeonLair(core.Game):
             raise IllegalAction(f"{cell} holds two rooms: name one, {' or '.join(labels)}.")
 
     def can_undo(self, before: State, after: State, seat: int, action: Any) -> bool:
-        # A chain draw shows the drawer a tile; the next player's draw at the end of a turn
-        # shows them a tile the undoing player could otherwise draw for her corridor.
-        if action.get("a") == "draw":
+        """Whether a move may be taken back (tables also checks that nobody acted since).
+        A tile is drawn "without revealing it to other players" (issue 29):
+        - a chain ``draw`` showed the drawer a tile;
+        - a move that ended the turn made the next player draw: taken back, that tile would
+          lie on the stack again for the undoing player, who could draw it for a corridor
+          after taking back her placement too, into a hand the other player now knows;
+        - "that tile is removed from the game" in front of everyone: a ``remove`` taken back
+          would put a tile the table has seen into a hidden hand.
+        Every chain of take-backs passes through one of these, so none of them leaks."""
+        kind = action.get("a") if isinstance(action, dict) else None
+        if kind in ("draw", "remove"):
             return False
-        if len(after["deck"]) < len(before["deck"]) and self.can_draw_more(before, seat) == "draw":
-            return False
-        return True
+        return len(after["deck"]) >= len(before["deck"])
 
     # ---- notation and the chooser ----------------------------------------------------------
     def parse(self, text: str) -> Any:
@@ -354,6 +376,23 @@ class DungeonLair(core.Game):
             _STEPS[key] = steps
         return steps.get(self.format(action)) or super().segments(state, seat, action)
 
+    def chooser(self, state: State, seat: int, prefix: list[str]) -> core.Choice:
+        """The default narrowing by segments, with a prompt for each step and, where a step
+        picks a place or a turn, a preview: the map around the candidates labelled exactly
+        as the options name them, the tile turned (or the monster) as it would lie."""
+        legal = self.legal_actions(state, seat)
+        choice = self.narrow(state, seat, legal, prefix, "Choose your move.")
+        under: dict[str, list[Any]] = {}
+        for a in legal:
+            segs = self.segments(state, seat, a)
+            if len(segs) > len(prefix) and [t for t, _ in segs[: len(prefix)]] == prefix:
+                under.setdefault(segs[len(prefix)][0], []).append(a)
+        labels = dict(choice.options)
+        choice.descriptions = views.chooser_notes(state, prefix, under)
+        choice.prompt = views.chooser_prompt(state, seat, prefix, under)
+        choice.preview = views.chooser_preview(seat, under, labels)
+        return choice
+
     def pass_action(self, state: State, seat: int) -> Any:
         return {"a": "pass"} if state["phase"] == "monster" and seat == state["current"] else None
 
@@ -368,6 +407,13 @@ class DungeonLair(core.Game):
 
     def private_text(self, state: State, seat: int) -> str:
         return views.private_text(state, seat)
+
+    def header(self, state: State, seat: int) -> str:
+        return views.header(state, seat)
+
+    def what_now(self, state: State, seat: int | None) -> str:
+        upgrade(state)
+        return views.what_now(self, state, seat)
 
     # ---- end -----------------------------------------------------------------------------
     def is_over(self, state: State) -> bool:

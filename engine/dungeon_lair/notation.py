@@ -25,6 +25,15 @@ USAGE = (
 )
 
 
+QUOTE = 40  # a refusal quotes at most this much of what was typed (a long paste stays short)
+
+
+def quoted(word: str) -> str:
+    """``word`` in quotes for a refusal, cut to QUOTE characters (issue 29: a refusal that
+    repeated a long paste whole outgrew Discord's 2,000 characters)."""
+    return f"'{word}'" if len(word) <= QUOTE else f"'{word[: QUOTE - 3]}...'"
+
+
 def monster_word(size: str) -> str:
     return RULES.size_names[size]
 
@@ -64,7 +73,7 @@ def _parse_tile(words: list[str], low: list[str], tile: int) -> dict[str, Any]:
         raise IllegalAction("Place a tile as: tile, cell, turn; for example 'T17 2,-1 90'.")
     cell = parse_cell(words[1]) or legacy_area(words[1].upper())
     if cell is None or cell[-1] in "nesw":
-        raise IllegalAction(f"'{words[1]}' is not a cell: name it column,row like 0,0 or -2,3.")
+        raise IllegalAction(f"{quoted(words[1])} is not a cell: name it column,row like 0,0 or -2,3.")
     rot = 0
     if len(words) == 3:
         # A string check, not int(): int() accepts other scripts' digits and refuses
@@ -86,7 +95,7 @@ def _parse_monster(words: list[str], low: list[str]) -> dict[str, Any]:
     for w, p in zip(words[1:], places, strict=True):
         if p is None:
             raise IllegalAction(
-                f"'{w}' is not a place on the map (like 0,0, or 0,0n for a room of a bridge)."
+                f"{quoted(w)} is not a place on the map (like 0,0, or 0,0n for a room of a bridge)."
             )
     if len(places) == 1:
         places.insert(0, "hand")
@@ -166,15 +175,17 @@ def place_groups(places: list[str]) -> dict[str, Step]:
     places = sorted(set(places), key=sort_key)
     if len(places) <= MAX_OPTIONS:
         return {}
+    # Parts of about equal size (27 places: 14 and 13, not 25 and 2), each at most 25.
+    cap = -(-len(places) // -(-len(places) // MAX_OPTIONS))
     rows: list[list[str]] = []
     for p in places:
-        if rows and sort_key(rows[-1][-1])[0] == sort_key(p)[0] and len(rows[-1]) < MAX_OPTIONS:
+        if rows and sort_key(rows[-1][-1])[0] == sort_key(p)[0] and len(rows[-1]) < cap:
             rows[-1].append(p)
         else:
             rows.append([p])
     groups: list[list[str]] = []
     for row in rows:
-        if groups and len(groups[-1]) + len(row) <= MAX_OPTIONS:
+        if groups and len(groups[-1]) + len(row) <= cap:
             groups[-1] += row
         else:
             groups.append(list(row))
@@ -182,41 +193,48 @@ def place_groups(places: list[str]) -> dict[str, Step]:
     for i, g in enumerate(groups):
         (x0, y0), (x1, y1) = sort_key(g[0])[::-1], sort_key(g[-1])[::-1]
         where = f"row {y0}, columns {x0} to {x1}" if y0 == y1 else f"rows {y0} to {y1}"
-        label = f"In {where} ({len(g)} places)"
+        label = f"Part {i + 1}: {where} ({len(g)} places)"  # the preview labels its places "Part N"
         out.update({p: (f"g{i}", label) for p in g})
     return out
 
 
-def tile_steps(action: dict[str, Any], letter: str, groups: dict[str, Step]) -> list[Step]:
+def tile_steps(
+    action: dict[str, Any], letter: str, groups: dict[str, Step], several: bool, turns: int
+) -> list[Step]:
+    """A tile's steps (issue 26: fewer of them): which tile (only when she holds several),
+    the place (a group of rows first when more than 25 are open), and how it is turned
+    only when more than one turn fits on that place. A place is named by its cell alone,
+    exactly as the preview picture labels it."""
     t = action["t"]
-    first = (f"t{letter}", f"Tile {letter}: {TILES[t].name} (T{t})")
+    steps = [(f"t{letter}", f"Tile {letter}: {TILES[t].name} (T{t})")] if several else []
     if action["a"] == "remove":
-        return [first, ("remove", "Remove it from the game: it fits nowhere")]
+        what = "it" if several else f"tile {letter} ({TILES[t].name}, T{t})"
+        return [*steps, ("remove", f"Remove {what} from the game: it fits nowhere")]
     cell = action["at"]
-    steps = [first]
     if cell in groups:
         steps.append(groups[cell])
-    steps.append((cell, f"On {cell}"))
-    steps.append((f"r{action['r']}", turn_words(t, action["r"]).capitalize()))
+    steps.append((cell, cell))
+    if turns > 1:
+        steps.append((f"r{action['r']}", turn_words(t, action["r"]).capitalize()))
     return steps
 
 
-def monster_steps(action: dict[str, Any], groups: dict[str, Step]) -> list[Step]:
+def monster_steps(action: dict[str, Any], groups: dict[str, Step], targets: int) -> list[Step]:
+    """A monster action in one or two steps: what (put a size / move or take back one
+    monster), then where, unless only one place is open."""
     size, src, dst = action["s"], action["from"], action["to"]
     word = monster_word(size)
-    which = f"{size}@{src}"
     if src == "hand":
-        return [
-            ("put", "Put a monster from your hand on the map"),
-            (size, f"A {word} monster (power {RULES.power[size]})"),
-            (dst, f"On {dst}"),
-        ]
+        what = f"Put a {word} monster (power {RULES.power[size]})"
+        if targets == 1:
+            return [(f"put{size}", f"{what} on {dst}")]
+        return [(f"put{size}", what), (dst, dst)]
     if dst == "hand":
-        return [("back", "Take a monster back to your hand"), (which, f"The {word} monster on {src}")]
-    steps = [("move", "Move a monster"), (which, f"The {word} monster on {src}")]
+        return [(f"back{size}@{src}", f"Take the {word} monster on {src} back to hand")]
+    steps = [(f"move{size}@{src}", f"Move the {word} monster on {src}")]
     if dst in groups:
         steps.append(groups[dst])
-    steps.append((dst, f"To {dst}"))
+    steps.append((dst, dst))
     return steps
 
 
@@ -230,20 +248,29 @@ SIMPLE_STEPS = {
 def all_steps(legal: list[dict[str, Any]], letters: dict[int, str]) -> list[list[Step]]:
     """The chooser's steps of every legal move, in the order of ``legal``."""
     tile_cells: dict[int, list[str]] = {}
+    turns: dict[tuple[int, str], int] = {}
+    puts: dict[str, int] = {}
     dests: dict[str, list[str]] = {}
     for a in legal:
         if a["a"] == "tile":
             tile_cells.setdefault(a["t"], []).append(a["at"])
-        elif a["a"] == "monster" and a["from"] != "hand" and a["to"] != "hand":
+            turns[a["t"], a["at"]] = turns.get((a["t"], a["at"]), 0) + 1
+        elif a["a"] == "monster" and a["from"] == "hand":
+            puts[a["s"]] = puts.get(a["s"], 0) + 1
+        elif a["a"] == "monster" and a["to"] != "hand":
             dests.setdefault(f"{a['s']}@{a['from']}", []).append(a["to"])
+    several = len({a["t"] for a in legal if a["a"] in ("tile", "remove")}) > 1
     tile_groups = {t: place_groups(cells) for t, cells in tile_cells.items()}
     move_groups = {k: place_groups(d) for k, d in dests.items()}
     out: list[list[Step]] = []
     for a in legal:
         if a["a"] in ("tile", "remove"):
-            out.append(tile_steps(a, letters.get(a["t"], "?"), tile_groups.get(a["t"], {})))
+            t = a["t"]
+            n = turns.get((t, a.get("at", "")), 0)
+            out.append(tile_steps(a, letters.get(t, "?"), tile_groups.get(t, {}), several, n))
         elif a["a"] == "monster":
-            out.append(monster_steps(a, move_groups.get(f"{a['s']}@{a['from']}", {})))
+            key = f"{a['s']}@{a['from']}"
+            out.append(monster_steps(a, move_groups.get(key, {}), puts.get(a["s"], 0)))
         else:
             out.append([SIMPLE_STEPS[a["a"]]])
     return out

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import State, seat_ref
 
-from .board import Dungeon, place
+from . import last_turn
+from .board import Dungeon, area_cell, parse_area, place
 from .data import TILES
 from .notation import SIZES, monster_word, tile_summary
 
@@ -140,6 +141,7 @@ def view(game: DungeonLair, state: State, seat: int | None) -> dict[str, Any]:
         ),
         "status": status(game, state),
         "winners": game.result(state).winners if over else [],
+        "last": last_turn.public(state),
     }
     if seat is not None:
         letters = hand_letters(state, seat)
@@ -150,6 +152,14 @@ def view(game: DungeonLair, state: State, seat: int | None) -> dict[str, Any]:
             ],
         }
     return out
+
+
+# How the corridor may go on: 'draw' from the stack, or 'continue' with a tile in hand once
+# the stack is empty (not "may continue to continue").
+MORE_WORDS = {
+    "draw": "draw a tile to continue the corridor",
+    "continue": "continue the corridor with a tile in hand",
+}
 
 
 def status(game: DungeonLair, state: State) -> str:
@@ -167,7 +177,7 @@ def status(game: DungeonLair, state: State) -> str:
         return f"{who} places a tile at a free exit of the corridor on {state['chain']}."
     more = game.can_draw_more(state, state["current"])
     if more:
-        return f"{who} may {more} to continue the corridor, do one monster action, or pass."
+        return f"{who} may {MORE_WORDS[more]}, do one monster action, or pass."
     return f"{who} does one monster action or passes."
 
 
@@ -186,3 +196,177 @@ def private_text(state: State, seat: int) -> str:
         lines.append("You hold no tile.")
     lines.append(f"Monsters in hand: {counts}.")
     return "\n".join(lines)
+
+
+def header(state: State, seat: int) -> str:
+    """The top of the seat's private turn message (<= 400 characters): its tiles in hand by
+    letter and name, its monsters in hand, and what its turn has placed so far."""
+    hand = state["hands"][seat]
+    letters = hand_letters(state, seat)
+    tiles = ", ".join(f"{letters[t]} {TILES[t].name} (T{t})" for t in sorted(hand, key=letters.__getitem__))
+    ms = state["monsters"][seat]
+    counts = ", ".join(
+        f"{sum(1 for m in ms if m['s'] == z and m['at'] is None)} {monster_word(z)}" for z in SIZES
+    )
+    lines = [f"Your tiles: {tiles or 'none'}.", f"Monsters in hand: {counts}."]
+    if state["current"] == seat and state["placed"]:
+        placed = ", ".join(f"T{state['board'][c]['t']} on {c}" for c in state["placed"])
+        lines.append(f"This turn you placed {placed}.")
+    out = "\n".join(lines)
+    return out if len(out) <= 400 else out[:397] + "..."
+
+
+# ---- the chooser's prompts and previews (issue 26) ------------------------------------------------
+
+
+def _kind_of(under: dict[str, list[Any]]) -> str:
+    """What a chooser step picks: 'place' (a cell or a room), 'turn', 'group', or 'what'."""
+    tokens = list(under)
+    if tokens and all(parse_area(t) == t for t in tokens):
+        return "place"
+    if tokens and all(t[:1] == "r" and t[1:].isdigit() for t in tokens):
+        return "turn"
+    if tokens and all(t[:1] == "g" and t[1:].isdigit() for t in tokens):
+        return "group"
+    return "what"
+
+
+def chooser_prompt(state: State, seat: int, prefix: list[str], under: dict[str, list[Any]]) -> str:
+    kind = _kind_of(under)
+    sample = next(iter(under.values()))[0] if under else {}
+    if kind == "group":
+        return "More than 25 places are open: first pick the part of the map."
+    if kind == "turn":
+        return f"How it lies on {sample['at']}: pick a turn (the picture shows each)."
+    if kind == "place" and sample.get("a") == "tile":
+        letter = hand_letters(state, seat).get(sample["t"], "?")
+        return f"Where tile {letter} goes: pick a place (the picture labels each one)."
+    if kind == "place":
+        return f"Where the {monster_word(sample['s'])} monster goes: pick a place (labelled on the picture)."
+    if state["phase"] in ("place", "chain"):
+        return "Choose the tile to place."
+    if "draw" in under or "continue" in under:
+        more = "draw" if "draw" in under else "continue"
+        return f"You may {MORE_WORDS[more]}; or choose one monster action, or end your turn."
+    return "Choose one monster action, or end your turn."
+
+
+def chooser_preview(seat: int, under: dict[str, list[Any]], labels: dict[str, str]) -> dict[str, Any] | None:
+    """What the renderer draws for a step that picks a place or a turn: each candidate with
+    its label (the option's), the tile turned as it would lie there, or the monster."""
+    kind = _kind_of(under)
+    if kind == "what":  # "Put a big monster (power 2) on 1,0": the one place, named in the option
+        puts = [m[0] for tok, m in under.items() if tok.startswith("put") and len(m) == 1]
+        if not puts:
+            return None
+        dst = puts[0]["to"]
+        places = [{"label": dst, "area": dst, "cell": area_cell(dst)}]
+        return {"kind": "monster", "seat": seat, "size": puts[-1]["s"], "from": None, "places": places}
+    sample = next(iter(under.values()))[0]
+    # One place per candidate: a group step (more than 25 places) labels each place with its
+    # part's name ("Part 2"), a place step with its cell, a turn step with "Turned 90°".
+    picks = [(labels[tok].split(":")[0], a) for tok, moves in under.items() for a in moves]
+    if sample["a"] == "tile":
+        firsts: dict[str, tuple[str, Any]] = {}
+        for label, a in picks:
+            firsts.setdefault(a["at"] if kind != "turn" else f"{a['at']} {a['r']}", (label, a))
+        places = [{"label": label, "cell": a["at"], "rot": a["r"]} for label, a in firsts.values()]
+        return {"kind": "tile", "tile": sample["t"], "places": places}
+    places = [{"label": label, "area": a["to"], "cell": area_cell(a["to"])} for label, a in picks]
+    src = sample["from"] if sample["from"] != "hand" else None
+    return {"kind": "monster", "seat": seat, "size": sample["s"], "from": src, "places": places}
+
+
+# ---- "What now?" (issue 28) -------------------------------------------------------------
+
+
+def _lair_phase(game: DungeonLair, state: State) -> str:
+    """Where the game stands, in two sentences."""
+    scores = game.dungeon(state).scores(state["monsters"])
+    best = max(scores)
+    leaders = " and ".join(seat_ref(s) for s, v in enumerate(scores) if v == best)
+    lead = f"{leaders} {'lead' if ' and ' in leaders else 'leads'} with {best} room{'s' if best != 1 else ''}"
+    if best == 0:
+        lead = "nobody holds a room yet"
+    left = len(state["deck"])
+    return (
+        f"Turn {state['turn']}: {seat_ref(state['current'])} draws and places tiles, then does one monster "
+        f"action or none. {left} tile{'s' if left != 1 else ''} left in the stack; when every tile is placed "
+        f"the game ends and each room goes to the most monster power that reaches it "
+        f"(now: {lead})."
+    )
+
+
+def _tile_choices(game: DungeonLair, state: State, seat: int) -> list[str]:
+    letters = hand_letters(state, seat)
+    legal = game.legal_actions(state, seat)
+    out = []
+    for t in sorted(state["hands"][seat], key=letters.__getitem__):
+        places = len({a["at"] for a in legal if a["a"] == "tile" and a["t"] == t})
+        name = f"tile {letters[t]}, {TILES[t].name}"
+        out.append(
+            f"Place {name}: it fits in {places} place{'s' if places != 1 else ''}."
+            if places
+            else f"Remove {name}: it fits nowhere, so it leaves the game (that ends your tile placing)."
+        )
+    if state["phase"] == "chain":
+        out.append(f"The tile must go on a free exit of the corridor on {state['chain']}.")
+    else:
+        out.append("A tile touches the dungeon doorway against doorway; a corridor lets you draw again.")
+    return out
+
+
+def _monster_choices(game: DungeonLair, state: State, seat: int) -> list[str]:
+    mine = state["monsters"][seat]
+    hand = [m["s"] for m in mine if m["at"] is None]
+    out = []
+    more = game.can_draw_more(state, seat)
+    if more:
+        words = MORE_WORDS[more][0].upper() + MORE_WORDS[more][1:]
+        out.append(f"{words}: it goes on a free exit of the corridor you just placed.")
+    if hand and state["placed"]:
+        sizes = ", ".join(f"{monster_word(z)}: power {SIZES.index(z) + 1}" for z in SIZES if z in hand)
+        out.append(
+            f"Put a monster from your hand ({sizes}) on a tile you placed this turn: it holds every room it "
+            "can walk to without passing a door or a portcullis."
+        )
+    if any(m["at"] is not None for m in mine):
+        out.append("Move one of your monsters as far as it walks, through one door at most.")
+        out.append("Take one of your monsters back to your hand (it scores nothing there).")
+    out.append("Pass: end your turn with no monster action.")
+    return out
+
+
+def what_now(game: DungeonLair, state: State, seat: int | None) -> str:
+    """The "What now?" answer: the turn, what ``seat`` may do, and what it costs and gives."""
+    if game.is_over(state):
+        return status(game, state) + " The final board shows every player's rooms."
+    lines = [_lair_phase(game, state)]
+    if seat is not None and seat == state["current"]:
+        lines.append("Your choices:")
+        tiles = state["phase"] in ("place", "chain")
+        lines += [f"- {c}" for c in (_tile_choices if tiles else _monster_choices)(game, state, seat)]
+    elif seat is not None:
+        scores = game.dungeon(state).scores(state["monsters"])
+        lines.append(
+            f"It is {seat_ref(state['current'])}'s turn; you wait. You hold {scores[seat]} room"
+            f"{'s' if scores[seat] != 1 else ''} now."
+        )
+    return "\n".join(lines)
+
+
+def chooser_notes(state: State, prefix: list[str], under: dict[str, list[Any]]) -> dict[str, str]:
+    """A line under each tile of the first placing step (<= 100 characters): in how
+    many places it fits and its edges (issue 28)."""
+    if prefix or state["phase"] not in ("place", "chain"):
+        return {}
+    out = {}
+    for tok, actions in under.items():
+        places = len({a["at"] for a in actions if a["a"] == "tile"})
+        tiles = {a["t"] for a in actions}
+        if len(tiles) != 1:
+            continue
+        edges = tile_summary(tiles.pop()).split("(", 1)[-1].rstrip(")")
+        fit = f"fits in {places} place{'s' if places != 1 else ''}" if places else "fits nowhere: remove it"
+        out[tok] = f"{fit}; {edges}"[:100]
+    return out

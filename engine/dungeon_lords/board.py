@@ -18,6 +18,14 @@ Player = dict[str, Any]
 DUMMY = -1  # the non-player's seat number (2 and 3 players)
 
 
+def revision(state: State) -> int:
+    """The rules revision in force for ``state`` (``GAME.rules_revision``): a rule changed in
+    revision n reads ``if revision(state) >= n``, so a stored game replays as it was played."""
+    from engine.dungeon_lords import GAME  # the package imports this module: imported late
+
+    return int(GAME.rules_revision(state))
+
+
 def who(seat: int) -> str:
     """How engine texts name a seat: seat_ref, or the non-player."""
     return "the non-player" if seat == DUMMY else seat_ref(seat)
@@ -253,10 +261,21 @@ def pay(state: State, seat: int, cost: dict[str, int], ev: list[Event]) -> None:
                 p["traps"].remove(weakest)
                 state["trap_discard"].append(weakest)
         elif k == "monster":
-            # Monster Catapult: the cheapest monster is loaded (discarded).
+            # Monster Catapult: the cheapest monster is loaded (discarded). From revision 3 never
+            # one sent into this battle ('busy'): it fights on the tile (house decision 48).
             for _ in range(v):
                 ready = [m for m in p["monsters"] if m["up"] is not False and not m.get("pet")]
-                p["monsters"].remove(min(ready, key=lambda m: MONSTERS[m["id"]]["rank"]))
+                home = [m for m in ready if m["up"] is True]
+                pick = home if home and revision(state) >= 3 else ready
+                loaded = min(pick, key=lambda m: MONSTERS[m["id"]]["rank"])
+                p["monsters"].remove(loaded)
+                if revision(state) >= 3:
+                    # A discarded tile goes to the discard pile, whatever discarded it: the
+                    # festival may hire it ("It does not matter whether it was discarded because
+                    # no one chose it ... or whether it was discarded for some other reason").
+                    state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(
+                        loaded["id"]
+                    )
         else:
             p[k] -= v
 

@@ -47,12 +47,18 @@ def left(a: Adv) -> int:
     return max_hp(a) - int(a["dmg"])
 
 
-def label(a: Adv) -> str:
+def label(a: Adv, words: bool = True) -> str:
+    """'the warrior (level 1)'; ``words=False``: the revision-2 log's 'the warrior (L1)'."""
     if a["cls"] == "illusion":
         return "the illusion"
     if a["cls"] == "paladin":
         return f"the {a['name']}"
-    return f"the {a['cls']} (L{a['level']})"
+    return f"the {a['cls']} (level {a['level']})" if words else f"the {a['cls']} (L{a['level']})"
+
+
+def first_up(text: str) -> str:
+    """``text`` with its first letter a capital, the rest untouched ('The warrior (level 1)')."""
+    return text[:1].upper() + text[1:]
 
 
 def paladin_here(state: State, seat: int) -> Adv | None:
@@ -81,6 +87,7 @@ class Battle:
         self.no_heal = False
         self.no_conquer = False
         self.key = False
+        self.song = False  # Song of Courage: the party conquers twice (revision 3)
         self.rage = False
         self.attacked = False
         self.poison: list[tuple[Adv, int]] = []
@@ -89,6 +96,7 @@ class Battle:
         self.minus = int(combat.get("minus", 0))  # Hall of Chaos: fewer trap, heal and spell icons
         self.fatigue_add = int(combat.get("fatigue_add", 0))
         self.fatigue_mult = 1.0
+        self.rev = board.revision(state)
 
     # ---- the party line ---------------------------------------------------------
     def line(self) -> list[Adv]:
@@ -110,6 +118,13 @@ class Battle:
     def real(self) -> list[Adv]:
         return [a for a in self.line() if a["cls"] != "illusion"]
 
+    def name(self, a: Adv, first: bool = False) -> str:
+        """An adventurer in the log. Revision 3 says 'the warrior (level 1)' (and 'The warrior
+        (level 1)' at the start of a line); a revision-2 game keeps its log's '(L1)' words."""
+        if self.rev >= 3:
+            return first_up(label(a)) if first else label(a)
+        return label(a, False).capitalize() if first else label(a, False)
+
     def say(self, text: str) -> None:
         self.ev.append(Event(text))
         self.state["combat"]["log"].append(text)
@@ -125,13 +140,17 @@ class Battle:
             else:
                 self.ev.append(e)
 
-    def hurt(self, a: Adv, n: int, source: str, monster: bool = False) -> int:
+    def hurt(self, a: Adv, n: int, source: str, monster: bool = False, pet: bool = False) -> int:
         """Deal ``n`` damage; returns what was dealt. Eliminated adventurers go to prison."""
         if n <= 0:
             return 0
         if self.invisible and a["cls"] == "wizard":
             return 0
-        if monster and self.shield:
+        if self.shield and (monster or (self.rev >= 3 and not pet)):
+            # "Absorbs the first point of damage to be dealt this round": from revision 3 any
+            # damage after the spell is cast - monsters and ghosts, fatigue, poison - but not a
+            # pet's: "Spells affecting monsters (or ghosts) do not affect pets (not even Ghosty)"
+            # (house decision 44); before, only a monster's.
             absorbed = min(self.shield, n)
             self.shield -= absorbed
             n -= absorbed
@@ -143,12 +162,12 @@ class Battle:
             cancel = min(int(a["courage"]), n)
             a["courage"] -= cancel
             n -= cancel
-            self.say(f"Courage cancels {cancel} damage to {label(a)}.")
+            self.say(f"Courage cancels {cancel} damage to {self.name(a)}.")
             if n <= 0:
                 return 0
         n = min(n, left(a))
         a["dmg"] += n
-        self.say(f"{source} deals {n} to {label(a)} ({left(a)} left).")
+        self.say(f"{source} deals {n} to {self.name(a)} ({left(a)} left).")
         if left(a) <= 0:
             self.fall(a)
         return n
@@ -166,7 +185,7 @@ class Battle:
             a["status"] = "captured"
             a["at"] = None
             self.p["prison"].append({k: v for k, v in a.items() if k not in ("status", "at")})
-            self.say(f"{label(a).capitalize()} is knocked out and thrown into {who(self.seat)}'s prison.")
+            self.say(f"{self.name(a, True)} is knocked out and thrown into {who(self.seat)}'s prison.")
             year = self.state["year"]
             others = [q for q in self.state["paladins"] if q.get("year", year) == year and q is not a]
             if others:
@@ -178,7 +197,7 @@ class Battle:
         self.p["party"].remove(a)
         self.p["prison"].append(a)
         self.p["mourn"] = self.p.get("mourn", 0) + 1
-        self.say(f"{label(a).capitalize()} is knocked out and thrown into {who(self.seat)}'s prison.")
+        self.say(f"{self.name(a, True)} is knocked out and thrown into {who(self.seat)}'s prison.")
 
     # ---- steps -------------------------------------------------------------------------
     def run(self) -> None:
@@ -199,7 +218,8 @@ class Battle:
         if self.plan.get("pet_dmg") and self.real():
             # A pet is not a monster: no spell touches it and it does not make priests heal.
             name, n = self.plan["pet_dmg"]
-            self.hurt(pick_target(self.real(), n), n, name)
+            target = self.aimed(self.real(), n, None) if self.rev >= 3 else pick_target(self.real(), n)
+            self.hurt(target, n, name, pet=True)
         if card["speed"] == "slow" and casts and self.real():
             self.slow_spell()
         self.healing_step()
@@ -222,7 +242,10 @@ class Battle:
             for a in line[:pts]:
                 a["courage"] = a.get("courage", 0) + 1
             if pts:
-                self.say(f"The bard (L{bard['level']}) sings: {min(pts, len(line))} Courage Token(s).")
+                singer = self.name(bard, True) if self.rev >= 3 else f"The bard (L{bard['level']})"
+                k = min(pts, len(line))
+                tokens = f"Courage Token{'' if k == 1 else 's'}" if self.rev >= 3 else "Courage Token(s)"
+                self.say(f"{singer} sings: {k} {tokens}.")
 
     def pet_start(self) -> None:
         """Stareplant: while active, the first adventurer takes 1 damage as a battle begins."""
@@ -326,8 +349,17 @@ class Battle:
             # keep the monsters unless the 2 Evil would call a paladin to this dungeon.
             p = self.p
             auto = p["evil"] + 2 >= board.EVIL["paladin"] and paladin_here(self.state, self.seat) is None
+            if self.rev >= 3 and not solid:
+                auto = True  # nothing to withdraw: withdrawing "all your monsters" costs nothing
             withdraw = answer["peace"] == "withdraw" if "peace" in answer else auto
-            if solid and withdraw:
+            if self.rev >= 3 and withdraw:
+                # "Withdraw all your monsters or gain 2 evil": withdrawing is never charged,
+                # even when no monster (or only ghosts) came (issue 29 item 12).
+                for s in solid:
+                    self.withdraw(s, "Word of Peace")
+                if not solid:
+                    self.say(f"{who(self.seat)} has no monster to withdraw and gains no Evil.")
+            elif solid and withdraw:
                 for s in solid:
                     self.withdraw(s, "Word of Peace")
             else:
@@ -390,8 +422,10 @@ class Battle:
             first["bonus"] = first.get("bonus", 0) + 1
         elif eff == "regenerate":
             self.heal(2)
+        elif eff == "courage" and self.rev >= 3:
+            self.song = True  # acts in the Conquering step (house decision 49)
         elif eff == "courage":
-            for a in self.real():
+            for a in self.real():  # revision 2: every wounded adventurer healed 1
                 if a["dmg"]:
                     a["dmg"] -= 1
         elif eff == "double_fatigue":
@@ -426,7 +460,11 @@ class Battle:
             dmg = max(0, opt["dmg"] + bonus) if opt["dmg"] else 0
             first_bonus = 0
             own = self.own_monster(s)
-            if own is not None and own.get("expert") and not own.get("xp_used") and opt["dmg"]:
+            # Revision 3: an attack that finds nobody it may hit (a Ghost behind a lone adventurer,
+            # a Vampire facing only priests) is no attack, so the Expertise Tile stays face up
+            # ("The expert monster's first attack is at +2 strength"); revision 2 spent it.
+            strikes = self.rev < 3 or self.can_strike(opt)
+            if own is not None and own.get("expert") and not own.get("xp_used") and opt["dmg"] and strikes:
                 # Festival Season: an expert's first attack of the Year is at +2 (one hit only).
                 first_bonus = OPPS["expert_bonus"]
                 own["xp_used"] = True
@@ -451,6 +489,15 @@ class Battle:
                 self.p["party"].insert(0, self.hypno)
             self.hypno = None
 
+    def can_strike(self, opt: dict[str, Any]) -> bool:
+        """Whether an attack option finds someone it may hit in the line as it stands."""
+        line = self.line()
+        if opt["kind"] == "notfirst":
+            return len(line) > 1
+        if opt["kind"] == "nonpriest":
+            return any(a["cls"] != "priest" for a in line)
+        return opt["kind"] != "noconquer" and bool(line)
+
     def own_monster(self, s: dict[str, Any]) -> dict[str, Any] | None:
         for m in self.p["monsters"]:
             if m["id"] == s["id"] and m["up"] == "busy":
@@ -461,6 +508,10 @@ class Battle:
         """The adventurer an 'any adventurer' attack hits: the n-th in line named in the plan
         ('ghost@2') when that one may be hit, otherwise the automatic choice."""
         line = self.line()
+        if self.rev >= 3 and self.invisible:
+            # Invisible wizards "can't be hurt this round": an attack that may hit anyone goes
+            # to someone it can hurt while there is one (revision 2 could waste it on a wizard).
+            options = [a for a in options if a["cls"] != "wizard"] or options
         if aim and 1 <= aim <= len(line) and any(a is line[aim - 1] for a in options):
             return line[aim - 1]
         return pick_target(options, dmg)
@@ -505,7 +556,7 @@ class Battle:
             target = self.aimed(line, dmg + first_bonus, aim)
             if opt.get("hypno"):
                 self.hypno = target
-                self.say(f"The {name} hypnotises {label(target)}, who steps to the front.")
+                self.say(f"The {name} hypnotises {self.name(target)}, who steps to the front.")
             self.hurt(target, dmg + first_bonus, name, monster=True)
             if opt.get("poison"):
                 # Cockatrice: the poison hurts at the end of the round even if courage stopped the bite.
@@ -541,13 +592,27 @@ class Battle:
         if self.no_conquer and not self.key:
             self.say(f"The party does not conquer {self.tile}.")
             return
-        tile = self.tile_data()
+        self.conquer(self.tile, self.tile_data())
+        if self.song and self.real():
+            # Song of Courage (revision 3): "fatigue happens more than once (as in Song of
+            # Courage)" - heartened, the party conquers once more, the unconquered tile of your
+            # dungeon nearest the entrance, and takes the fatigue again (house decision 49).
+            more = board.battle_tiles({**self.p, "rented": []})
+            if more:
+                self.say("Heartened by the Song of Courage, the party presses on.")
+                self.conquer(more[0], self.p["grid"][more[0]])
+
+    def conquer(self, cell: str, tile: dict[str, Any]) -> None:
+        """The party conquers ``cell``: you lose 1 Evil and the party takes the fatigue."""
         dark = tile.get("imp") == "dark" and not tile["c"]
         tile["c"] = True
+        if cell != self.tile:
+            # "somehow conquered without a battle": an installed trap there is discarded.
+            self.p["installed"] = [it for it in self.p.get("installed", []) if it["cell"] != cell]
         if tile.get("room") == "training" and self.p.get("trained"):
             self.p["trained"] = 0  # a conquered Training Room sends its imps back to the Imp Den
             self.say(f"The trained imps of {who(self.seat)} flee back to the Imp Den.")
-        self.say(f"The party conquers {self.tile}; {who(self.seat)} loses 1 Evil.")
+        self.say(f"The party conquers {cell}; {who(self.seat)} loses 1 Evil.")
         self.rule(board.move_evil, self.seat, -1)
         fatigue = self.fatigue(dark)
         # House rule: fatigue is dealt front to back, like a standard attack that keeps going.
@@ -556,7 +621,9 @@ class Battle:
         while fatigue:
             dealt = 0
             for a in self.real():
-                dealt = self.hurt(a, min(fatigue, left(a)), "Fatigue")
+                shield = self.shield
+                # A point Magic Shield absorbs is fatigue spent too (revision 3: it takes any damage).
+                dealt = self.hurt(a, min(fatigue, left(a)), "Fatigue") + (shield - self.shield)
                 if dealt:
                     break  # the line may have changed (a knock-out): start from the front again
             if not dealt:

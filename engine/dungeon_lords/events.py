@@ -49,11 +49,20 @@ def next_payday(state: State, ev: list[Event]) -> None:
     state["task"] = {"type": "payday", "seat": s}
 
 
+# The words a revision-2 game printed for Monster Strike (they said the unpaid monster leaves;
+# it was turned face down all along): kept so such a game's log replays word for word.
+STRIKE_TEXT_2 = (
+    "Pay 1 food per monster (not ghosts); for each food you cannot pay, "
+    "your most expensive unpaid monster leaves (no Evil)."
+)
+
+
 def special(state: State, sid: str, ev: list[Event]) -> None:
     """A Special Event Card is turned over and resolved at once."""
     card = SPECIAL[sid]
     state["specials_seen"].append(sid)
-    log(state, ev, f"Special event: {card['name']} - {card['text']}")
+    words = STRIKE_TEXT_2 if sid == "strike" and board.revision(state) < 3 else card["text"]
+    log(state, ev, f"Special event: {card['name']} - {words}")
     SPECIALS[sid](state, sid, ev)
 
 
@@ -64,16 +73,27 @@ def _witchhunt(state: State, sid: str, ev: list[Event]) -> None:
                 p["gold"] -= 1
             else:
                 p["monsters"].remove(m)
+                if board.revision(state) >= 3:
+                    # She is discarded, so the festival may hire her back ("discarded for some
+                    # other reason"); revision 2 put her back in the box.
+                    state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(m["id"])
 
 
 def _strike(state: State, sid: str, ev: list[Event]) -> None:
-    for p in state["players"]:
+    for s, p in enumerate(state["players"]):
+        down = []
         for m in sorted([m for m in p["monsters"] if not MONSTERS[m["id"]].get("ghost")],
                         key=lambda m: MONSTERS[m["id"]]["rank"]):  # fmt: skip
             if p["food"] >= 1:
                 p["food"] -= 1
             else:
                 m["up"] = False  # unpaid: turned face down until the end of this Year's Combat (B-sf)
+                down.append(MONSTERS[m["id"]]["name"])
+        if down and board.revision(state) >= 3:
+            # What happened, in words (issue 29 item 14): the monster stays, face down.
+            stay = "they stay" if len(down) > 1 else "it stays"
+            log(state, ev, f"Monster Strike: {who(s)} cannot pay the {', the '.join(down)}; "
+                           f"{stay} face down until this Year's Combat ends.")  # fmt: skip
 
 
 def _audit(state: State, sid: str, ev: list[Event]) -> None:
@@ -132,7 +152,13 @@ def _feast_tunnelaudit(state: State, sid: str, ev: list[Event]) -> None:
     # House rule: the choice is automatic - pay if you can, otherwise gain 1 Evil.
     players = state["players"]
     res = "food" if sid == "feast" else "gold"
-    count = {s: len(board.tunnels(players[s])) for s in range(state["seats"])}
+    if board.revision(state) >= 3:
+        # "Any card or rule or effect that counts your tunnels or dungeon tiles ignores your
+        # secret passage" (issue 29 item 15).
+        count = {s: len([c for c in board.tunnels(players[s]) if c in board.counted(players[s])])
+                 for s in range(state["seats"])}  # fmt: skip
+    else:
+        count = {s: len(board.tunnels(players[s])) for s in range(state["seats"])}
     for s in board.play_order(state):
         if sid == "tunnelaudit" and count[s] < max(count.values()):
             continue

@@ -144,7 +144,8 @@ def _petshop(state: State, seat: int, i: int, sp: dict[str, Any], ev: list[Event
     board.pay(state, seat, sp["pay"], ev)
     p["imps"] += sp["imps"]
     got = draw_pets(state, seat, sp["pets"], ev)
-    log(state, ev, f"{who(seat)} at the pet shop ({'I' * (i + 1)}): {sp['imps']} imp(s), {got} Pet Card(s).")
+    imps, pets = f"{sp['imps']} imp{'' if sp['imps'] == 1 else 's'}", f"{got} Pet Card{'' if got == 1 else 's'}"
+    log(state, ev, f"{who(seat)} at the pet shop ({'I' * (i + 1)}): {imps}, {pets}.")
 
 
 def evil_all(state: State, deltas: dict[int, int], ev: list[Event]) -> None:
@@ -444,7 +445,7 @@ def do_bid(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) -
     fest = state["fest"]
     fest["bids"][str(seat)] = int(words[1])
     ev.append(Event(f"{who(seat)} has sent imps to the festival (secretly)."))
-    ev.append(Event(f"You send {words[1]} imp(s) to the festival.", seat))
+    ev.append(Event(f"You send {words[1]} imp{'' if words[1] == '1' else 's'} to the festival.", seat))
     if len(fest["bids"]) < state["seats"]:
         return
     bids = {int(s): b for s, b in fest["bids"].items()}
@@ -486,7 +487,7 @@ def prize_options(state: State, seat: int) -> list[str]:
             out += [f"prize dig {c}" for c in board.dig_cells(p)]
         elif loc == "monster":
             for m in dict.fromkeys(state["discard"]["monsters"]):
-                if board.can_pay(p, festival_monster_cost(m)) and not (
+                if festival_monster_pay(state, p, m) is not None and not (
                     MONSTERS[m].get("eats") and not board.edible(p)
                 ):
                     out.append(f"prize monster {m}")
@@ -501,10 +502,23 @@ def prize_options(state: State, seat: int) -> list[str]:
     return out
 
 
-def festival_monster_cost(mid: str) -> dict[str, int]:
-    cost = board.monster_cost(mid)
+def festival_monster_cost(mid: str, alt: bool = False) -> dict[str, int]:
+    cost = board.monster_cost(mid, alt)
     cost["food"] = cost.get("food", 0) + OPPS["festival"]["monster_food"]
     return cost
+
+
+def festival_monster_pay(state: State, p: dict[str, Any], mid: str) -> dict[str, int] | None:
+    """What a festival monster costs this player (None: unaffordable). From revision 3 a
+    Cockatrice may be paid with 1 Evil when the food runs short ("you can either pay 1 Food
+    or pay 1 Evil when paying his cost"; house decision 32: food when you can); revision 2
+    knew only the food."""
+    ways = board.cost_ways(mid) if board.revision(state) >= 3 else [False]
+    for alt in ways:
+        cost = festival_monster_cost(mid, alt)
+        if board.can_pay(p, cost):
+            return cost
+    return None
 
 
 def do_prize(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) -> None:
@@ -539,7 +553,9 @@ def do_prize(g: Any, state: State, seat: int, words: list[str], ev: list[Event])
         mid = words[2]
         if MONSTERS[mid].get("eats"):
             board.feed_demon(state, seat, ev)
-        board.pay(state, seat, festival_monster_cost(mid), ev)
+        cost = festival_monster_pay(state, p, mid)
+        assert cost is not None  # prize_options offered it
+        board.pay(state, seat, cost, ev)
         state["discard"]["monsters"].remove(mid)
         p["monsters"].append({"id": mid, "up": True})
     elif loc == "room":
@@ -551,13 +567,28 @@ def do_prize(g: Any, state: State, seat: int, words: list[str], ev: list[Event])
         if BOARDS[b]["replaces"] == loc:
             state["fest"]["boards"].remove(b)
             break
-    log(
-        state,
-        ev,
-        f"{who(seat)} takes the festival prize: {PRIZE[loc]}"
-        + (f" ({' '.join(words[2:])})." if len(words) > 2 else "."),
-    )
+    if board.revision(state) >= 3:
+        log(state, ev, f"{who(seat)} takes the festival prize: {prize_words(words)}.")
+    else:  # a revision-2 game's log keeps its words ('(monster troll)')
+        log(
+            state,
+            ev,
+            f"{who(seat)} takes the festival prize: {PRIZE[loc]}"
+            + (f" ({' '.join(words[2:])})." if len(words) > 2 else "."),
+        )
     next_prize(g, state, ev)
+
+
+def prize_words(words: list[str]) -> str:
+    """A prize taken, in words: 'a tunnel on B3', 'the Troll from the discard pile'."""
+    loc = words[1]
+    if loc == "dig":
+        return f"a tunnel on {words[2]} (no imp needed)"
+    if loc == "monster":
+        return f"the {MONSTERS[words[2]]['name']} from the discard pile"
+    if loc == "room":
+        return f"the {ROOMS[words[2]]['name']} on {words[3]} from the discard pile"
+    return PRIZE[loc]
 
 
 # ---- pets -------------------------------------------------------------------------------------------

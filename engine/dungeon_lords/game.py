@@ -22,6 +22,7 @@ from . import (
     events,
     expansion,
     festival,
+    guide,
     notation,
     plan_chooser,
     plans,
@@ -150,6 +151,27 @@ class DungeonLords(core.Game):
         if ph == "plan":
             return {int(s) for s, v in state["combat"]["plans"].items() if v is None}
         return set()
+
+    def turn_id(self, state: State) -> str:
+        """The turn as the rulebook structures it (docs/rules/dungeon-lords.md, "What a turn is"):
+        a simultaneous phase (orders, battle plans, production, the festival's imps, the pet
+        draft, the first inaccessible orders) is ONE turn while its choices come in; a minion's
+        action on its order space (all the tunnels it digs, a room built, a monster hired, a Trap
+        Card given back) is one turn of its lord, and so is paying at Pay Day and taking a prize."""
+        ph = state["phase"]
+        if ph == "over":
+            return "over"
+        if ph == "plan":
+            return f"y{state['year']}-combat{state['combat']['round']}-plans"
+        when = f"y{state['year']}-s{state['round']}"
+        t = state.get("task")
+        if ph in ("resolve", "payday", "prize") and t:
+            # What is left to resolve after this minion (payer, prize winner) tells two turns
+            # of one lord in a row apart; it stays the same while the turn's moves come in.
+            left = {"resolve": state.get("queue"), "payday": state.get("payq"),
+                    "prize": (state.get("fest") or {}).get("order")}[ph]  # fmt: skip
+            return f"{when}-{ph}-{len(left or [])}-p{t['seat']}"
+        return f"{when}-{ph}"
 
     # ---- the flow ------------------------------------------------------------------------
     def _advance(self, state: State, ev: list[Event]) -> None:
@@ -466,9 +488,17 @@ class DungeonLords(core.Game):
         handler = MOVES.get(state["phase"])
         if handler is None:
             raise IllegalAction("Nobody may act now.")
+        before = self.turn_id(state)
+        mark = state.get("mark") or views.snapshot(state)
         handler(self, state, seat, text.split(), ev)
         state["turn"] += 1
         self._advance(state, ev)
+        # What the last turn changed (issue 28): the public board as the turn began, kept
+        # until the next turn ends, so every board can outline what is new.
+        if self.turn_id(state) != before:
+            state["last"], state["mark"] = mark, views.snapshot(state)
+        else:
+            state["mark"] = mark
         return ev
 
     # ---- legal actions -------------------------------------------------------------------------------
@@ -528,8 +558,14 @@ class DungeonLords(core.Game):
             return notation.order_chooser(state, seat, prefix)
         if state["phase"] == "plan" and seat in self.to_act(state):
             # Every legal battle plan, built one part a click (the legal list holds only a sample).
-            return plan_chooser.chooser(state, seat, prefix)
-        return super().chooser(state, seat, prefix)
+            return notation.place_preview(state, seat, plan_chooser.chooser(state, seat, prefix))
+        # A step choosing a square (a tunnel to dig, a room's place ...) carries its picture.
+        choice = self.narrow(
+            state, seat, self.legal_actions(state, seat), prefix, notation.step_prompt(state, prefix)
+        )
+        if choice.action is not None and not choice.options:
+            choice.prompt = notation.describe(state, seat, choice.action)  # nothing left to choose
+        return notation.place_preview(state, seat, choice)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(self, state, seat)
@@ -539,6 +575,12 @@ class DungeonLords(core.Game):
 
     def private_text(self, state: State, seat: int) -> str:
         return views.private_text(self, state, seat)
+
+    def header(self, state: State, seat: int) -> str:
+        return views.header(self, state, seat)
+
+    def what_now(self, state: State, seat: int | None) -> str:
+        return guide.what_now(self, state, seat)
 
     # ---- end ----------------------------------------------------------------------------------------------
     def is_over(self, state: State) -> bool:

@@ -283,7 +283,7 @@ def _hire(state: State, seat: int | None, words: list[str]) -> str:
     space = _task_space(state, seat)
     if (state.get("task") or {}).get("type") == "expert" and seat is not None:
         xp = festival.expert_cost(state, seat, mid, space, arg == "evil")
-        return f"Hire the {name} as an expert monster for {cost_words(xp)}"
+        return f"Hire an expert {name} for {cost_words(xp)}"
     way = arg if arg in ("food", "evil") else None
     cost = tasks.hire_cost(state, seat, mid, space, way) if seat is not None else None
     text = f"Hire the {name} for {cost_words(cost if cost is not None else MONSTERS[mid]['cost'])}"
@@ -331,7 +331,21 @@ def _pay(state: State, seat: int | None, words: list[str]) -> str:
 
 
 def _keep(state: State, seat: int | None, words: list[str]) -> str:
-    return f"Keep {LOC[words[1]]['name']}; the other two drawn are inaccessible in season 1"
+    return f"Keep {LOC[words[1]]['name']}"  # the prompt says what becomes of the other two
+
+
+# A pet's effect in a few words where its card text is too long for a button (issue 28:
+# labels ran to the 80-character cut; the whole text is in /hand and the guide).
+PET_SHORT = {
+    "ghosty": "2 damage to any adventurer",
+    "babygolem": "fights like a monster this Combat",
+    "stareplant": "1 damage to the first, each battle",
+    "bubl": "2 more fatigue this battle",
+}
+
+
+def pet_words(pid: str) -> str:
+    return PET_SHORT.get(pid) or str(PETS[pid]["text"])
 
 
 def _pet(state: State, seat: int | None, words: list[str]) -> str:
@@ -340,7 +354,7 @@ def _pet(state: State, seat: int | None, words: list[str]) -> str:
     what = {"pass": f"Pass {name} to the left", "discard": f"Discard {name}", "pet": f"Use {name}{where}"}[
         words[0]
     ]
-    return f"{what}: {PETS[words[1]]['text']}"
+    return f"{what}: {pet_words(words[1])}"
 
 
 def _install(state: State, seat: int | None, words: list[str]) -> str:
@@ -380,9 +394,16 @@ def _prize(state: State, seat: int | None, words: list[str]) -> str:
     if words[1] == "dig":
         extra = f" on {words[2]}"
     elif words[1] == "monster":
-        extra = f": the {MONSTERS[words[2]]['name']}"
+        # The monster first: a long name must never be what the label cuts off.
+        who = seat if seat is not None else (state.get("task") or {}).get("seat")
+        pay = (
+            festival.festival_monster_pay(state, state["players"][who], words[2]) if who is not None else None
+        )
+        cost = cost_words(pay or festival.festival_monster_cost(words[2]))
+        return f"Festival prize: the {MONSTERS[words[2]]['name']} from the discard pile for {cost}"
     elif words[1] == "room":
-        extra = f": the {ROOMS[words[2]]['name']} on {words[3]}"
+        gold = cost_words({"gold": festival.OPPS["festival"]["room_gold"]})
+        return f"Festival prize: the {ROOMS[words[2]]['name']} on {words[3]} from the discard pile for {gold}"
     return f"Festival prize: {festival.PRIZE[words[1]]}{extra}"
 
 
@@ -408,11 +429,11 @@ _LABELS: dict[str, Any] = {
     "done": _done, "orders": _orders, "hire": _hire, "build": _build, "use": _use, "pay": _pay,
     "keep": _keep, "pass": _pet, "discard": _pet, "pet": _pet, "install": _install, "rent": _rent,
     "improve": _improve, "deconquer": _deconquer, "prize": _prize, "fight": _fight,
-    "dummy": lambda s, seat, w: f"Give the non-player the order {LOC[w[1]]['name']} ({LOC_WHAT[w[1]]})",
+    "dummy": lambda s, seat, w: f"Non-player's order: {LOC[w[1]]['name']}",
     "dig": lambda s, seat, w: f"Dig a tunnel on {w[1]} (1 imp)",
     "mine": lambda s, seat, w: f"Send {w[1]} imp{'s' if w[1] != '1' else ''} to mine {w[1]} gold"
     if w[1] != "0" else "Mine nothing (the order is not carried out)",
-    "return": lambda s, seat, w: f"Give back {TRAPS[w[1]]['name']} face down under the Trap deck",
+    "return": lambda s, seat, w: f"Give back {TRAPS[w[1]]['name']} (secret)",
     "release": lambda s, seat, w: f"Let the {MONSTERS[w[1]]['name']} go unpaid (1 Evil more)",
     "harvest": lambda s, seat, w: f"Harvest {w[1]} food",
     "look": lambda s, seat, w: f"Look at Combat Card {w[1]} in secret",
@@ -438,9 +459,9 @@ def segments(state: State, seat: int, action: Any) -> list[tuple[str, str]]:
             (words[2], label),
         ]
     if verb == "use" and len(words) == 3 and board.is_cell(words[2]):
-        head = label.split(f" on {words[2]} ")
+        halves = label.split(f" on {words[2]} ")
         return [
-            (words[1], fit(head[0] + " " + head[1] if len(head) == 2 else label)),
+            (words[1], fit(halves[0] + " " + halves[1] if len(halves) == 2 else label)),
             (words[2], f"New tunnel on {words[2]}"),
         ]
     if verb == "install" and len(words) == 3:
@@ -448,8 +469,12 @@ def segments(state: State, seat: int, action: Any) -> list[tuple[str, str]]:
     if verb == "improve" and len(words) == 3:
         return [(words[1], f"Improve the tunnel on {words[1]}"), (words[2], label)]
     if verb == "prize" and words[1] in ("dig", "room") and len(words) > 2:
+        # The second step names the place first, so no label is cut before it (issue 26).
+        where = (
+            f"Tunnel on {words[2]}" if words[1] == "dig" else f"The {ROOMS[words[2]]['name']} on {words[3]}"
+        )
         return [("prize-" + words[1], fit(f"Festival prize: {festival.PRIZE[words[1]]}")),
-                ("-".join(words[2:]), label)]  # fmt: skip
+                ("-".join(words[2:]), fit(where))]  # fmt: skip
     demon = verb == "hire" and len(words) >= 2 and MONSTERS.get(words[1], {}).get("eats")
     if demon and (state.get("task") or {}).get("type") == "hire":
         # A Demon: the monster first, then the meal (a named one, or the cheapest).
@@ -512,7 +537,9 @@ def order_chooser(state: State, seat: int, prefix: list[str]) -> Choice:
     options = [(loc, _order_option(loc)) for loc in free if loc not in chosen]
     options += [(loc + "-", _order_option(loc + "-")) for loc in free if loc not in chosen]
     head = f"Orders so far: {so_far}. " if prefix else ""
-    return Choice(prompt=f"{head}Choose your {ORDINAL[len(prefix)]} order (they resolve in this order).",
+    return Choice(prompt=f"{head}Choose your {ORDINAL[len(prefix)]} order of 3 (secret). Each minion takes "
+                         "the lowest free space (I, II, III) of its location; What now? lists each space's "
+                         "cost and gain.",
                   options=options)  # fmt: skip
 
 
@@ -521,3 +548,63 @@ def _order_option(token: str) -> str:
     if token.endswith("-"):
         return fit(f"{LOC[loc]['name']}, only to block a space (decline it)")
     return fit(f"{LOC[loc]['name']}: {LOC_WHAT[loc]}")
+
+
+# ---- the picture of a place chosen ------------------------------------------------------------------
+
+
+def place_of(token: str, fight: bool = False) -> str | None:
+    """The square of the seat's dungeon a chooser token names ('dig-B2', 'C3', 'mint-C3',
+    'pet-mole-B3'), or, choosing where to fight, a rented combat room ('R1'; elsewhere 'R1'
+    picks a rented room to use: no place); None for a token naming no place."""
+    if fight and rented(token) and token[0] == "R":
+        return token
+    for part in reversed(token.split("-")):
+        if board.is_cell(part) and part[0].isupper():
+            return part
+    return None
+
+
+def place_preview(state: State, seat: int, choice: Choice) -> Choice:
+    """``choice`` with a preview when its options choose a place in the seat's dungeon
+    (issue 26): the renderer draws that dungeon with each candidate square labelled with
+    its name, the name every option choosing it carries ('Dig a tunnel on B2 (1 imp)')."""
+    fight = state["phase"] == "plan"
+    places = [c for c in dict.fromkeys(place_of(t, fight) for t, _ in choice.options) if c is not None]
+    if places:
+        choice.preview = {"kind": "places", "seat": seat, "places": places, "prompt": choice.prompt}
+    return choice
+
+
+# What each step of a task's chooser asks (the first step, then the second), so the private
+# message and the picture of a place say what is being chosen.
+STEP_PROMPTS: dict[str, tuple[str, str]] = {
+    "dig": ("Dig Tunnels: choose the square for the next tunnel (1 imp), or stop digging.", ""),
+    "build": ("Build Room: choose the room.", "Build Room: choose its square (an unconquered tunnel)."),
+    "install": ("Install Traps: choose the trap.", "Install Traps: choose the tunnel or room it goes in."),
+    "improve": ("Improve Tunnels: choose a tunnel to improve or a tile to deconquer, or stop.",
+                "Improve Tunnels: choose the improvement."),
+    "prize": ("Festival prize: choose one.", "Festival prize: choose its square."),
+    "production": ("Production: use a room or a pet, or finish.", "Production: choose the square for the tunnel."),
+    "payday": ("Pay Day: pay every monster, or let one go.", ""),
+    "hire": ("Hire Monster: choose the monster.", "Hire Monster: choose what the Demon eats."),
+    "expert": ("Hire an expert monster: choose the monster.", ""),
+    "mine": ("Mine Gold: how many imps mine?", ""),
+    "inacc": ("Keep one of the 3 Orders Cards you drew; the other two cannot be played in season 1.", ""),
+    "dummy": ("Choose the non-player's third order: its minion blocks a space of that location.", ""),
+    "pet_pass": ("Pet Phase: choose the pet you pass to the left (secret).", ""),
+    "pet_discard": ("Pet Phase: choose the pet you discard (secret); the rest stay face down.", ""),
+    "festival": ("Festival: how many free imps do you send (secret)? Most imps picks a prize first.", ""),
+    "return": ("Buy Traps in Year 2: choose the Trap Card you give back (secret).", ""),
+    "harvest": ("Harvest Food: how much food (1 imp each, plus supervising imps)?", ""),
+    "look": ("Masquerade: choose the Combat Card you look at in secret.", ""),
+    "put": ("Masquerade: choose where the card goes back.", ""),
+    "rent": ("Rent Rooms: choose a room in town (no tax, no room points).", ""),
+}  # fmt: skip
+
+
+def step_prompt(state: State, prefix: list[str]) -> str:
+    task = state.get("task") or {}
+    kind = "production" if state["phase"] == "production" else str(task.get("type") or state["phase"])
+    pair = STEP_PROMPTS.get(kind)
+    return (pair[min(len(prefix), 1)] if pair else "") or "Choose your move."

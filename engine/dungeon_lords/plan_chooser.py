@@ -16,18 +16,17 @@ from engine.core import Choice, IllegalAction, State
 
 from . import board, plans
 from .data import MONSTERS, PETS, ROOMS, RULES, TRAPS
-from .notation import IF_SPELL, describe, fit, parse_plan
+from .notation import IF_SPELL, describe, fit, parse_plan, pet_words
 
 STALE = "That choice is no longer open; open your moves again."
-AIMS = range(1, 10)  # the aims the notation takes ('at 1'..'at 9', 'ghost@1'..'ghost@9')
 ORD = {1: "1st", 2: "2nd", 3: "3rd"}
 ANSWERS = {
     "peace:keep": "If the party casts Word of Peace: keep the monsters (gain 2 Evil)",
     "peace:withdraw": "If the party casts Word of Peace: withdraw the monsters",
     "suggestion:pay": "If the party casts Suggestion: pay each monster's cost to keep it",
     "suggestion:withdraw": "If the party casts Suggestion: withdraw the monsters",
-    "installed:first": "Installed traps spring before the Trap Cards played",
-    "installed:last": "Installed traps spring after the Trap Cards played",
+    "installed:first": "The trap installed here springs before the Trap Card played",
+    "installed:last": "The trap installed here springs after the Trap Card played",
 }
 PARTS = {
     "trap": "Spring a Trap Card",
@@ -80,13 +79,39 @@ def _with(plan: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
     return new
 
 
-def _who(state: State, seat: int, n: int) -> str:
-    """'the 2nd in line (the warrior (L2))' as the seat sees the party now."""
-    from .combat import label, paladin_here
+def _line(state: State, seat: int) -> list[dict[str, Any]]:
+    """The party's line as the battle will stand it up (combat.Battle.line): an Illusion left
+    from an earlier round, the paladin, the adventurers - what the seat sees now."""
+    from .combat import paladin_here
 
-    line = [a for a in [paladin_here(state, seat)] if a] + list(state["players"][seat]["party"])
-    who = f" ({label(line[n - 1])})" if n <= len(line) else " (no one there now: the usual target)"
-    return f"the {ORD.get(n, f'{n}th')} in line{who}"
+    p = state["players"][seat]
+    return [a for a in [p.get("illusion"), paladin_here(state, seat)] if a] + list(p["party"])
+
+
+def _who(state: State, seat: int, n: int) -> str:
+    """'the 2nd in line: the warrior (level 2)' as the seat sees the party now."""
+    from .combat import label
+
+    line = _line(state, seat)
+    return f"the {ORD.get(n, f'{n}th')} in line: {label(line[n - 1])}"
+
+
+def _aims(state: State, seat: int, kind: str) -> list[int]:
+    """The places in line an aimed attack may pick (issue 29 item 16: only where someone
+    stands, and only whom the attack may hit: not the first for 'anyone but the first', no
+    priest for 'anyone but a priest'); empty for an attack that cannot be aimed."""
+    line = _line(state, seat)
+    if kind in ("choice", "any", "split"):
+        return list(range(1, len(line) + 1))
+    if kind == "notfirst":
+        return list(range(2, len(line) + 1))
+    if kind == "nonpriest":
+        return [n for n, a in enumerate(line, 1) if a["cls"] != "priest"]
+    return []
+
+
+def _attack_kind(tok: str) -> str:
+    return str(MONSTERS[tok.rstrip("+")]["options"][1 if tok.endswith("+") else 0]["kind"])
 
 
 KIND = {
@@ -130,8 +155,9 @@ def _items(state: State, seat: int, plan: dict[str, Any], part: str) -> list[tup
             new = _with(plan, "traps", tid)
             cost = board.cost_text(_trap_cost(state, seat, plan["tile"], tid))
             out.append((f"trap-{tid}", fit(f"Spring {TRAPS[tid]['name']} (costs {cost})"), new))
-    elif part == "at" and plan["at"] is None:
-        for n in AIMS:
+    elif part == "at" and plan["at"] is None and plan["traps"]:
+        # 'at n' aims the first Trap Card, and only a trap that lets you choose its victim.
+        for n in _aims(state, seat, TRAPS[plan["traps"][0]]["target"]):
             out.append(
                 (f"at-{n}", fit(f"The first Trap Card aims at {_who(state, seat, n)}"), _with(plan, "at", n))
             )
@@ -145,19 +171,22 @@ def _items(state: State, seat: int, plan: dict[str, Any], part: str) -> list[tup
                     out.append((f"send-{tok}", _monster(tok), _with(plan, "send", tok)))
     elif part == "aim":
         for i, tok in enumerate(plan["send"]):
-            if i not in plan["aims"]:
+            if i not in plan["aims"] and _aims(state, seat, _attack_kind(tok)):
                 name = MONSTERS[tok.rstrip("+")]["name"]
                 out.append((f"aim-{i + 1}", fit(f"Aim the {name} (sent {ORD.get(i + 1, f'{i + 1}th')})"), i))
     elif part == "pet" and plan["pet"] is None:
         for x in dict.fromkeys(p.get("pets", [])):
             if PETS[x]["when"] == "combat":
                 out.append(
-                    (f"pet-{x}", fit(f"Bring {PETS[x]['name']}: {PETS[x]['text']}"), _with(plan, "pet", x))
+                    (f"pet-{x}", fit(f"Bring {PETS[x]['name']}: {pet_words(x)}"), _with(plan, "pet", x))
                 )
     elif part == "spell":
         asked = {a.split(":")[0] for a in plan["if"]}
+        # Installed traps exist only in Festival Season, and the answer matters only where one
+        # lies on the tile fought on.
+        installed = any(it["cell"] == plan["tile"] for it in p.get("installed", []))
         for a in IF_SPELL:
-            if a.split(":")[0] not in asked:
+            if a.split(":")[0] not in asked and (installed or not a.startswith("installed:")):
                 out.append((a, ANSWERS[a], _with(plan, "if", a)))
     return [(t, lbl, new) for t, lbl, new in out if not isinstance(new, dict) or _legal(state, seat, new)]
 
@@ -165,8 +194,8 @@ def _items(state: State, seat: int, plan: dict[str, Any], part: str) -> list[tup
 def _aim_items(state: State, seat: int, plan: dict[str, Any], i: int) -> list[tuple[str, str, Any]]:
     name = MONSTERS[plan["send"][i].rstrip("+")]["name"]
     return [
-        (f"n-{n}", fit(f"The {name} hits {_who(state, seat, n)} if it may"), _with(plan, "aims", (i, n)))
-        for n in AIMS
+        (f"n-{n}", fit(f"The {name} hits {_who(state, seat, n)}"), _with(plan, "aims", (i, n)))
+        for n in _aims(state, seat, _attack_kind(plan["send"][i]))
     ]
 
 

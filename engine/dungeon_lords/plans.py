@@ -35,12 +35,24 @@ def check(state: State, seat: int, text: str) -> None:
             need["gold"] = need.get("gold", 0) + RULES["room_trap_surcharge"]
     if not board.can_pay(p, need):
         raise IllegalAction(f"You cannot pay {board.cost_text(need)} for those traps.")
+    if need.get("monster") and board.revision(state) >= 3:
+        # The catapult is loaded with a monster that stays home: one sent fights (decision 48).
+        home = sum(1 for m in p["monsters"] if m["up"] is True and not m.get("pet"))
+        if home - len([m for m, _ in plan["send"] if m != "babygolem"]) < need["monster"]:
+            raise IllegalAction(
+                "The Monster Catapult needs a monster of yours that is not sent into this battle."
+            )
     limit = RULES["monster_limit"]["room" if room else "tunnel"]
     sent_ids = [m for m, _ in plan["send"]]
+    if plan["pet"] == "babygolem" and board.revision(state) >= 3:
+        # The pet card sends him into this battle: "he will count toward your monster limit
+        # (unless you send him with a big golem)" (issue 29 item 11).
+        sent_ids.append("babygolem")
     if "babygolem" in sent_ids and "golem" in sent_ids:
         limit += 1  # Baby Golem does not count when he comes along with a big golem
-    if len(plan["send"]) > limit:
-        raise IllegalAction(f"At most {limit} monsters may fight in a {'room' if room else 'tunnel'}.")
+    if len(sent_ids) > limit:
+        golem = " (Baby Golem counts)" if "babygolem" in sent_ids else ""
+        raise IllegalAction(f"At most {limit} monsters may fight in a {'room' if room else 'tunnel'}{golem}.")
     up = [m["id"] for m in p["monsters"] if m["up"] is True]
     for mid, opt in plan["send"]:
         if mid not in up:
@@ -72,7 +84,7 @@ def options(state: State, seat: int) -> list[str]:
         pets = [f" pet {x}" for x in dict.fromkeys(p.get("pets", [])) if PETS[x]["when"] == "combat"]
         # A combat pet goes with the full send (and no trap) to keep the list short.
         combos = [(tr, sd, "") for tr in traps for sd in sends] + [
-            ([], sends[1] if len(sends) > 1 else [], pt) for pt in pets
+            ([], sd, pt) for pt in pets for sd in ([sends[1], sends[1][:-1]] if len(sends) > 1 else [[]])
         ]
         for tr, sd, pet in combos:
             text = (

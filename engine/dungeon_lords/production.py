@@ -51,6 +51,10 @@ def actions(state: State, seat: int) -> list[str]:
         limit = 1 if cell is None else uses
         if r.get("train"):
             limit = RULES["expansion"]["training_per_round"][str(state["year"])]
+            if cell is None and board.revision(state) >= 3:
+                # A rented Training Room is a rented production room: "they can be used only
+                # once per round (even during the Second Year)" (revision 2 allowed 2 in Year 2).
+                limit = 1
             used = p["uses"].get(key, 0)
             if used >= limit:
                 continue

@@ -54,7 +54,7 @@ def _resolve_market(state: State, seat: int, loc: str, i: int, ev: list[Event]) 
         k = gain["traps"] + (RULES["year2_trap_extra_draw"] if state["year"] == 2 else 0)
         drawn = board.draw_traps(state, k)
         p["traps"].extend(drawn)
-        got.append(f"{len(drawn)} Trap Card(s)")
+        got.append(f"{len(drawn)} Trap Card{'' if len(drawn) == 1 else 's'}")
         ev.append(Event(f"You draw {', '.join(TRAPS[x]['name'] for x in drawn)}.", seat))
         if state["year"] == 2 and k > gain["traps"] and p["traps"]:
             state["task"] = {"type": "return", "seat": seat, "loc": loc}
@@ -302,7 +302,9 @@ def _do_payday(g: Any, state: State, seat: int, words: list[str], ev: list[Event
         return
     m = next((m for m in p["monsters"] if len(words) == 2 and m["id"] == words[1] and not m.get("pet")), None)
     if words[0] != "release" or m is None:
-        raise IllegalAction("Type 'pay' to pay every monster, or 'release <monster>' to let one go.")
+        raise IllegalAction(
+            "Pay every monster (type 'pay'), or let one go by name, for example 'release troll'."
+        )
     p["monsters"].remove(m)
     state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(m["id"])
     log(state, ev, f"{who(seat)} cannot or will not pay: the {MONSTERS[m['id']]['name']} leaves (Evil +1).")

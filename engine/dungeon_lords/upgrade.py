@@ -18,12 +18,29 @@ from collections.abc import Callable
 
 from engine.core import State
 
-REVISION = 2
+REVISION = 3
 
-STEPS: dict[int, Callable[[State], State]] = {}
+
+def _to_3(state: State) -> State:
+    """Revision 3 (issue 29) changes rules, not the state's shape: every field a revision-2
+    state holds means the same, so the game goes on from where it stands."""
+    return state
+
+
+STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
 
 CHANGES: dict[int, str] = {
     2: "The rules now follow the rulebook's sources: in a 3-player game Year 2 starts to the right of the "
     "Year-1 starter, the festival-season token stays with its player through Combat, a Cockatrice is paid "
     "explicitly, and battle plans are secret in the history like orders.",
+    3: (
+        "In Combat, Baby Golem counts toward the monster limit (unless a Golem comes too), Word of Peace "
+        "answered 'withdraw' with no monster sent costs no Evil, Magic Shield also stops the first point "
+        "of fatigue or poison, the Monster Catapult is loaded with a monster that stays home, Song of "
+        "Courage makes the party conquer one more tile and take the fatigue again, an expert keeps its +2 "
+        "until it really attacks, and no attack is wasted on an invisible wizard. Tunnel Audit ignores the "
+        "Secret Passage, Monster Strike says an unpaid monster stays face down, a festival Cockatrice may "
+        "be paid with Evil, discarded monsters (Witch Hunt, catapult) can be hired at the festival, and a "
+        "rented Training Room is used once a round, also in the Second Year."
+    ),
 }

@@ -46,6 +46,7 @@ def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
         "planned": sorted(int(s) for s, x in c.get("plans", {}).items() if x is not None),
         "task": state["task"], "specials_seen": state["specials_seen"], "x": state.get("x"),
         "discard": state.get("discard"), "improved": state.get("improved", []),
+        "changed": changed(state),
     }  # fmt: skip
     _expansion_view(state, v)
     if seat is not None and 0 <= seat < state["seats"]:
@@ -54,6 +55,37 @@ def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
         v["result"] = g.result(state).to_json()  # the last board shows the final scores
     v["components"] = component_names(v)
     return v
+
+
+def snapshot(state: State) -> dict[str, Any]:
+    """The public pieces as they stand: each dungeon's tiles (kind, conquered, improved) and
+    the minions on the order spaces, to compare with when the turn is over."""
+    grids = {
+        str(s): {c: f"{t['k']}{'c' if t.get('c') else ''}{t.get('imp') or ''}{t.get('room') or ''}"
+                 for c, t in p["grid"].items()}
+        for s, p in enumerate(state["players"])
+    }  # fmt: skip
+    return {"grids": grids, "board": {k: list(v) for k, v in state["board"].items()}}
+
+
+def changed(state: State) -> dict[str, Any]:
+    """What the last turn changed, all public: per seat the squares whose tile changed, and
+    the order spaces (location, space) that have a new minion."""
+    last = state.get("last")
+    if not last:
+        return {"cells": {}, "spaces": []}
+    now = snapshot(state)
+    cells = {
+        s: sorted(c for c, code in grid.items() if last["grids"].get(s, {}).get(c) != code)
+        for s, grid in now["grids"].items()
+    }
+    spaces = [
+        [loc, i]
+        for loc, occ in now["board"].items()
+        for i, o in enumerate(occ)
+        if o is not None and (last["board"].get(loc) or [None] * 3)[i:i + 1] != [o]
+    ]
+    return {"cells": {s: c for s, c in cells.items() if c}, "spaces": spaces}
 
 
 def component_names(view: dict[str, Any]) -> dict[str, Any]:
@@ -150,7 +182,7 @@ def status(g: Any, state: State) -> str:
     if ph == "over":
         return "The game is over."
     if ph == "plan":
-        return f"Year {state['year']} combat, round {state['combat']['round']}: {who} plan the battle."
+        return f"Year {state['year']} combat, round {state['combat']['round']}: {who} {'plans' if len(g.to_act(state)) == 1 else 'plan'} the battle."
     if ph in PHASE_STATUS:
         return PHASE_STATUS[ph].format(where=where, who=who)
     t = state["task"]
@@ -194,3 +226,45 @@ def private_text(g: Any, state: State, seat: int) -> str:
             "Combat Cards seen: " + ", ".join(f"#{i + 1} {CARDS[cards[i]]['name']}" for i in p["seen"])
         )
     return "\n".join(lines)
+
+
+def _names(ids: list[str], names: dict[str, Any]) -> str:
+    """'Troll x2, Goblin' - each kind once, with how many."""
+    counts: dict[str, int] = {}
+    for i in ids:
+        counts[i] = counts.get(i, 0) + 1
+    return ", ".join(names[i] + (f" x{k}" if k > 1 else "") for i, k in counts.items()) or "none"
+
+
+def header(g: Any, state: State, seat: int) -> str:
+    """The top of the seat's private turn message: its own resources and hand, a few lines
+    (at most 400 characters), only what this seat may see."""
+    p = state["players"][seat]
+    free = board.free_imps(p)
+    lines = [f"Gold {p['gold']} · Food {p['food']} · Imps {free} free of {p['imps']} · "
+             f"Evil {p['evil']} (paladin at {board.EVIL['paladin']})"]  # fmt: skip
+    ready = [m["id"] for m in p["monsters"] if m["up"] is True]
+    down = [m["id"] for m in p["monsters"] if m["up"] is not True]
+    mons = _names(ready, COMPONENTS["monsters"])
+    lines.append(
+        "Monsters: " + mons + (f" (face down: {_names(down, COMPONENTS['monsters'])})" if down else "")
+    )
+    lines.append("Trap Cards: " + _names(p["traps"], COMPONENTS["traps"]))
+    given = state["orders"].get(str(seat))
+    if given:
+        lines.append("Orders given: " + ", ".join(LOC[o.rstrip("-")]["name"] for o in given))
+    elif state["phase"] in ("orders", "dummy", "inacc", "new_round"):
+        lines.append("Orders in hand: " + ", ".join(LOC[c]["name"] for c in board.hand(p)))
+    if p.get("pets"):
+        lines.append("Pets: " + _names(p["pets"], COMPONENTS["pets"]))
+    cards = state["decks"][str(state["year"])]["cards"]
+    if p["seen"]:
+        lines.append(
+            "Combat Cards seen: " + ", ".join(f"{i + 1} {CARDS[cards[i]]['name']}" for i in p["seen"])
+        )
+    t = state.get("task") or {}
+    if t.get("seat") == seat and t.get("type") == "dig" and t.get("n"):
+        # What the turn has done so far (issue 26): the tunnels this order has dug.
+        lines.append(f"This turn: {t['n']} tunnel{'s' if t['n'] > 1 else ''} dug, at most {t['cap']}")
+    text = "\n".join(lines)
+    return text if len(text) <= 400 else text[:399].rsplit(" ", 1)[0] + "…"

@@ -9,11 +9,26 @@ from typing import Any
 
 from engine.core import DataError, load_data
 
-__all__ = ["CARDS", "HUMANOIDS", "KINDS", "MONSTERS", "RANGES", "Card", "DataError", "load", "validate"]
+__all__ = [
+    "BACKS",
+    "CARDS",
+    "HUMANOIDS",
+    "KINDS",
+    "MONSTERS",
+    "RANGES",
+    "Card",
+    "DataError",
+    "back_of",
+    "load",
+    "validate",
+]
 
 KEY = "monster-inn"
 FILE = "creatures.json"
 KINDS = ("Undead", "Kobolds", "Goblins", "Orcs", "Trolls")
+# What a card's back may show (docs/rules/monster-inn.md, "Card backs"): the data file's
+# "backs" names, for each type, which of these facts its back carries.
+BACK_FACTS = ("kind", "range", "skulls")
 RANGES = ((1, 5), (6, 10), (11, 15), (16, 20))
 
 
@@ -116,10 +131,27 @@ def _check_backs(humanoids: list[Card], monsters: list[Card]) -> None:
                 )
 
 
+def _check_backs_doc(doc: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """The facts each type's back shows. A humanoid's back must show its range: the inn
+    is sorted "by the Combat Value ranges on their back side"."""
+    backs = doc["backs"]
+    if not isinstance(backs, dict) or set(backs) != {"monster", "humanoid"}:
+        raise DataError("'backs' must say what the back of a monster and of a humanoid shows")
+    out = {}
+    for t, facts in backs.items():
+        if not isinstance(facts, list) or not set(facts) <= set(BACK_FACTS) or len(set(facts)) != len(facts):
+            raise DataError(f"the {t} back may show only {', '.join(BACK_FACTS)}, each once")
+        out[t] = tuple(facts)
+    if "range" not in out["humanoid"]:
+        raise DataError("a humanoid's back must show its combat value range")
+    return out
+
+
 def validate(doc: Any) -> tuple[dict[str, str], dict[str, Card]]:
     """Check the document against the rulebook; return (kind -> letter, id -> Card)."""
-    if not isinstance(doc, dict) or not {"kinds", "ranges", "cards"} <= set(doc):
-        raise DataError("expected an object with 'kinds', 'ranges' and 'cards'")
+    if not isinstance(doc, dict) or not {"kinds", "ranges", "backs", "cards"} <= set(doc):
+        raise DataError("expected an object with 'kinds', 'ranges', 'backs' and 'cards'")
+    _check_backs_doc(doc)
     letters = _check_kinds(doc)
     cards: dict[str, Card] = {}
     for raw in doc["cards"]:
@@ -148,5 +180,13 @@ def load() -> tuple[dict[str, str], dict[str, Card]]:
 
 
 LETTERS, CARDS = load()
+BACKS: dict[str, tuple[str, ...]] = _check_backs_doc(load_data(KEY, FILE))
 MONSTERS = {c.id: c for c in CARDS.values() if c.is_monster}
 HUMANOIDS = {c.id: c for c in CARDS.values() if not c.is_monster}
+
+
+def back_of(cid: str) -> dict[str, Any]:
+    """What the back of card ``cid`` shows the table (the top of the deck, a face-down
+    humanoid): its type, and the facts data/monster-inn/creatures.json's "backs" names."""
+    c = CARDS[cid]
+    return {"type": c.type, **{f: getattr(c, f) for f in BACKS[c.type]}}

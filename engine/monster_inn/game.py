@@ -3,12 +3,13 @@ are in rules.py, the notation in notation.py, the views in views.py."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine import core
 from engine.core import Event, IllegalAction, Result, Rng, State, seat_ref
 
-from . import notation, rules, views
+from . import last_turn, notation, rules, views
 from .data import CARDS
 from .rules import TYPES, other
 
@@ -71,6 +72,15 @@ class MonsterInn(core.Game):
             return {state["pending"]["seat"]}
         return {state["turn"]}
 
+    def turn_id(self, state: State) -> str:
+        """A turn is one Remain or Leave decision, with the humanoid bonus or the support
+        request that follows it (docs/rules/monster-inn.md, "What a turn is"). The round is
+        in the id: the last to leave a round by choice may start the next one."""
+        if state["over"]:
+            return "over"
+        (seat,) = self.to_act(state)
+        return f"{state['round']}:{seat}"
+
     def legal_actions(self, state: State, seat: int) -> list[str]:
         if seat not in self.to_act(state):
             return []
@@ -101,6 +111,7 @@ class MonsterInn(core.Game):
         action = self.parse(action)
         events: list[Event] = []
         pend = state["pending"]
+        before = last_turn.snapshot(state)
         if pend is not None:
             (rules.bonus if pend["kind"] == "bonus" else rules.support)(state, seat, action, events)
         elif action in TYPES:
@@ -117,6 +128,7 @@ class MonsterInn(core.Game):
             )
         state["moves"] += 1
         self._advance(state, events)
+        last_turn.record(state, seat, before, events, follow_up=pend is not None)
         return events
 
     def _advance(self, state: State, events: list[Event]) -> None:
@@ -135,12 +147,27 @@ class MonsterInn(core.Game):
             rules.new_round(state, start)
             events.append(Event(f"Round {state['round']} begins; {seat_ref(start)} starts."))
 
+    @staticmethod
+    def _end_words(state: State) -> str:
+        """'ends after the round in which the draw deck is exhausted for 4 or 5 players. For
+        3 players, ... only 1 Creature remains in the draw deck. (This card should be returned
+        to the box)'."""
+        left = len(state["deck"])
+        if left == 0:
+            return "The deck is exhausted: the game is over. Dungeons are scored."
+        what = "1 card is left in the deck" if left == 1 else f"{left} cards are left in the deck"
+        goes = "goes" if left == 1 else "go"
+        return (
+            f"The game is over: {what}, too few for a round, and {goes} back to the box unseen. "
+            "Dungeons are scored."
+        )
+
     def _end(self, state: State, events: list[Event]) -> None:
         # 4-5 players: the deck is empty now. 3 players: 1 card is left; it goes to the box.
+        events.append(Event(self._end_words(state)))
         state["box"] += state["deck"]
         state["deck"] = []
         state["over"] = True
-        events.append(Event("The deck is exhausted: the game is over. Dungeons are scored."))
         res = self.result(state)
         assert res.tiebreak is not None
         for s in range(state["seats"]):
@@ -186,13 +213,32 @@ class MonsterInn(core.Game):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         res = self.result(state) if state["over"] else None
-        return views.view(state, seat, sorted(self.to_act(state)), res)
+        show_top = self.rules_revision(state) >= 3
+        return views.view(state, seat, sorted(self.to_act(state)), res, show_top)
 
     def status(self, state: State) -> str:
         return views.status(state, self.result(state) if state["over"] else None)
 
     def private_text(self, state: State, seat: int) -> str:
         return views.private_text(state, seat)
+
+    def header(self, state: State, seat: int) -> str:
+        return views.header(state, seat, self.rules_revision(state) >= 3)
+
+    def what_now(self, state: State, seat: int | None) -> str:
+        return views.what_now(state, seat, sorted(self.to_act(state)))
+
+    def narrow(
+        self, state: State, seat: int, moves: Iterable[Any], prefix: list[str], prompt: str
+    ) -> core.Choice:
+        """The default one-step chooser, with a line under each option saying what it
+        costs and gives (issue 28). (``narrow``, not ``chooser``: overriding ``chooser``
+        would tell the tables layer that moves are built in steps, and Monster Inn's
+        few moves are buttons.)"""
+        choice = super().narrow(state, seat, moves, prefix, prompt)
+        if not prefix and seat in self.to_act(state):
+            choice.descriptions = views.option_notes(state, seat, [tok for tok, _label in choice.options])
+        return choice
 
     # ---- end ---------------------------------------------------------------------------
     def is_over(self, state: State) -> bool:

@@ -13,7 +13,7 @@ from .rules import TYPES, amount, other, short_label
 
 HELP = (
     "Type gold or gem to remain, swap for a treasure exchange, leave, "
-    "bonus gold / bonus gem, support <monster number> gold|gem, or nosupport."
+    "bonus gold / bonus gem, support 2 gold (your monster's number, then gold or gem), or nosupport."
 )
 
 _ALIASES = {
@@ -52,7 +52,9 @@ def parse(text: str) -> str:
         return f"bonus {_ALIASES[words[1]]}"
     if words[0] == "support" and len(words) == 3:
         num, t = words[1], words[2]
-        if num.isdigit() and int(num) >= 1 and t in _ALIASES:
+        # ASCII digits only, and few: '²'.isdigit() is True but int('²') fails, and a
+        # dungeon never holds more than 13 monsters.
+        if num.isascii() and num.isdigit() and len(num) <= 3 and int(num) >= 1 and t in _ALIASES:
             return f"support {int(num)} {_ALIASES[t]}"
     raise IllegalAction(HELP)
 

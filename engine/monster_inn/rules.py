@@ -208,7 +208,8 @@ def support(state: State, seat: int, action: str, events: list[Event]) -> None:
         return
     if not action.startswith("support "):
         raise IllegalAction(
-            f"First decide on support for your {kind}: support <monster number> gold|gem, or nosupport."
+            f"First decide on support for your {kind}: support, your monster's number and gold or gem "
+            "(like support 2 gold), or nosupport."
         )
     _, num, t = action.split()
     i = int(num) - 1

@@ -9,8 +9,9 @@ from typing import Any
 
 from engine.core import Result, State, seat_ref
 
-from .data import CARDS
-from .rules import amount, score_columns, short_label
+from . import last_turn
+from .data import CARDS, MONSTERS, back_of
+from .rules import amount, other, score_columns, short_label, skulls_word
 
 
 def card_view(cid: str, reveal: bool) -> dict[str, Any]:
@@ -35,7 +36,25 @@ def _player(state: State, s: int, seat: int | None, revealed: list[bool]) -> dic
     }
 
 
-def view(state: State, seat: int | None, to_act: list[int], result: Result | None) -> dict[str, Any]:
+def deck_top(state: State) -> dict[str, Any] | None:
+    """The back of the deck's top card, seen by everyone at the table (revision 3): the
+    deck lies "facedown ... in the center of the play area". None when the deck is empty
+    or the game is over (a 3-player game's last card has gone back to the box)."""
+    if state["over"] or not state["deck"]:
+        return None
+    return back_of(state["deck"][0])
+
+
+def back_words(back: dict[str, Any]) -> str:
+    """'a monster' or 'a humanoid 16-20 with 4 skulls'."""
+    if back["type"] == "monster":
+        return "a monster"
+    return f"a humanoid {back['range']} with {skulls_word(back['skulls'])}"
+
+
+def view(
+    state: State, seat: int | None, to_act: list[int], result: Result | None, show_top: bool = True
+) -> dict[str, Any]:
     over = state["over"]
     cols = score_columns(state) if over else None
     players = []
@@ -55,6 +74,7 @@ def view(state: State, seat: int | None, to_act: list[int], result: Result | Non
         "round": state["round"],
         "rounds": rounds(state["seats"]),
         "deck": len(state["deck"]),
+        "deck_top": deck_top(state) if show_top else None,
         "inn": [card_view(c, False) for c in state["inn"]],
         "pool": dict(state["pool"]),
         "supply": dict(state["supply"]),
@@ -65,6 +85,7 @@ def view(state: State, seat: int | None, to_act: list[int], result: Result | Non
         "players": players,
         "over": over,
         "status": status(state, result),
+        "last": last_turn.public(state),
     }
     if over and result is not None and cols is not None:
         v["scoring"] = [
@@ -110,3 +131,120 @@ def private_text(state: State, seat: int) -> str:
         + (f"; {sup} more lie on your monsters as support." if sup else ".")
         + " Your humanoids stay face down until the end, even to you: you see their range and skulls."
     )
+
+
+def header(state: State, seat: int, show_top: bool) -> str:
+    """The top of the seat's private turn message: purse, dungeon, the pool, the deck."""
+    p = state["players"][seat]
+    lines = [f"Your treasure: {amount(p['gold'], 'gold')}, {amount(p['gem'], 'gem')} (secret)."]
+    mons = [
+        f"{MONSTERS[m['card']].letter}{MONSTERS[m['card']].value}"
+        + (f" (+{m['support']})" if m["support"] else "")
+        for m in p["monsters"]
+    ]
+    hums = [f"{CARDS[h].range}/{CARDS[h].skulls}" for h in p["humanoids"]]
+    lines.append("Your monsters: " + (", ".join(mons) or "none") + ".")
+    lines.append("Your humanoids (range/skulls): " + (", ".join(hums) or "none") + ".")
+    pool = state["pool"]
+    if not state["over"]:
+        pool_words = amount(pool["n"], pool["type"]) if pool["n"] else "empty"
+        top = deck_top(state) if show_top else None
+        deck = f"{len(state['deck'])} in the deck" + (f", the top one {back_words(top)}" if top else "")
+        lines.append(f"Pool: {pool_words}. Round {state['round']}; {deck}.")
+    out = "\n".join(lines)
+    return out if len(out) <= 400 else out[:397] + "..."
+
+
+def _phase(state: State) -> str:
+    """The round in two sentences: what is in the inn, what leaving takes now."""
+    inn = [CARDS[c] for c in state["inn"]]
+    pool = state["pool"]
+    first = inn[0] if inn else None
+    lead = f"Round {state['round']} of {rounds(state['seats'])}. "
+    if first is None:
+        return lead + "The inn is empty until the next round is dealt."
+    what = short_label(first) if first.is_monster else f"a {short_label(first)}"
+    pool_words = f"and the pool, {amount(pool['n'], pool['type'])}" if pool["n"] else "(the pool is empty)"
+    return (
+        lead
+        + f"The inn holds {len(inn)} creature{'s' if len(inn) != 1 else ''}; whoever leaves next takes the "
+        f"leftmost, {what}, {pool_words}. Staying longer means a stronger creature later, "
+        "but every stay costs 1 treasure."
+    )
+
+
+def _choices(state: State, seat: int) -> list[str]:
+    """What the seat to act may do now, each with its cost and gain."""
+    p, pool = state["players"][seat], state["pool"]
+    purse = f"you hold {amount(p['gold'], 'gold')} and {amount(p['gem'], 'gem')}"
+    pend = state["pending"]
+    if pend is not None and pend["kind"] == "bonus":
+        return [f"Take 1 gold or 1 gem from the supply as the humanoid bonus ({purse})."]
+    if pend is not None:
+        kind = pend["monster_kind"]
+        return [
+            f"Support one of your {kind}: lay 1 gold or 1 gem on it ({purse}). At the end the humanoid under "
+            "a supported monster is removed unseen, so it cannot cost you fame; the treasure on it no longer "
+            "counts for fame.",
+            "Or no support: keep your treasure.",
+        ]
+    first = CARDS[state["inn"][0]]
+    what = short_label(first) if first.is_monster else f"a {short_label(first)}"
+    gain = (
+        "its skulls in fame" if first.is_monster else "1 treasure from the supply now, but it may cost fame"
+    )
+    out = []
+    if pool["type"] is None:
+        out.append(f"Remain: add 1 gold or 1 gem to the pool ({purse}); you stay in the round.")
+    else:
+        t, n = pool["type"], pool["n"]
+        out.append(f"Remain: add 1 {t} to the pool ({purse}).")
+        out.append(
+            f"Remain with an exchange: take the pool's {amount(n, t)} and pay {amount(n + 2, other(t))} into it."
+        )
+    out.append(f"Leave: take {what} ({gain}) and the pool; you are out until the next round.")
+    return out
+
+
+def what_now(state: State, seat: int | None, to_act: list[int]) -> str:
+    """The "What now?" answer: the round, what ``seat`` may do, costs and gains."""
+    if state["over"]:
+        return "The game is over: the final scores are on the last board."
+    lines = [_phase(state)]
+    if seat is not None and seat in to_act:
+        lines.append("Your choices:")
+        lines += [f"- {c}" for c in _choices(state, seat)]
+    elif to_act:
+        lines.append(f"It is {seat_ref(to_act[0])}'s turn.")
+        if seat is not None and seat not in state["in_round"]:
+            lines.append("You have left this round; you play again when the next round is dealt.")
+        elif seat is not None:
+            lines.append("You are still in this round: wait for your turn.")
+    return "\n".join(lines)
+
+
+def option_notes(state: State, seat: int, tokens: list[str]) -> dict[str, str]:
+    """A line under each chooser option (<= 100 characters): what it costs and gives."""
+    p, pool, sup = state["players"][seat], state["pool"], state["supply"]
+    out: dict[str, str] = {}
+    for tok in tokens:
+        kind, *rest = tok.split("-")
+        if kind in ("gold", "gem"):
+            out[tok] = f"Costs 1 {kind} (you have {p[kind]}); you stay in for a stronger creature."
+        elif kind == "swap" and pool["type"] is not None:
+            t, n = pool["type"], pool["n"]
+            out[tok] = (
+                f"You get {amount(n, t)} back and pay {amount(n + 2, other(t))} (you have {p[other(t)]})."
+            )
+        elif kind == "leave" and state["inn"]:
+            first = CARDS[state["inn"][0]]
+            loot = f"Plus the pool's {amount(pool['n'], pool['type'])}" if pool["n"] else "The pool is empty"
+            extra = "" if first.is_monster else "; 1 treasure bonus, it may cost fame"
+            out[tok] = f"{loot}{extra}; out until the next round."
+        elif kind == "bonus" and rest:
+            out[tok] = f"From the supply ({sup[rest[0]]} left there)."
+        elif kind == "support" and len(rest) == 2:
+            out[tok] = f"Its humanoid is removed unseen at the end; the {rest[1]} no longer counts for fame."
+        elif kind == "nosupport":
+            out[tok] = "Keep your treasure; a stronger humanoid under it would cost fame at the end."
+    return out

@@ -39,9 +39,11 @@ def staged(
     boss: list[str] | None = None,
     order: list[int] | None = None,
     seed: int = 1,
+    revision: int | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """A game whose bags, hands, bosses and order are stacked; hands of four skip the discard step."""
+    """A game whose bags, hands, bosses and order are stacked; hands of four skip the discard step.
+    ``revision``: the rules revision (default the newest; 2 for the rules before this session)."""
     numbers = sorted(R.TILES)
     setup: dict[str, Any] = {
         "blue": blue if blue is not None else numbers[:50],
@@ -57,7 +59,7 @@ def staged(
         "order": order or list(range(players)),
     }
     setup.update(extra)
-    return GAME.new(players, {"setup": setup}, seed)
+    return GAME.new(players, {"setup": setup}, seed, revision=revision)
 
 
 def act(state: dict[str, Any], seat: int, text: str) -> tuple[dict[str, Any], list[Any]]:

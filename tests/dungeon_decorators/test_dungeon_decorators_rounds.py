@@ -142,7 +142,7 @@ def test_burrow_bro_draws_nothing_more_once_the_red_bag_is_empty() -> None:
 
 def test_a_player_with_nothing_to_draft_still_takes_a_turn() -> None:
     # Stacked bags without hourglasses: two tiles for three players, nothing left to draw.
-    s = staged(players=3, blue=[30, 111], red=[])
+    s = staged(revision=2, players=3, blue=[30, 111], red=[])
     s, _ = act(s, 0, "draft 30")
     s = finish_turn(s, 0)
     s, _ = act(s, 1, "draft 111")

@@ -168,9 +168,9 @@ def test_final_score_adds_everything_and_ties_go_to_shape_then_decoration_cards(
         "stars": 3,
         "colours": 0,
         "common colour": 0,
-        "boss A": 0,
-        "boss B": 7,
-    }
+        "boss (yellow)": 0,
+        "boss (blue)": 7,
+    }  # the boards' names for the two boss decks, not "boss A/B"
     assert res.scores == [30, 30]
     assert res.ranking == [[1], [0]]  # same shape cards (1 each), seat 1 has more decoration cards
     t = copy_state(s)

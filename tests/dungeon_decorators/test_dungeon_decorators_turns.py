@@ -14,7 +14,7 @@ BOARD = [30, 111, 171, 282]
 
 
 def test_a_turn_runs_draft_build_score_refill() -> None:
-    s = staged(blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]])
+    s = staged(revision=2, blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]])
     assert s["phase"] == "draft"
     s, _ = act(s, 0, "draft 30")  # orange room, skull on its one passage edge
     assert s["phase"] == "build" and s["players"][0]["pending"] == [{"t": 30}]
@@ -25,7 +25,9 @@ def test_a_turn_runs_draft_build_score_refill() -> None:
 
 
 def test_score_phase_and_refill_choice() -> None:
-    s = staged(blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D19"], ["S5", "S6", "D3", "D4"]])
+    s = staged(
+        revision=2, blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D19"], ["S5", "S6", "D3", "D4"]]
+    )
     # D19 Grim Hallway: two skulls anywhere on the hallway.
     g = grid({"AO40": room_or_hall("S"), "AP41": room_or_hall("WE")})
     g[R.parse_coord("AP40")] = deco("---S")  # skull on the room AO40's east wall: not the hallway
@@ -45,7 +47,7 @@ def test_score_phase_and_refill_choice() -> None:
 
 
 def test_sharp_pointy_object_storage_scores_10_in_one_room() -> None:
-    s = staged(blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]])
+    s = staged(revision=2, blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]])
     g = grid({"AO40": room_or_hall("S")})
     g[R.parse_coord("AO39")] = deco("--X-")  # swords on the room's north wall
     g[R.parse_coord("AN40")] = deco("-P--")  # spikes on its west wall
@@ -132,7 +134,7 @@ def test_example_10_offices_of_doom_rotated_and_reflected() -> None:
 
 
 def test_decorative_mimic_turns_a_wild_icon_for_one_goal() -> None:
-    s = staged(blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]])
+    s = staged(revision=2, blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]])
     g = grid({"AO40": room_or_hall("S")})
     g[R.parse_coord("AO39")] = deco("--X-")
     g[R.parse_coord("AN40")] = deco("-*--")  # a wild icon where the spikes should be
@@ -142,7 +144,9 @@ def test_decorative_mimic_turns_a_wild_icon_for_one_goal() -> None:
     assert s["phase"] != "score"  # a wild icon is no decoration without a Mimic
     with pytest.raises(IllegalAction):
         act(s, s["order"][1], "score D1")
-    s2 = staged(blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]])
+    s2 = staged(
+        revision=2, blue=BOARD + [1, 4, 8], hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]]
+    )
     set_dungeon(s2, 0, g)
     s2["players"][0]["tokens"]["mimic"] = 1
     s2["tokens_left"]["mimic"] -= 1
@@ -171,6 +175,7 @@ def test_fifty_point_chits() -> None:
 
 def test_refill_reshuffles_discards_and_stops_when_nothing_is_left() -> None:
     s = staged(
+        revision=2,
         blue=BOARD + [1, 4, 8],
         hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]],
         shape_deck=[],
@@ -190,6 +195,7 @@ def test_refill_reshuffles_discards_and_stops_when_nothing_is_left() -> None:
     assert any("shuffled" in e.text for e in ev)
     # With no cards anywhere, the hand simply stays short.
     s2 = staged(
+        revision=2,
         blue=BOARD + [1, 4, 8],
         hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]],
         shape_deck=[],
@@ -380,14 +386,14 @@ def test_architect_build_must_end_legal_and_reset_restores_it() -> None:
 
 
 def test_architect_turns_but_never_flips_and_never_moves_the_start() -> None:
-    s = staged(blue=[73, 111, 171, 282, 4, 8])
+    s = staged(revision=2, blue=[73, 111, 171, 282, 4, 8])
     set_dungeon(s, 0, grid({"AP41": room_or_hall("WE", "orange")}))
     s["players"][0]["tokens"]["architect"] = 2
     s, _ = act(s, 0, "draft 73")
     with pytest.raises(IllegalAction, match="starting tile"):
         act(s, 0, "move AO41 AO43")
     # One token changes one tile: swapping two tiles would take two.
-    s2 = staged(blue=[73, 111, 171, 282, 4, 8])
+    s2 = staged(revision=2, blue=[73, 111, 171, 282, 4, 8])
     set_dungeon(s2, 0, grid({"AP41": room_or_hall("WE", "orange"), "AO40": room_or_hall("S")}))
     s2["players"][0]["tokens"]["architect"] = 1
     s2, _ = act(s2, 0, "draft 73")
@@ -406,6 +412,7 @@ def test_architect_turns_but_never_flips_and_never_moves_the_start() -> None:
 def test_a_card_drawn_at_refill_waits_for_the_next_score_phase() -> None:
     # D36 Dusty Passage needs one spiderweb on the hallway; it is on top of the decoration deck.
     s = staged(
+        revision=2,
         blue=BOARD + [1, 4, 8, 12, 15, 19],
         hands=[["S3", "S5", "D1", "D2"], ["S4", "S6", "D3", "D4"]],
         deco_deck=["D36", "D35"],
@@ -433,7 +440,11 @@ def test_a_card_drawn_at_refill_waits_for_the_next_score_phase() -> None:
 
 
 def test_scored_points_stay_when_an_architect_breaks_the_goal() -> None:
-    s = staged(blue=BOARD + [1, 4, 8, 12, 15, 19], hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]])
+    s = staged(
+        revision=2,
+        blue=BOARD + [1, 4, 8, 12, 15, 19],
+        hands=[["S3", "S4", "D1", "D2"], ["S5", "S6", "D3", "D4"]],
+    )
     g = grid({"AO40": room_or_hall("S")})
     g[R.parse_coord("AO39")] = deco("--X-")
     g[R.parse_coord("AN40")] = deco("-PT-")  # spikes towards the room, a table below
@@ -468,7 +479,7 @@ def test_a_mimic_can_complete_a_decorated_hallway_in_a_shape() -> None:
 
 
 def test_refill_of_two_cards_may_mix_decks_one_at_a_time() -> None:
-    s = staged(blue=BOARD + [1, 4, 8], hands=[["S4", "S5", "D1", "D2"], ["S3", "S6", "D3", "D4"]])
+    s = staged(revision=2, blue=BOARD + [1, 4, 8], hands=[["S4", "S5", "D1", "D2"], ["S3", "S6", "D3", "D4"]])
     g = grid({"AO40": room_or_hall("S"), "AO42": room_or_hall("N")})  # S4 Twin Cells: room, hallway, room
     g[R.parse_coord("AO39")] = deco("--X-")
     g[R.parse_coord("AN40")] = deco("-P--")

@@ -40,9 +40,9 @@ def cards_with(action: str) -> list[int]:
     return [c.id for c in CARDS.values() if c.action == action]
 
 
-def build_state(players: int = 2, seed: int = 1, **setup: Any) -> State:
+def build_state(players: int = 2, seed: int = 1, revision: int | None = None, **setup: Any) -> State:
     stack_dice(setup.get("dice", []))
-    return GAME.new(players, {"setup": setup} if setup else None, seed)
+    return GAME.new(players, {"setup": setup} if setup else None, seed, revision)
 
 
 def defend_state(

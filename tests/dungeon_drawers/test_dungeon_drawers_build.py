@@ -27,12 +27,34 @@ def test_setup_removes_and_reveals_by_player_count(players: int, removed: int, s
     assert all(p["hero"]["hearts"] == HEARTS == 10 for p in state["players"])
 
 
-def test_picks_go_clockwise_from_the_start_player_and_installing_is_simultaneous() -> None:
+def test_picks_go_clockwise_and_each_build_turn_is_played_whole_before_the_next_pick() -> None:
+    """Rulebook p.5: "When you first start, it's best to install building elements
+    player-by-player" - revision 3 always does: the next seat takes its card once the card
+    before it is turned over."""
     state = build_state(3, deck=list(range(1, 57)), start=1)
     assert state["display"] == [1, 2, 3, 4]
     assert GAME.to_act(state) == {1}
     with pytest.raises(IllegalAction, match="not your turn"):
         act(state, 2, "take 2")
+    state, _ = act(state, 1, "take 2")
+    assert GAME.to_act(state) == {1}, "Player 3 waits until Player 2's card is turned over"
+    with pytest.raises(IllegalAction, match="not your turn"):
+        act(state, 2, "take 1")
+    while state["players"][1]["pending"] is not None:
+        state = ai_step(state)
+    assert GAME.to_act(state) == {2}
+    state, _ = act(state, 2, "take 1")
+    assert GAME.to_act(state) == {2}
+    with pytest.raises(IllegalAction, match="not on display"):
+        state2 = state
+        while state2["players"][2]["pending"] is not None:
+            state2 = ai_step(state2)
+        act(state2, 0, "take 2")
+
+
+def test_revision_2_games_install_while_the_next_seat_picks() -> None:
+    """A game begun under revision 2 keeps its rules: installing is simultaneous with the picks."""
+    state = build_state(3, deck=list(range(1, 57)), start=1, revision=2)
     state, _ = act(state, 1, "take 2")
     # P2 installs while P3 picks: nobody waits on anybody they need not
     assert GAME.to_act(state) == {1, 2}

@@ -3,6 +3,7 @@ at most 25 options, and the small image of the path so far."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 
@@ -10,6 +11,7 @@ import pytest
 
 from engine.core import IllegalAction
 from engine.dungeon_drawers import board, paths
+from engine.dungeon_drawers import choose as choose_mod
 from render import default_names
 from render.dungeon_drawers import RENDERER
 from tests.dungeon_drawers.helpers import EMPTY, GAME, path_state, sheet_from
@@ -29,19 +31,26 @@ def choose(state: dict, prefix: list[str]):  # noqa: ANN201
 
 
 def test_a_rulebook_legal_path_is_built_only_through_chooser_steps_and_done() -> None:
+    """Issue 26: "A hero path step runs to the next junction or turn, not one cell"; a corner
+    the runs pass by is reached through "Turn earlier", which lists every space of the lines."""
     assert board.path_problem(SHEET, LEGAL) is None
     state = path_state([SHEET, sheet_from(EMPTY)])
-    tokens = paths.steps_of(LEGAL)
+    tokens = paths.run_tokens(SHEET, LEGAL)
     prefix: list[str] = []
-    for i, token in enumerate(tokens):
+    for token in tokens:
         choice = choose(state, prefix)
         offered = [t for t, _ in choice.options]
-        assert token in offered and len(offered) <= 4
-        assert set(offered) <= {"U", "D", "L", "R"}
+        assert token in offered and len(offered) <= 25
         assert all(len(label) <= 80 for _, label in choice.options)
-        assert choice.preview["cells"] == LEGAL[: i + 1] and choice.preview["owner"] == 0
+        cells = paths.cells_of(prefix)
+        assert choice.preview["cells"] == cells and choice.preview["owner"] == 0
+        # every place on offer is named in the picture as its option names it
+        for tok, label in choice.options:
+            if tok != paths.MORE:
+                end = paths.cells_of([*prefix, tok])[-1]
+                assert choice.preview["labels"][end] == end and label.startswith(f"{end}: ")
         # Done only where the path is complete: on H10 (the first arrival may go on)
-        assert (choice.action is not None) == (LEGAL[i] == "H10")
+        assert (choice.action is not None) == (cells[-1] == "H10" and prefix[-1:] != ["more"])
         prefix.append(token)
     final = choose(state, prefix)
     assert final.action == {"t": "path", "cells": LEGAL}
@@ -51,9 +60,29 @@ def test_a_rulebook_legal_path_is_built_only_through_chooser_steps_and_done() ->
     assert state["players"][0]["path"] is None
 
 
+def test_a_run_goes_on_to_the_next_junction_or_turn() -> None:
+    """From A1 on the rulebook's sheet: down the open first column (no way off to the left, the
+    right open all along) and round the corner on A10, where the only way on is right, to H10;
+    right until the wall on G2 closes the way down."""
+    state = path_state([SHEET, sheet_from(EMPTY)])
+    assert dict(choose(state, []).options) == {
+        "D9R7": "H10: Down 9 then Right 7",
+        "R5": "F1: Right 5 spaces",
+        "more": "Turn earlier: every space on the four straight lines",
+    }
+    # a corridor: walls on both sides, the run follows its bends and ends where it opens out
+    corridor = sheet_from([".#######", ".#######", "...#####", "##.#####", "##......"] + ["........"] * 5)
+    state = path_state([corridor, sheet_from(EMPTY)])
+    assert dict(choose(state, []).options) == {
+        "D2R2D2": "C5: Down 2 then Right 2 then Down 2",
+        "more": "Turn earlier: every space on the four straight lines",
+    }
+    assert paths.cells_of(["D2R2D2"]) == ["A1", "A2", "A3", "B3", "C3", "C4", "C5"]
+
+
 def test_back_is_the_prefix_without_its_last_step_and_gives_the_same_choice() -> None:
     state = path_state([SHEET, sheet_from(EMPTY)])
-    tokens = paths.steps_of(LEGAL)[:6]
+    tokens = paths.run_tokens(SHEET, LEGAL)[:6]
     seen = [choose(state, tokens[:i]) for i in range(len(tokens) + 1)]
     for i in range(len(tokens), 0, -1):
         assert choose(state, tokens[: i - 1]) == seen[i - 1]
@@ -79,16 +108,18 @@ def test_an_illegal_or_stale_step_is_refused_with_one_sentence(prefix: list[str]
 def test_the_monster_law_and_dead_ends_remove_steps_before_they_are_taken() -> None:
     state = path_state([SHEET, sheet_from(EMPTY)])
     # back on C2 after the goblin on C3: down to C3 again is not offered (nothing in between)
-    labels = dict(choose(state, ["R", "R", "D", "D", "U"]).options)
-    assert "D" not in labels and {"L", "R", "U"} <= set(labels)
-    assert labels["U"] == "Up to C1, 2nd time"
+    labels = dict(choose(state, ["R2", "D2", "U1", "more"]).options)
+    assert not any(t.startswith("D") for t in labels) and {"L1", "R1", "U1"} <= set(labels)
+    assert labels["U1"] == "C1: Up 1 space, 2nd time"
     # B1 is a pocket (walls on C1 and B2): after A1 A2 A1 the path could never leave it again
     pocket = sheet_from(["..#.....", ".#......"] + ["........"] * 8)
     state = path_state([pocket, sheet_from(EMPTY)])
-    assert "R" in dict(choose(state, []).options)  # into the pocket once is fine: back out via A1
-    assert [t for t, _ in choose(state, ["R"]).options] == ["L"]
+    assert "R1" in dict(choose(state, []).options)  # into the pocket once is fine: back out via A1
+    # out of the pocket the only way is back to A1 and round its corner, down to B3's opening
+    assert [t for t, _ in choose(state, ["R1"]).options] == ["L1D2", "more"]
+    assert [t for t, _ in choose(state, ["R1", "more"]).options] == ["L1"]
     # on A1 a second time, the pocket would need a third pass of A1 to get out: only down
-    assert [t for t, _ in choose(state, ["D", "U"]).options] == ["D"]
+    assert all(t.startswith("D") for t, _ in choose(state, ["D", "U", "more"]).options)
 
 
 def test_every_offered_step_can_be_finished_on_random_dungeons() -> None:
@@ -112,10 +143,11 @@ def test_every_offered_step_can_be_finished_on_random_dungeons() -> None:
             pytest.fail("no path finished in 200 steps")
 
 
-def test_typing_a_path_stays_possible_and_its_segments_are_the_steps() -> None:
+def test_typing_a_path_stays_possible_and_its_segments_are_the_runs() -> None:
     state = path_state([SHEET, sheet_from(EMPTY)])
     action = GAME.parse("path A1 C1 C4 B4 B3 C3 D3 D10 H10 H9 H10")
-    assert [t for t, _ in GAME.segments(state, 1, action)] == paths.steps_of(LEGAL)
+    assert [t for t, _ in GAME.segments(state, 1, action)] == paths.run_tokens(SHEET, LEGAL)
+    assert choose(state, paths.run_tokens(SHEET, LEGAL)).action == action
     after, _ = GAME.apply(state, 1, action)
     assert after["players"][0]["path"] == LEGAL
 
@@ -123,7 +155,7 @@ def test_typing_a_path_stays_possible_and_its_segments_are_the_steps() -> None:
 def test_the_path_preview_draws_fast_enough_for_discord() -> None:
     """Discord wants an answer within 3 seconds: the chooser step plus its image stay far below."""
     state = path_state([SHEET, sheet_from(EMPTY)])
-    prefix = paths.steps_of(LEGAL)[:20]
+    prefix = paths.run_tokens(SHEET, LEGAL)[:10]
     t = time.perf_counter()
     choice = choose(state, prefix)
     png = RENDERER.preview(GAME.view(state, 1), choice.preview, default_names(2))
@@ -142,9 +174,31 @@ def _walk(state: dict, seat: int, prefix: list[str], out: list) -> None:
         _walk(state, seat, [*prefix, token], out)
 
 
+def _expected(state: dict, seat: int) -> list:
+    """The moves the chooser must reach: the legal ones, with every wall placement, a treasure
+    on every space where it can score, and the refill with any cards under, in any order."""
+    expected = GAME.legal_actions(state, seat)
+    cur = GAME.current_element(state, seat) if state["phase"] == "build" else None
+    sheet = state["players"][seat]["sheet"]
+    if cur and cur.startswith("wall:"):
+        keep = [a for a in expected if a["t"] != "wall"]
+        return keep + [{"t": "wall", "cells": c} for c in board.wall_placements(sheet, cur[5:])]
+    if cur == "treasure":
+        keep = [a for a in expected if a["t"] != "treasure"]
+        return keep + [{"t": "treasure", "at": c} for c in choose_mod.cell_candidates(sheet, cur)[0]]
+    if any(a["t"] == "refill" for a in expected):
+        hand = state["players"][seat]["hand"]
+        keep = [a for a in expected if a["t"] != "refill"]
+        orders = [list(p) for k in range(len(hand) + 1) for p in itertools.permutations(hand, k)]
+        return keep + [{"t": "refill", "under": o} for o in orders]
+    return expected
+
+
 def test_every_other_move_is_offered_in_steps_of_at_most_25_options() -> None:
     """Along an AI game, for each seat to act outside Phase B: the chooser's tree reaches every
-    legal move (every wall placement too) and nothing else, in steps of at most 25 options."""
+    legal move (every wall placement, any cards under the deck at refill - rulebook p.12 "as
+    many (including none) of your remaining Cards in hand as you want") and nothing else, in
+    steps of at most 25 options."""
     state = GAME.new(3, None, 8)
     checked = set()
     steps = 0
@@ -154,15 +208,15 @@ def test_every_other_move_is_offered_in_steps_of_at_most_25_options() -> None:
                 continue
             reached: list = []
             _walk(state, seat, [], reached)
-            expected = GAME.legal_actions(state, seat)
-            if expected and expected[0]["t"] == "wall":
-                cur = GAME.current_element(state, seat)
-                sheet = state["players"][seat]["sheet"]
-                expected = [{"t": "wall", "cells": c} for c in board.wall_placements(sheet, cur[5:])]
+            expected = _expected(state, seat)
             key = lambda a: GAME.format(a)  # noqa: E731
-            assert sorted(map(key, reached)) == sorted(map(key, expected))
-            checked.add(expected[0]["t"] if expected else None)
+            assert set(map(key, reached)) == set(map(key, expected))
+            for a in reached:  # every move the chooser names is one apply takes
+                GAME.apply(state, seat, a)
+            checked.update(a["t"] for a in expected)
+            if any(a["t"] == "refill" and len(a["under"]) == 1 for a in reached):
+                checked.add("refill some")
         seat = min(GAME.to_act(state))
         state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
         steps += 1
-    assert {"take", "wall", "place", "treasure", "improve", "done"} <= checked
+    assert {"take", "wall", "place", "treasure", "improve", "done", "erase", "refill some"} <= checked

@@ -113,7 +113,7 @@ def test_a_winning_monster_deals_its_type_damage(kind: str, damage: int) -> None
 
 def test_orc_club_works_only_for_an_orc() -> None:
     state = defend_state([sheet_from(rows_with(A4="g")), quiet()], [DOWN, DOWN], hands=[[CLUB, SPEAR], []])
-    with pytest.raises(IllegalAction, match="only for a orc"):
+    with pytest.raises(IllegalAction, match="only for an orc"):
         act(state, 0, f"play {CLUB}")
     state, _ = act(state, 0, f"play {SPEAR}")
     assert state["encounter"]["bonus"] == 4

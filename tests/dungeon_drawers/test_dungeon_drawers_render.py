@@ -65,7 +65,7 @@ def test_my_area_lists_the_hand_with_each_effect() -> None:
     for c in (sword, club):
         assert " ".join(ACTIONS[CARDS[c].action]["text"].split()) in " ".join(lines.split())
     png = R.RENDERER.area(GAME.view(state, 0), NAMES)
-    assert Image.open(io.BytesIO(png)).width == 600
+    assert Image.open(io.BytesIO(png)).width == R.AREA_W == 1200  # the floor holds at 1,200 px (issue 28)
     assert R.RENDERER.area(GAME.view(state, None), NAMES) is None
 
 
@@ -80,7 +80,7 @@ def _grid_image(path: list[str] | None, sheet: dict) -> Image.Image:
         "path_drawn": bool(path),
         "hero": {"pos": -1, "hearts": 10, "state": "in"},
     }
-    R.draw_grid(d, R.Grid(60, 60, 40), p, seat_colour(0), 18)
+    R.draw_grid(d, R.Grid(60, 60, 40), p, seat_colour(0), 26)
     return img
 
 
@@ -120,8 +120,8 @@ def test_the_four_player_display_shows_every_card_whole() -> None:
     state = GAME.new(4, None, 7)
     view = GAME.view(state, None)
     info = R._info(view, NAMES)
-    lines = [line for line, _, _ in info]
-    assert all(text_width(line, size) <= R.W - 32 for line, _, size in info)
+    lines = [line for line, _, _, _ in info]
+    assert all(text_width(line, size) <= R.W - 32 for line, _, size, _ in info)
     joined = " ".join(lines)
     assert len(view["display"]) == 5
     for c in view["display"]:
@@ -151,9 +151,51 @@ def test_the_final_board_names_the_winner_and_every_score_and_is_phone_shaped(pl
     state = ai_playout(GAME, players, 40 + players)
     view = GAME.view(state, None)
     res = view["result"]
-    info = [line for line, _, _ in R._info(view, NAMES[:players])]
+    info = [line for line, _, _, _ in R._info(view, NAMES[:players])]
     assert info[0] == "Winner: " + " and ".join(NAMES[s] for s in res["winners"])
+    scores = " ".join(info[1:3])
     for s in range(players):
-        assert f"{NAMES[s]} {res['scores'][s]}" in info[1]
+        assert f"{NAMES[s]} {res['scores'][s]}" in scores
     img = Image.open(io.BytesIO(R.RENDERER.board(view, NAMES[:players])))
-    assert img.width == 1200 and img.height <= 0.92 * img.width  # clearly not square
+    # issue 28: two columns (two rows of two at four players), never a square preview
+    assert img.width == 1200 and abs(img.height - img.width) > 0.05 * img.width
+    assert img.height <= (1.25 if players == 2 else 1.9) * img.width
+
+
+def test_every_place_preview_draws_the_seats_dungeon_with_the_places_named() -> None:
+    """Issue 26: every step choosing a place shows the player's own dungeon with the candidate
+    places labelled as the options name them: spaces, the quarters "Q1".."Q4", and the shapes a
+    wall formation can take; each is a PNG of phone size."""
+    state = GAME.new(2, None, 3)
+    drawn: set[str] = set()
+    labels: list[str] = []
+    real = R.text
+
+    def spy(d, xy, s, *a, **k):  # type: ignore[no-untyped-def]
+        labels.append(s)
+        return real(d, xy, s, *a, **k)
+
+    R.text = spy  # type: ignore[assignment]
+    try:
+        while state["phase"] == "build" and len(drawn) < 3:
+            seat = min(GAME.to_act(state))
+            steps = [GAME.chooser(state, seat, [])]
+            steps += [
+                GAME.chooser(state, seat, [t]) for t, _ in steps[0].options if t.startswith(("q:", "at:"))
+            ][:3]
+            for choice in steps:
+                pv = choice.preview
+                if not pv or (pv["kind"] == "cells" and not pv["labels"]):
+                    continue
+                labels.clear()
+                png = R.preview(GAME.view(state, seat), pv, default_names(2))
+                img = Image.open(io.BytesIO(png))
+                assert img.width <= 700 and img.height <= 700
+                names = pv["labels"].values() if pv["kind"] == "cells" else [s["label"] for s in pv["shapes"]]
+                assert set(names) <= set(labels)
+                assert {q["label"] for q in pv.get("quarters", [])} <= set(labels)
+                drawn.add(pv["kind"] + ("+quarters" if pv.get("quarters") else ""))
+            state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+    finally:
+        R.text = real  # type: ignore[assignment]
+    assert drawn == {"cells", "cells+quarters", "shapes"}

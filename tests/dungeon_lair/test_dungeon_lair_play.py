@@ -188,11 +188,13 @@ def test_undo_never_lets_a_player_peek_at_the_stack() -> None:
     # ending the turn while a draw was open deals the next player the very tile she could draw
     ended = act(placed, 0, "pass")
     assert not GAME.can_undo(placed, ended, 0, GAME.parse("pass"))
-    # ...but with no corridor to continue, a monster action may be taken back
+    # ...and, with no corridor to continue, neither may a monster action that ended the turn
+    # while the next player drew (issue 29: two take-backs in a row reached that tile)
     room_turn = act(act(ended, 1, "T28 1,0 90"), 1, "pass")
     plain = act(room_turn, 0, "T22 -1,0 0")
     done = act(plain, 0, "S -1,0")
-    assert GAME.can_undo(plain, done, 0, GAME.parse("S -1,0"))
+    assert len(done["deck"]) < len(plain["deck"])
+    assert not GAME.can_undo(plain, done, 0, GAME.parse("S -1,0"))
 
 
 # ---- the AI ----------------------------------------------------------------------------------

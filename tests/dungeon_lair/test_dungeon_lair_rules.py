@@ -268,7 +268,7 @@ def test_a_room_placed_in_the_chain_ends_it() -> None:
         tiles=board(("0,0", ROOM4[0], 0)),
     )
     state = act(state, 0, "T1 0,-1 0")
-    assert "may draw to continue the corridor" in GAME.status(state)
+    assert "may draw a tile to continue the corridor" in GAME.status(state)
     state = act(state, 0, "draw")
     state = act(state, 0, "T22 0,-2 0")
     assert state["chain"] is None and "draw" not in legal_notes(state, 0)
@@ -294,6 +294,26 @@ def test_with_an_empty_stack_the_chain_continues_with_the_tile_in_hand() -> None
     state = act(state, 0, "continue")
     state = act(state, 0, "T2 0,-2 0")
     assert state["hands"][0] == [] and "continue" not in legal_notes(state, 0)
+
+
+def test_the_status_and_the_prompt_say_how_the_corridor_goes_on() -> None:
+    # "the player can draw a new tile and then put that tile (or the other kept) to any free exit";
+    # "If there are no tiles to draw, the player simply plays with tiles she has." The table reads
+    # which of the two she may do, in words (not "may continue to continue the corridor").
+    tiles = board(("0,0", ROOM4[0], 0))
+    drawing = act(
+        new(2, deck=[STRAIGHT[1], ROOM4[1]], hands=[[STRAIGHT[0]], [ROOM_NS[0]]], tiles=tiles), 0, "T1 0,-1 0"
+    )
+    assert GAME.status(drawing) == (
+        "Player 1 may draw a tile to continue the corridor, do one monster action, or pass."
+    )
+    assert GAME.chooser(drawing, 0, []).prompt.startswith("You may draw a tile to continue the corridor; ")
+    empty = act(new(2, deck=[STRAIGHT[1]], hands=[[STRAIGHT[0]], [ROOM_NS[0]]], tiles=tiles), 0, "T1 0,-1 0")
+    assert GAME.status(empty) == (
+        "Player 1 may continue the corridor with a tile in hand, do one monster action, or pass."
+    )
+    assert "continue to continue" not in GAME.chooser(empty, 0, []).prompt
+    assert GAME.chooser(empty, 0, []).prompt.startswith("You may continue the corridor with a tile in hand; ")
 
 
 def boxed_exit():

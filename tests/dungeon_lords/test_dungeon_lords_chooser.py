@@ -145,28 +145,40 @@ def _combat_positions() -> list[tuple[dict[str, Any], int]]:
 def _random_plan(s: dict[str, Any], seat: int, rnd: random.Random) -> str:
     """A random typed plan: a tile (sometimes a wrong one), traps, 'at n', monsters with options and
     aims, a pet, spell answers - the parts in a random order, as a player might type them."""
+    from engine.dungeon_lords.data import MONSTERS, TRAPS
+
     p = s["players"][seat]
     tiles = [c for c, t in p["grid"].items() if t.get("k") in ("r", "t")] or ["A1"]
     tile = rnd.choice(G_TILES(p) if rnd.random() < 0.85 else tiles)
+    # Issue 29 item 16: the chooser aims only where someone stands and only whom the attack
+    # may hit, so the typed plans aim the same way (a meaningless aim is typed only).
+    line = [a for a in [p.get("illusion")] if a] + [
+        q for q in s["paladins"] if q["status"] == "field" and q["at"] == seat
+    ] + list(p["party"])  # fmt: skip
+    aims = {
+        "choice": range(1, len(line) + 1), "any": range(1, len(line) + 1), "split": range(1, len(line) + 1),
+        "notfirst": range(2, len(line) + 1), "nonpriest": [n for n, a in enumerate(line, 1) if a["cls"] != "priest"],
+    }  # fmt: skip
     parts: list[list[str]] = []
     if p["traps"] and rnd.random() < 0.6:
-        parts.append(["trap", *rnd.sample(p["traps"], rnd.randint(1, min(2, len(p["traps"]))))])
-    if rnd.random() < 0.3:
-        parts.append(["at", str(rnd.randint(1, 9))])
+        traps = rnd.sample(p["traps"], rnd.randint(1, min(2, len(p["traps"]))))
+        parts.append(["trap", *traps])
+        if aims.get(TRAPS[traps[0]]["target"]) and rnd.random() < 0.6:
+            parts.append(["at", str(rnd.choice(list(aims[TRAPS[traps[0]]["target"]])))])
     up = [m["id"] for m in p["monsters"] if m["up"] is True]
     if up and rnd.random() < 0.8:
         sent = []
         for mid in rnd.sample(up, rnd.randint(1, min(3, len(up)))):
-            from engine.dungeon_lords.data import MONSTERS
-
             tok = mid + ("+" if len(MONSTERS[mid]["options"]) > 1 and rnd.random() < 0.4 else "")
-            sent.append(tok + (f"@{rnd.randint(1, 9)}" if rnd.random() < 0.35 else ""))
+            can = list(aims.get(MONSTERS[mid]["options"][tok.endswith("+")]["kind"], []))
+            sent.append(tok + (f"@{rnd.choice(can)}" if can and rnd.random() < 0.5 else ""))
         parts.append(["send", *sent])
     pets = [x for x in p.get("pets", []) if x in COMBAT_PETS]
     if pets and rnd.random() < 0.5:
         parts.append(["pet", rnd.choice(pets)])
+    installed = any(it["cell"] == tile for it in p.get("installed", []))
     for key in ("peace", "suggestion", "installed"):
-        if rnd.random() < 0.3:
+        if rnd.random() < 0.3 and (installed or key != "installed"):
             parts.append([f"{key}:{rnd.choice([a for a in ANSWERS if a.startswith(key)]).split(':')[1]}"])
     rnd.shuffle(parts)
     return " ".join(

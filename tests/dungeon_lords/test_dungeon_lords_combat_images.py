@@ -118,7 +118,7 @@ def test_images_are_small_phone_sized_palette_pngs_drawn_fast() -> None:
             img = Image.open(io.BytesIO(png))
             img.load()
             assert img.format == "PNG" and img.mode == "P"
-            assert 600 <= img.width <= 1200 and img.height <= 2000
+            assert img.width == 1200 and img.height <= 2000  # issue 28: the phone floor is set at 1,200 px
             assert len(png) <= 250_000
     # ~40 ms an image on an idle machine; generous for a busy CI runner.
     assert spent / count < 0.25
@@ -287,3 +287,24 @@ def test_step_images_name_the_players_and_write_levels_out(monkeypatch: pytest.M
     joined = " ".join(seen)
     assert "'s dungeon" in joined and any(f"{n}'s dungeon" in joined for n in names)
     assert not re.search(r"\bP[1-4]\b|\bPlayer [1-4]\b|\([lL]\d", joined)
+
+
+def test_every_step_image_meets_the_phone_floor() -> None:
+    """Issue 28 at 1,200 px wide: "no text under 26 px; ... the numbers a player decides by at
+    36 px or more": in every battle of three games (2, 3 and 4 players, base and expansion),
+    every label is 26 px or more, and every blow, hit-point count, prisoner, conquest, Evil
+    change and Combat Card fatigue is 36 px or more."""
+    from .test_dungeon_lords_phone import COMBAT_KEYS, combat_labels, floor_faults
+
+    fought = [(before, after, len(before["players"])) for _, _, before, after, ev in _moves() if _combat(ev)]
+    pictures = [p for before, after, n in fought for p in combat_labels([(before, after)], default_names(n))]
+    assert len(pictures) >= 20
+    sizes = {size for labels, _ in pictures for _, size, _ in labels}
+    assert min(sizes) >= 26 and max(sizes) >= 36
+    for labels, _ in pictures:
+        assert not floor_faults(labels), floor_faults(labels)[:5]
+        # The title and the party's hit points are on every picture.
+        assert any(COMBAT_KEYS["title"].search(s) for s, _, _ in labels)
+        assert any(COMBAT_KEYS["hit points"].search(s) for s, _, _ in labels) or any(
+            s == "nobody" for s, _, _ in labels
+        )

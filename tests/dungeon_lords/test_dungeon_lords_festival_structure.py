@@ -380,7 +380,7 @@ def test_rulebook_courage_example_rolling_stone() -> None:
     log = fight(s, traps=["stone"], card="invisibility")
     # 3 damage, the thief reduces it to 1, the warrior loses 1 Courage instead of a Damage Counter.
     assert dmg(s) == [0, 0, 0, 0]
-    assert "Courage cancels 1 damage to the warrior (L1)." in log
+    assert "Courage cancels 1 damage to the warrior (level 1)." in log
 
 
 def test_rulebook_courage_example_poisoned_meal() -> None:

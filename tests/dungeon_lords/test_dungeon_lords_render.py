@@ -40,21 +40,13 @@ def _public(players: int, seed: int) -> list[dict[str, Any]]:
 
 
 def _drawn(monkeypatch: pytest.MonkeyPatch, draw: Any, *args: Any) -> tuple[bytes, list[tuple[str, int]]]:
-    """The PNG and every (text, size) a renderer function drew."""
-    seen: list[tuple[str, int]] = []
-    real = R.text
+    """The PNG and every (text, size) a renderer function drew (render.base records
+    every label, whichever helper of the renderer drew it)."""
+    from render import base
 
-    def spy(d: Any, xy: Any, s: str, size: int = 18, *rest: Any) -> None:
-        seen.append((s, size))
-        real(d, xy, s, size, *rest)
-
-    monkeypatch.setattr(R, "text", spy)
-    import render.dungeon_lords_combat as C
-
-    monkeypatch.setattr(C, "text", spy)
-    png = draw(*args)
-    monkeypatch.undo()
-    return png, seen
+    with base.recording() as labels:
+        png = draw(*args)
+    return png, [(lab.s, lab.size) for lab in labels]
 
 
 def _image(png: bytes) -> Image.Image:

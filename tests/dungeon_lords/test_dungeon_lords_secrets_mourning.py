@@ -19,7 +19,7 @@ from typing import Any
 
 from .helpers import G
 
-KNOCKED_OUT = re.compile(r"^The (\w+) \([Ll]\d\) is knocked out and thrown into Player (\d)'s prison\.$")
+KNOCKED_OUT = re.compile(r"^The (\w+) \(level \d\) is knocked out and thrown into Player (\d)'s prison\.$")
 
 
 def bard_battle(seed: int) -> tuple[dict[str, Any], int]:

@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "e2e-dummy-token"
 MOVE_ID = re.compile(r"lk:mv:(\d+):(\d+):(\d+)")
 CHOOSE_ID = re.compile(r"lk:ch:(\d+):(\d+)")
+# The private answer to a move inside a turn (no board: the turn goes on in that message).
+GOES_ON = "Move taken; your turn goes on."
 
 
 async def spawn_bot(env: dict[str, str], log: Path) -> asyncio.subprocess.Process:
@@ -63,6 +65,7 @@ class BotProcess:
         self.log = log
         self.proc: asyncio.subprocess.Process | None = None
         self._watch: asyncio.Task[None] | None = None
+        self.env: dict[str, str] = {}  # settings of this test (LAIRKEEPER_LOG_LEVEL, LAIRKEEPER_DB ...)
 
     async def start(self, timeout: float = 45.0) -> None:
         # Load the games and renderers here too, now: the audit redraws boards in this
@@ -81,6 +84,7 @@ class BotProcess:
             "LAIRKEEPER_DISCORD_BASE": self.standin.base,
             "LAIRKEEPER_LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
+            **self.env,
         }
         env.pop("LAIRKEEPER_DEV_GUILD", None)
         self.proc = proc = await spawn_bot(env, self.log)
@@ -138,6 +142,7 @@ class Table:
     boards: list[Message] = field(default_factory=list)
     replies: list[Interaction] = field(default_factory=list)  # every answer to a player's move
     rng: random.Random = field(default_factory=lambda: random.Random(7))
+    last_answer: Message | None = None  # the private answer to the last move inside a turn
 
     def by_id(self, uid: int) -> Actor:
         return next(p for p in self.players if p.id == uid)
@@ -145,9 +150,17 @@ class Table:
     async def open(self, game: str, ais: int = 0, **options: Any) -> None:
         """Host runs /game new; the others join; ``ais`` AI players are added; the host starts."""
         host = self.players[0]
+        mark = self.standin.mark()
         r = await host.slash("game new", game=game, **options)
-        self.lobby = await r.reply()
-        assert not self.lobby.ephemeral and self.lobby.channel_id == self.standin.channel_id
+        # Acknowledged privately first (issue 27); the lobby is a message of its own.
+        assert r.response_type == 5 and r.ack_seconds is not None and r.ack_seconds < 3
+        answer = await r.reply()
+        assert answer.ephemeral and "lobby" in answer.content, answer.content
+        self.lobby = await self.standin.wait_for_message(
+            lambda m: m.channel_id == self.standin.channel_id and not m.ephemeral and "game #" in m.content,
+            10,
+            after=mark,
+        )
         m = re.search(r"game #(\d+)", self.lobby.content)
         assert m, self.lobby.content
         self.game_id = int(m[1])
@@ -156,10 +169,12 @@ class Table:
         self.thread_id = self.lobby.thread_id
         for p in self.players[1:]:
             c = await p.click(self.lobby, f"lk:lobby:{self.game_id}:join")
-            assert c.response_type == 7 and p.name in self.lobby.content
+            await c.reply()  # deferred (type 6), then the lobby is edited
+            assert c.response_type == 6 and p.name in self.lobby.content
         for _ in range(ais):
             c = await host.click(self.lobby, f"lk:lobby:{self.game_id}:ai")
-            assert c.response_type == 7
+            await c.reply()
+            assert c.response_type == 6
         mark = self.standin.mark()
         start = await host.click(self.lobby, f"lk:lobby:{self.game_id}:start")
         assert start.response_type == 6  # deferred, then the lobby is edited
@@ -229,12 +244,17 @@ class Table:
         return await self._move(player, lambda: player.slash("play", channel=self.thread_id, move=move))
 
     async def _move(self, player: Actor, act: Any) -> Message:
+        """One move; returns the next board, or the newest board when the move was
+        inside a turn (one board a turn: the thread waits for the turn's end)."""
         mark = self.standin.mark()
         r = await act()
         self.replies.append(r)
         answer = await r.reply()
         assert answer.ephemeral, f"the answer to a move must be ephemeral: {answer!r}"
         assert answer.content.startswith("Move taken"), f"{player.name}: {answer.content}"
+        if answer.content.startswith(GOES_ON):
+            self.last_answer = answer
+            return self.board
         board = await self.wait_board(mark)
         self.boards.append(board)
         return board
@@ -339,12 +359,21 @@ def audit(standin: StandIn, table: Table, rep: Replay, compare: int = 12, every_
     boards = [m for m in standin.public_messages() if table.is_board(m)]
     shown = [board_move(m) for m in boards]
     assert None not in shown
-    if every_move:  # all seats human: a board after every move
-        assert sorted(set(shown)) == list(range(rep.moves + 1)), (
-            f"boards for moves {shown}, game has {rep.moves}"
-        )  # type: ignore[type-var]
-    else:  # AI moves are shown together with the human move before them
-        assert shown == sorted(set(shown)) and shown[-1] == rep.moves, shown  # type: ignore[type-var]
+    assert shown == sorted(set(shown)) and shown[-1] == rep.moves, shown  # type: ignore[type-var]
+    if every_move:  # all seats human: one board a turn, each when the turn id changed
+        from engine import core
+
+        game = core.get(rep.key)
+        turns = [
+            k
+            for k in range(1, rep.moves + 1)
+            if game.is_over(rep.states[k]) or game.turn_id(rep.states[k - 1]) != game.turn_id(rep.states[k])
+        ]
+        # Each board follows a turn change since the board before (the bot's moves for
+        # whoever has no choice may follow it, shown on the same board).
+        for prev, k in zip(shown, shown[1:], strict=False):
+            assert any(prev < j <= k for j in turns), f"a board after move {k}, inside a turn"  # type: ignore[operator]
+        assert len(shown) - 1 <= len(turns), (shown, turns)
     for m in boards:
         decode_png(m.pngs[0])
     step = max(1, len(boards) // max(1, compare - 1))

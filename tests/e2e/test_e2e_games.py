@@ -70,11 +70,21 @@ async def test_e2e_game_to_the_end(key: str, standin: StandIn, bot: BotProcess) 
         lambda m: m.channel_id == t.thread_id and bool(m.pngs), 20, after=mark
     )
     assert not shown.ephemeral and shown.pngs[0] == rep.public_png(1)
-    # /rules: how to play in the message (<= 2,000 characters), the rest attached, privately.
+    # /rules (issue 28): the guide, privately: an embed a section and a button a section;
+    # a click on the last section's button edits the same message in place.
     r = await ann.slash("rules", game=key)
     rules = await r.reply()
-    assert rules.ephemeral and rules.content.startswith(f"**{game.title}**") and len(rules.content) <= 2000
-    assert [a.filename for a in rules.attachments] == [f"{key}-rules.md"]
+    assert rules.ephemeral and rules.embeds and rules.embeds[0]["title"].startswith(game.title)
+    assert all(0 < len(e.get("description", "")) <= 4096 for e in rules.embeds)
+    sections = [c["custom_id"] for c in rules.items if c.get("type") == 2]
+    assert sections and all(cid.startswith(f"lk:guide:{key}:") for cid in sections)
+    first_title = rules.embeds[0]["title"]
+    r = await ann.click(rules, sections[-1])
+    edited = await r.reply()
+    assert edited.id == rules.id and edited.embeds[0]["title"] != first_title
+    if edited.embeds[0]["title"].endswith(": The board"):  # the labelled board comes with it
+        assert [a.filename for a in edited.attachments] == ["guide-board.png"]
+        assert edited.embeds[0]["image"]["url"] == "attachment://guide-board.png"
     audit_log(bot, rep)
     assert all(i.ack_seconds is not None and i.ack_seconds < 3 for i in standin.interactions.values())
     assert standin.unknown == [] and standin.errors == []

@@ -185,8 +185,12 @@ async def test_seat_hand_over_pause_resume_extend_next_and_mygames(standin: Stan
     t.players[1] = dan
     t.boards.append(board)
     # Pause: public sentence, moves refused, the board says so; resume posts the board.
+    mark = standin.mark()
     r = await ann.slash("game pause", channel=t.thread_id)
-    paused = await r.reply()
+    assert (await r.reply()).ephemeral  # acknowledged privately first (issue 27)...
+    paused = await standin.wait_for_message(  # ...the sentence posted for the thread
+        lambda m: m.channel_id == t.thread_id and not m.ephemeral and "paused" in m.content, 10, after=mark
+    )
     assert not paused.ephemeral and "paused" in paused.content
     offers = {p.name: await t.choices(p) for p in t.players}
     player = next(p for p in t.players if offers[p.name])

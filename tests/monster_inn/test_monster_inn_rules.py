@@ -240,6 +240,31 @@ def test_last_player_must_leave_with_the_last_creature_and_no_treasure() -> None
     assert s["inn"] == ["K2", "G3", "T5"]
 
 
+def _undoable(s: dict, seat: int, text: str) -> tuple[dict, bool]:
+    after, _ = GAME.apply(s, seat, GAME.parse(text))
+    return after, GAME.can_undo(s, after, seat, GAME.parse(text))
+
+
+def test_take_backs_never_undo_new_creatures_in_the_inn_or_turned_humanoids() -> None:
+    # House decision (docs/rules/monster-inn.md, take-backs): a new round will "draw new Creatures and
+    # placing them in the Inn", and the end will "turn over your remaining Humanoids": neither is
+    # taken back; a remain, a leave and its bonus within a round show nothing hidden and may be.
+    s = stacked(3, ["H3", "O4", "U20", "K2", "G3", "T5"], start=1)
+    s, ok = _undoable(s, 1, "gold")
+    assert ok
+    s, ok = _undoable(s, 2, "gold")
+    s, ok2 = _undoable(s, 0, "leave")  # takes H3 and the 2 gold: bonus pending, same round
+    assert ok and ok2 and s["round"] == 1
+    s, ok = _undoable(s, 0, "bonus gem")
+    assert ok and s["round"] == 1
+    s, ok = _undoable(s, 1, "leave")  # player 2 is forced out, round 2 deals K2 G3 T5
+    assert s["round"] == 2 and not ok
+    s, ok = _undoable(s, 0, "leave")
+    assert ok is True and not s["over"]
+    s, ok = _undoable(s, 1, "leave")  # the deck is empty: the game ends and humanoids turn over
+    assert s["over"] and not ok
+
+
 def test_each_player_gains_exactly_one_creature_per_round() -> None:
     s = stacked(4, ["H3", "O4", "U20", "K2"] + ["G3", "T5", "T6", "O7"], start=0)
     s = play(s, (0, "gold"), (1, "leave"), (1, "bonus gold"), (2, "leave"))

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core import State, copy_state
-from engine.monster_inn.data import HUMANOIDS
+from engine.monster_inn.data import HUMANOIDS, back_of
 from render import monster_inn as R
 from tests.monster_inn.helpers import GAME, finished
 
@@ -48,7 +48,14 @@ def permute_humanoids(s: State, rnd: random.Random) -> State:
     t["box"] = [sub(c) for c in t["box"]]
     for p in t["players"]:
         p["humanoids"] = [sub(c) for c in p["humanoids"]]
-    rnd.shuffle(t["deck"])  # the deck order is hidden too
+    # The deck order is hidden too, all but the back of its top card ("place them
+    # facedown to create a draw deck"): a card of the same back goes on top.
+    top = back_of(t["deck"][0]) if t["deck"] else None
+    rnd.shuffle(t["deck"])
+    if top is not None:
+        same = [c for c in t["deck"] if back_of(c) == top]
+        t["deck"].remove(same[0])
+        t["deck"].insert(0, same[0])
     return t
 
 

@@ -144,6 +144,9 @@ class Message:
     flags: int = 0
     type: int = 0
     mentions: list[int] = field(default_factory=list)
+    # what Discord would notify beyond users: @everyone/@here, and role mentions
+    mention_everyone: bool = False
+    mention_roles: list[int] = field(default_factory=list)
     # which interaction (and whose) this message answers, if any
     interaction_id: int | None = None
     interaction_user_id: int | None = None
@@ -216,9 +219,9 @@ class Message:
             "timestamp": self.timestamp,
             "edited_timestamp": self.edited_at,
             "tts": False,
-            "mention_everyone": False,
+            "mention_everyone": self.mention_everyone,
             "mentions": [standin.users[u] for u in self.mentions if u in standin.users],
-            "mention_roles": [],
+            "mention_roles": [str(r) for r in self.mention_roles],
             "attachments": [
                 {
                     "id": str(a.id),
@@ -996,6 +999,21 @@ class StandIn:
                 out.append(i)
         return out
 
+    @staticmethod
+    def _broad_mentions(content: str, allowed: dict[str, Any] | None) -> tuple[bool, list[int]]:
+        """(pings @everyone/@here, the roles it pings), as Discord reads allowed_mentions:
+        without it everything in the text pings; with it, only what ``parse`` or the
+        ``roles`` list allow."""
+        everyone = "@everyone" in (content or "") or "@here" in (content or "")
+        roles = [int(x) for x in re.findall(r"<@&(\d+)>", content or "")]
+        if allowed is not None:
+            parse = allowed.get("parse") or []
+            everyone = everyone and "everyone" in parse
+            if "roles" not in parse:
+                listed = {int(r) for r in allowed.get("roles") or []}
+                roles = [r for r in roles if r in listed]
+        return everyone, roles
+
     def _store(self, m: Message) -> Message:
         m.seq = next(self._seq)
         self.messages[m.id] = m
@@ -1034,6 +1052,8 @@ class StandIn:
             flags=flags | (int(body.get("flags") or 0) & ~LOADING),
             type=mtype,
             mentions=self._mentions(str(body.get("content") or ""), body.get("allowed_mentions")),
+            mention_everyone=self._broad_mentions(str(body.get("content") or ""), body.get("allowed_mentions"))[0],
+            mention_roles=self._broad_mentions(str(body.get("content") or ""), body.get("allowed_mentions"))[1],
         )
 
     def _edit(self, m: Message, body: dict[str, Any], files: list[Attachment]) -> Message:
@@ -1058,6 +1078,7 @@ class StandIn:
         m.attachments = keep + files
         if "content" in body:
             m.mentions = self._mentions(m.content, body.get("allowed_mentions"))
+            m.mention_everyone, m.mention_roles = self._broad_mentions(m.content, body.get("allowed_mentions"))
         m.flags &= ~LOADING
         m.edited_at = now_iso()
         self.changed()

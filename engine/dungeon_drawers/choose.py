@@ -1,0 +1,316 @@
+"""The build turn and the refill in the move chooser (issue 26): each pick that completes a
+move plays it, so a build turn is the card, one pick per element (two when a place is
+not among the first select's places, a third for a wall formation that can lie several
+ways from the space chosen), and turning the card over.
+
+A place is chosen on a picture of the seat's own dungeon whose candidate spaces carry
+the names the options give them. Up to 24 candidates are offered at once; with more, the
+first select offers 20 suggested spaces and the four quarters of the dungeon, each of
+which lists all of its candidates (at most 20: a quarter is 4 columns by 5 rows).
+
+Tokens: ``take_12``; a space ``C5``; a quarter ``q:TL``; a wall formation's first space
+``at:C5`` then ``w:C5C6D6``; ``imp_orc``; ``erase``; ``done``. Refill: ``refill``, or
+``under`` then ``u12`` ... (the order the cards go under the deck).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import STALE_CHOICE, Choice, IllegalAction, State, seat_ref
+
+from . import board, build
+from .data import ACTIONS, CARDS, TRACKS, card_name, element_label, level, track_size
+from .notation import describe, fit
+from .rules import MONSTERS, active_kind
+
+AT_ONCE = 24  # candidates offered in one select (a slot is left for Erase)
+SUGGESTED = 20  # with more candidates: suggested spaces, then the quarters
+QUARTERS = {  # the tag the picture shows in the quarter's corner, and where it lies
+    "TL": ("Q1", "top left, A-D rows 1-5"),
+    "TR": ("Q2", "top right, E-H rows 1-5"),
+    "BL": ("Q3", "bottom left, A-D rows 6-10"),
+    "BR": ("Q4", "bottom right, E-H rows 6-10"),
+}
+
+
+def quarter_of(cell: str) -> str:
+    return ("T" if int(cell[1:]) <= 5 else "B") + ("L" if cell[0] in "ABCD" else "R")
+
+
+def _spread(first: list[str], rest: list[str], k: int) -> list[str]:
+    """``first`` (the useful places), then an even sample of ``rest`` over the dungeon."""
+    out = first[:k]
+    left = [c for c in rest if c not in out]
+    need = k - len(out)
+    if need > 0 and left:
+        step = len(left) / need
+        out += [left[int(i * step)] for i in range(min(need, len(left)))]
+    return board.sort_cells(out)
+
+
+# ---- what each element may be placed on -------------------------------------------------------
+
+
+def cell_candidates(sheet: dict, el: str) -> tuple[list[str], list[str]]:
+    """(every space offered for a monster, trap or treasure; the useful ones to suggest first).
+    A treasure is offered where it can score: under a monster of yours or where a monster may
+    still go (a treasure on a wall, a trap or next to a monster is certain to be lost; it can
+    still be typed)."""
+    hidden = set(sheet["treasures"])
+    free = board.blocker_cells(sheet)
+    if el in board.BLOCKER_KINDS:
+        useful = [c for c in free if c in hidden] if el != "trap" else []
+        return free, useful
+    mine = [c for c in board.ALL_CELLS if active_kind(sheet, c) in MONSTERS and c not in hidden]
+    cands = board.sort_cells(mine + [c for c in free if c not in hidden])
+    if not cands:
+        cands = [c for c in board.ALL_CELLS if c not in hidden]
+    return cands, mine
+
+
+def wall_anchors(sheet: dict, shape: str) -> dict[str, list[list[str]]]:
+    """Every legal placement of the formation, grouped by its first space (reading order)."""
+    out: dict[str, list[list[str]]] = {}
+    for cells in board.wall_placements(sheet, shape):
+        out.setdefault(cells[0], []).append(cells)
+    return out
+
+
+def _wall_suggested(sheet: dict, anchors: dict[str, list[list[str]]]) -> list[str]:
+    best = {a: max(build.wall_value(sheet, c) for c in cs) for a, cs in anchors.items()}
+    return sorted(anchors, key=lambda a: (-best[a], board.INDEX[a]))
+
+
+# ---- the steps of one element ------------------------------------------------------------------
+
+
+def _cell_note(sheet: dict, cell: str, el: str) -> str:
+    if el == "treasure" and active_kind(sheet, cell) in MONSTERS:
+        return f"{cell}: under your {sheet['grid'][cell]}"
+    if el in MONSTERS and cell in sheet["treasures"]:
+        return f"{cell}: guards your treasure"
+    return cell
+
+
+def _first_step(cands: list[str], useful: list[str], quarter: str | None) -> tuple[list[str], list[str]]:
+    """(spaces offered, quarters offered) at the first pick or inside ``quarter``."""
+    if quarter is not None:
+        return [c for c in cands if quarter_of(c) == quarter], []
+    if len(cands) <= AT_ONCE:
+        return list(cands), []
+    shown = _spread([c for c in useful if c in cands], cands, SUGGESTED)
+    quarters = [q for q in QUARTERS if any(quarter_of(c) == q and c not in shown for c in cands)]
+    return shown, quarters
+
+
+def _place_options(
+    sheet: dict, el: str, cells: list[str], quarters: list[str], cands: list[str]
+) -> list[tuple[str, str]]:
+    wall = el.startswith("wall:")
+    opts = [
+        (
+            (f"at:{c}" if wall else c),
+            (f"{c}: the formation's first space" if wall else _cell_note(sheet, c, el)),
+        )
+        for c in cells
+    ]
+    for q in quarters:
+        n = sum(1 for c in cands if quarter_of(c) == q)
+        tag, where = QUARTERS[q]
+        opts.append((f"q:{q}", f"{tag}: {n} spaces in all, {where}"))
+    return opts
+
+
+def _preview(seat: int, cells: list[str], quarters: list[str], cands: list[str], what: str) -> dict[str, Any]:
+    return {
+        "kind": "cells",
+        "owner": seat,
+        "what": what,
+        "labels": {c: c for c in cells},
+        "quarters": [
+            {"label": QUARTERS[q][0], "cells": [c for c in cands if quarter_of(c) == q]} for q in quarters
+        ],
+    }
+
+
+def _action_for(el: str, cell: str) -> dict[str, Any]:
+    if el == "treasure":
+        return {"t": "treasure", "at": cell}
+    return {"t": "place", "kind": el, "at": cell}
+
+
+def _shape_choice(seat: int, el: str, spots: list[list[str]], rest: list[str], prompt: str) -> Choice:
+    """The formation's ways of lying from the space chosen (only when there are several)."""
+    if len(spots) == 1 and not rest:
+        return Choice(prompt, [], {"t": "wall", "cells": spots[0]})
+    if not rest:
+        shapes = [(f"w:{''.join(cs)}", f"Shape {i + 1}: {' '.join(cs)}") for i, cs in enumerate(spots)]
+        preview = {
+            "kind": "shapes",
+            "owner": seat,
+            "what": element_label(el),
+            "shapes": [{"label": f"Shape {i + 1}", "cells": cs} for i, cs in enumerate(spots)],
+        }
+        return Choice(f"Which way does the {element_label(el)} lie?", shapes, None, preview)
+    chosen = next((cs for cs in spots if f"w:{''.join(cs)}" == rest[0]), None)
+    if chosen is None or len(rest) > 1:
+        raise IllegalAction(STALE_CHOICE)
+    return Choice(prompt, [], {"t": "wall", "cells": chosen})
+
+
+def _level(track: str, sheet: dict) -> str:
+    lv = level(track, sheet["imp"][track])
+    return f"+{lv}" if track in MONSTERS else str(lv)
+
+
+def element_choice(state: State, seat: int, el: str, prefix: list[str], erase: bool) -> Choice:
+    """The steps that install one element (``prefix`` holds the tokens after the first)."""
+    sheet = state["players"][seat]["sheet"]
+    prompt = (
+        f"Where does the {element_label(el)} go? Pick its first space (top row, leftmost) on your dungeon."
+        if el.startswith("wall:")
+        else f"Where does the {el} go? Pick its space on your dungeon."
+    )
+    if el == "improvement":
+        opts = [
+            (
+                f"imp_{t}",
+                f"Improve {t}: box {sheet['imp'][t] + 1} of {track_size(t)} (level {_level(t, sheet)} now)",
+            )
+            for t in TRACKS
+            if sheet["imp"][t] < track_size(t)
+        ]
+        return _final(
+            prefix,
+            opts,
+            lambda tok: {"t": "improve", "track": tok[4:]},
+            erase,
+            "Choose the track to improve.",
+        )
+    wall = el.startswith("wall:")
+    anchors = wall_anchors(sheet, el[5:]) if wall else {}
+    cands, useful = (
+        (board.sort_cells(anchors), _wall_suggested(sheet, anchors)) if wall else cell_candidates(sheet, el)
+    )
+    quarter = None
+    rest = list(prefix)
+    if rest and rest[0].startswith("q:"):
+        quarter = rest.pop(0)[2:]
+        if quarter not in QUARTERS:
+            raise IllegalAction(STALE_CHOICE)
+    cells, quarters = _first_step(cands, useful, quarter)
+    if not rest:
+        opts = _place_options(sheet, el, cells, quarters, cands)
+        if erase and quarter is None:
+            opts.append(ERASE)
+        return Choice(prompt, opts, None, _preview(seat, cells, quarters, cands, element_label(el)))
+    token = rest.pop(0)
+    if quarter is None and token == "erase" and erase and not rest:
+        return Choice(prompt, [], {"t": "erase"})
+    cell = token[3:] if wall and token.startswith("at:") else token
+    if cell not in cells or (not wall and rest):
+        raise IllegalAction(STALE_CHOICE)
+    if wall:
+        return _shape_choice(seat, el, anchors[cell], rest, prompt)
+    return Choice(prompt, [], _action_for(el, cell))
+
+
+ERASE = ("erase", "Erase what this card installed and start it again")
+
+
+def _final(prefix: list[str], opts: list[tuple[str, str]], make: Any, erase: bool, prompt: str) -> Choice:
+    """A step whose every option completes a move at once."""
+    if erase:
+        opts = [*opts, ERASE]
+    if not prefix:
+        return Choice(prompt, opts)
+    if len(prefix) != 1 or prefix[0] not in dict(opts):
+        raise IllegalAction(STALE_CHOICE)
+    return Choice(prompt, [], {"t": "erase"} if prefix[0] == "erase" else make(prefix[0]))
+
+
+def build_choice(state: State, seat: int, prefix: list[str]) -> Choice:
+    """Phase A: the card, then each element, then turning the card over."""
+    p = state["players"][seat]
+    pend = p["pending"]
+    if pend is None:
+        opts = [(f"take_{c}", describe({"t": "take", "card": c})) for c in state["display"]]
+        return _final(
+            prefix,
+            opts,
+            lambda tok: {"t": "take", "card": int(tok[5:])},
+            False,
+            "Take a card from the display.",
+        )
+    el = build.current_element(state, seat)
+    erase = pend["next"] > len(pend["lost"])  # something of this card is on the sheet
+    if el is None:
+        opts = [("done", f"Turn #{pend['card']} {card_name(pend['card'])} over: its installs are final")]
+        return _final(
+            prefix, opts, lambda tok: {"t": "done"}, erase, "Every element is placed: turn the card over."
+        )
+    return element_choice(state, seat, el, prefix, erase)
+
+
+def build_segments(state: State, seat: int, action: dict) -> list[tuple[str, str]]:
+    """The tokens :func:`build_choice` takes to ``action`` (for autocomplete and tests)."""
+    t = action["t"]
+    prefix: list[str] = []
+    if t == "take":
+        prefix = [f"take_{action['card']}"]
+    elif t in ("erase", "done"):
+        prefix = [t]
+    elif t == "improve":
+        prefix = [f"imp_{action['track']}"]
+    else:
+        cell = action["cells"][0] if t == "wall" else action["at"]
+        first = build_choice(state, seat, [])
+        tok = f"at:{cell}" if t == "wall" else cell
+        prefix = [tok] if tok in dict(first.options) else [f"q:{quarter_of(cell)}", tok]
+        if t == "wall" and build_choice(state, seat, prefix).action is None:
+            prefix.append(f"w:{''.join(action['cells'])}")
+    out = []
+    for k, tok in enumerate(prefix):
+        out.append((tok, dict(build_choice(state, seat, prefix[:k]).options).get(tok, tok)))
+    return out
+
+
+# ---- refill: any cards of the hand under the deck, in the order picked ---------------------------
+
+
+def refill_options(hand: list[int]) -> list[tuple[str, str]]:
+    opts = [("refill", "Refill your hand (keep every card)")]
+    if hand:
+        opts.append(("under", "Put cards under your action deck first, then refill"))
+    return opts
+
+
+def under_choice(state: State, seat: int, picked: list[str]) -> Choice:
+    hand = state["players"][seat]["hand"]
+    chosen = []
+    for tok in picked:
+        cid = int(tok[1:]) if tok[:1] == "u" and tok[1:].isdigit() else None
+        if cid not in hand or cid in chosen:
+            raise IllegalAction(STALE_CHOICE)
+        chosen.append(cid)
+    opts = [
+        (f"u{c}", fit(f"Put #{c} {card_name(c)} ({ACTIONS[CARDS[c].action]['short']}) under"))
+        for c in hand
+        if c not in chosen
+    ]
+    so_far = ", ".join(f"#{c}" for c in chosen) or "none yet"
+    prompt = f"Cards to put under your action deck, in order (so far: {so_far}); Done refills."
+    return Choice(prompt, opts, {"t": "refill", "under": chosen} if chosen else None)
+
+
+def refill_segments(action: dict) -> list[tuple[str, str]]:
+    under = action["under"]
+    if not under:
+        return [("refill", "Refill your hand (keep every card)")]
+    return [("under", "Put cards under your action deck first, then refill")] + [
+        (f"u{c}", f"Put #{c} {card_name(c)} under") for c in under
+    ]
+
+
+__all__ = ["build_choice", "build_segments", "under_choice", "refill_options", "refill_segments", "seat_ref"]

@@ -1,0 +1,47 @@
+"""The guide's message keeps within Discord's limits (issue 28 item 4): an embed's
+description of at most 4,096 characters, at most 25 buttons, custom_ids read back by
+their dynamic items; "What now?" sits on every running game's board."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from cogs.common import board_view
+from cogs.guide import GUIDE_ITEMS, guide_message
+from engine import core
+from tables import GuidePage, Update
+from tables.rules import DOCS, guide_sections
+
+
+@pytest.mark.parametrize("key", core.available())
+def test_every_guide_page_fits_an_embed_and_its_buttons(key: str) -> None:
+    sections = guide_sections((DOCS / f"{key}.md").read_text(encoding="utf-8"))
+    names = [s.name for s in sections]
+    templates = [cls.__discord_ui_compiled_template__ for cls in GUIDE_ITEMS]
+    for i, sec in enumerate(sections):
+        for p, text in enumerate(sec.pages):
+            page = GuidePage(f"Game: {sec.name}", text, i, p, len(sec.pages), names)
+            embed, view, files = guide_message(key, page)
+            data = embed.to_dict()
+            assert len(data["description"]) <= 4096 and len(data["title"]) <= 256
+            assert len(data["description"]) + len(data["title"]) <= 6000
+            items = [c for row in view.to_components() for c in row["components"]]
+            assert len(items) <= 25 and all(len(c["custom_id"]) <= 100 for c in items)
+            assert all(1 <= len(c["label"]) <= 80 for c in items)
+            for c in items:
+                assert sum(bool(t.fullmatch(c["custom_id"])) for t in templates) == 1, c["custom_id"]
+            assert files == []
+
+
+def test_what_now_is_on_every_running_board() -> None:
+    async def build() -> tuple[list[str], list[str]]:
+        running = board_view(Update(game_id=5, version=3, thread_id=1, text="", choose=True))
+        over = board_view(Update(game_id=5, version=3, thread_id=1, text="", over=True))
+        labels = [c["label"] for row in running.to_components() for c in row["components"]]
+        done = [c["label"] for row in over.to_components() for c in row["components"]]
+        return labels, done
+
+    labels, done = asyncio.run(build())
+    assert "What now?" in labels and "What now?" not in done

@@ -1,0 +1,164 @@
+"""Only words a player would say (issue 28 item 3): every message text the tables
+layer makes in whole random games of every game - the board message (news, status,
+whose turn), private news, the private text and header, "What now?", the chooser's
+prompts and option labels, the move buttons, refusals and the final scores - holds
+no Python repr, snake_case key or internal code (``tests/words.py``), and names
+every seat by its player's name."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from engine import core
+from engine.core import IllegalAction
+from store import GameRow, SeatRow
+from tables import TableError
+from tables.board import words
+from tables.chooser import build_step
+from tables.play import PlayMixin, parse_move
+from tables.text import named, result_text
+from tests.test_render_labels import player_counts
+from tests.words import not_words
+
+NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Flo"]
+GAMES = core.available()
+# A seat reference the tables layer failed to put a name in.
+UNNAMED = re.compile(r"\bPlayer \d\b")
+
+# Per game, what the engine's own texts still say that is not words (issue 28): the
+# engineer of each game fixes them and the lead empties this as they are merged.
+WORDS_PENDING: set[str] = set()
+
+
+def _row(key: str, players: int, state: dict[str, Any]) -> GameRow:
+    seats = [SeatRow(s, 100 + s, NAMES[s], False) for s in range(players)]
+    return GameRow(1, 1, 1, 1, 1, key, {}, 7, "active", 1, 0, 100, state, None, 0.0, 0.0, None, seats, {})
+
+
+def _refusals(row: GameRow, game: core.Game, seat: int, last: Any) -> list[str]:
+    """The sentences a player gets for a typo, an out-of-turn move, an illegal move."""
+    out: list[str] = []
+    for typed in ("zzz", "", "9 9 9 9"):
+        try:
+            parse_move(row, typed)
+        except TableError as exc:
+            out.append(str(exc))
+    others = [s for s in range(len(row.seats)) if s not in game.to_act(row.state)]
+    if others:
+        try:
+            PlayMixin._acting_seat(None, row, 100 + others[0])  # type: ignore[arg-type]
+        except TableError as exc:
+            out.append(str(exc))
+    if last is not None:
+        try:
+            game.apply(row.state, seat, last)
+        except IllegalAction as exc:
+            out.append(named(row, str(exc)))
+    return out
+
+
+def build_texts(row: GameRow, seat: int, pick: random.Random) -> list[str]:
+    """The texts of the chooser's steps on one random walk to a complete move."""
+    out: list[str] = []
+    prefix: list[str] = []
+    for _ in range(30):
+        try:
+            step = build_step(row, seat, prefix)
+        except TableError as exc:
+            return [*out, str(exc)]
+        out += [step.text, *(label for _tok, label in step.options)]
+        if not step.options:
+            break
+        prefix.append(pick.choice(step.options)[0])
+    return out
+
+
+def game_texts(key: str, players: int, seed: int) -> list[tuple[str, str]]:
+    """(where, text) for every message text of one random game, seats named."""
+    game = core.get(key)
+    pick = random.Random(seed)
+    state = game.new(players, None, seed)
+    before: GameRow | None = None
+    out: list[tuple[str, str]] = []
+    last = None
+    moves = 0
+    while True:
+        row = _row(key, players, state)
+        if game.is_over(state):
+            out.append(("final scores", result_text(row)))
+            break
+        acting = sorted(game.to_act(state))
+        seat = pick.choice(acting)
+        out += [("what now (watcher)", named(row, game.what_now(state, None)))]
+        for s in range(players):
+            out += [(f"private text {s}", named(row, game.private_text(state, s)))]
+        out += [
+            ("header", named(row, game.header(state, seat))),
+            ("what now", named(row, game.what_now(state, seat))),
+        ]
+        if moves % 3 == 0:  # the chooser and the buttons of every third turn (time)
+            out += [("chooser", t) for t in build_texts(row, seat, pick)]
+            legal = game.legal_actions(state, seat)
+            out += [
+                ("move button", named(row, game.describe(state, a)))
+                for a in pick.sample(legal, min(5, len(legal)))
+            ]
+            out += [("refusal", t) for t in _refusals(row, game, seat, last)]
+        action = pick.choice(game.legal_actions(state, seat))
+        state, events = game.apply(state, seat, action)
+        last, moves = action, moves + 1
+        after = _row(key, players, state)
+        w = words(after, events, before, (100 + seat, seat))
+        out += [("board", named(after, t)) for t in w.news + w.tail]
+        out += [("private news", named(after, t)) for ts in w.private.values() for t in ts]
+        before = after
+    return out
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_every_message_is_words(key: str) -> None:
+    game = core.get(key)
+    bad: list[str] = []
+    for players in player_counts(game):
+        for where, text in game_texts(key, players, seed=5):
+            why = not_words(text) + (["an unnamed seat"] if UNNAMED.search(text) else [])
+            bad += [f"{players} players, {where}: {text[:120]!r} ({w})" for w in why]
+    bad = sorted(set(bad))
+    if key in WORDS_PENDING:
+        assert bad, f"{key} says only words now: take it out of WORDS_PENDING"
+        pytest.xfail(f"WORDS_PENDING, {len(bad)} texts")
+    assert not bad, f"{len(bad)} texts are not words:\n" + "\n".join(bad[:40])
+
+
+def test_the_checker_catches_what_issue_28_saw() -> None:
+    """The words the issue quotes are caught; plain sentences are not."""
+    assert not_words("Combat Cards: 1 {'name': 'Invisibility', 'speed': 'fast'}")
+    assert not_words("Lair (l5)") and not_words("open_treasure") and not_words("owner None")
+    assert not not_words("Bob bids 3 gold. It is your turn <@123>, due <t:1700000000:R>.")
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_out_of_turn_refusal_says_whose_turn(key: str) -> None:
+    """Issue 28: "It is not your turn: Bob is choosing a card." - the refusal names the
+    player (or players) the game waits for, in every game."""
+    from tables.play import not_your_turn
+
+    game = core.get(key)
+    players = max(game.min_players, 2)
+    pick = random.Random(1)
+    state = game.new(players, None, 1)
+    for _ in range(25):
+        if game.is_over(state):
+            break
+        row = _row(key, players, state)
+        acting = sorted(game.to_act(state))
+        text = not_your_turn(row)
+        assert text.startswith("It is not your turn")
+        assert any(NAMES[s] in text for s in acting), text
+        assert not not_words(text) and not UNNAMED.search(text), text
+        seat = pick.choice(acting)
+        state, _ = game.apply(state, seat, pick.choice(game.legal_actions(state, seat)))

@@ -1,0 +1,30 @@
+"""What "only words a player would say" means to the tests (issue 28: "fails on a
+Python repr (`{'`, `['`, `None`, `True`), a snake_case key or an internal code")."""
+
+from __future__ import annotations
+
+import re
+
+# A dict or list printed by Python, or its constants standing as words.
+_REPR = re.compile(r"\{'|\['|\{\"|\[\"|'\}|'\]|\b(?:None|True|False)\b")
+# A snake_case key: lower-case words joined by underscores.
+_SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
+# Internal codes: a code in brackets ("(l5)"), a placeholder in angle brackets
+# ("<monster number>"), an object's repr ("<Foo at 0x...>"), or a lower-case code
+# glued to digits ("t12", "l5") as a word of its own ("x2", a count, is words).
+_CODE = re.compile(
+    r"\([a-z]\d+\)|<[a-z][a-z ]*>|\bat 0x[0-9a-f]+|\b0x[0-9a-f]{4,}\b|\b(?!x\d)[a-z]{1,2}\d{1,3}\b"
+)
+# Discord markup (a ping, a timestamp, a channel) may hold digits: not words, not codes.
+_MARKUP = re.compile(r"<[@#]!?&?\d+>|<t:\d+(?::[a-zA-Z])?>|https?://\S+")
+
+
+def not_words(text: str) -> list[str]:
+    """Why ``text`` is not what a player would say: [] when it is words."""
+    t = _MARKUP.sub(" ", text)
+    why: list[str] = []
+    for pattern, reason in ((_REPR, "Python repr"), (_SNAKE, "snake_case key"), (_CODE, "internal code")):
+        found = pattern.search(t)
+        if found is not None:
+            why.append(f"{reason} {found.group(0)!r}")
+    return why
