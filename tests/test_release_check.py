@@ -49,7 +49,14 @@ async def _log(store: Store, gid: int) -> list[tuple[int, str]]:
 async def _replays_to_snapshot(store: Store, gid: int) -> None:
     row = await store.get(gid)
     assert row is not None and row.state is not None
-    assert same_state(replayed(row, await _log(store, gid)), row.state), f"game #{gid} ({row.game_key})"
+    again = replayed(row, await _log(store, gid))
+    if not same_state(again, row.state):
+        keys = sorted(
+            k for k in set(again) | set(row.state) if k != "revision" and again.get(k) != row.state.get(k)
+        )
+        raise AssertionError(
+            f"game #{gid} ({row.game_key}): seed + log replay differs from the snapshot in {keys}"
+        )
 
 
 async def _look_at_everything(t: Tables, store: Store, gid: int) -> None:
@@ -125,8 +132,13 @@ async def test_an_old_release_s_games_all_work_today(tmp_path: Path, name: str) 
         for r in games:  # deadlines and reminders were armed by the old release
             kinds = {k for _id, _seat, k, _due in await store.timers_of(r.id)}
             assert kinds == ({"deadline", "reminder"} if r.status == "active" else set()), r.id
-        for r in games:  # before any carry: the frozen or today's engine replays each log
-            await _replays_to_snapshot(store, r.id)
+        wrong = []  # before any carry: the frozen or today's engine replays each log
+        for r in games:
+            try:
+                await _replays_to_snapshot(store, r.id)
+            except AssertionError as exc:
+                wrong.append(str(exc))
+        assert not wrong, "\n".join(wrong)
 
         carried, failed = await t.upgrade_games()
         stale = sum(1 for r in games if current_revision(r) < core.get(r.game_key).revision)
@@ -162,9 +174,10 @@ async def test_an_old_release_s_games_all_work_today(tmp_path: Path, name: str) 
 
 def test_the_f63664e_fixture_holds_the_issue_s_failures() -> None:
     """The fixture reproduces what issue 27 saw: on today's engine alone, the logs of
-    Dungeon Lords, Decorators and Drawers games of release f63664e do not replay to
-    their snapshots ("You cannot pay ...", "A dungeon tile must be placed next to
-    another dungeon tile.", a discard pile in another order), 12 of 15 in all."""
+        Dungeon Lords, Decorators and Drawers games of release f63664e do not replay to
+        their snapshots ("You cannot pay ...", "A dungeon tile must be placed next to
+        another dungeon tile.", a discard pile in another order), 12 of 15 in all (on the
+    engines of 4f183ac; later ones may fail more of them, never fewer)."""
     import json
     import sqlite3
 
@@ -189,7 +202,7 @@ def test_the_f63664e_fixture_holds_the_issue_s_failures() -> None:
                 failing.append(key)
     finally:
         con.close()
-    assert len(failing) == 12 and {"dungeon-lords", "dungeon-decorators", "dungeon-drawers"} <= set(failing)
+    assert len(failing) >= 12 and {"dungeon-lords", "dungeon-decorators", "dungeon-drawers"} <= set(failing)
 
 
 async def test_decorators_games_in_progress_are_no_longer_stuck_on_done(tmp_path: Path) -> None:
