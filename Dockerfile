@@ -17,6 +17,8 @@ COPY store ./store
 COPY tables ./tables
 COPY cogs ./cogs
 COPY data ./data
+# The frozen engine of release f63664e: games begun then replay on it (legacy/r1/README.md).
+COPY legacy ./legacy
 COPY docs ./docs
 RUN pip install --no-cache-dir -e .
 

@@ -496,7 +496,7 @@ async def migrate(args: argparse.Namespace) -> int:
     from store import Store, StoreError
     from store.db import check_file, is_postgres
     from store.migrate import copy
-    from tables import replayed
+    from tables import replayed, same_state
 
     src_path = args.source or os.environ.get("LAIRKEEPER_DB", "lairkeeper.db")
     if is_postgres(src_path) or not is_postgres(args.to):
@@ -514,7 +514,7 @@ async def migrate(args: argparse.Namespace) -> int:
             state = await asyncio.to_thread(replayed, row, [(seat, note) for _q, seat, note in log])
         except Exception as exc:  # an engine error on an old log is a finding, not a crash
             return f"its log does not replay ({exc})"
-        return None if state == row.state else "seed + log replay to a different snapshot"
+        return None if same_state(state, row.state) else "seed + log replay to a different snapshot"
 
     try:
         check_file(src_path)

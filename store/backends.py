@@ -191,6 +191,14 @@ def is_postgres(target: str) -> bool:
     return target.startswith(("postgresql://", "postgres://"))
 
 
+def from_schema(script: str, version: int) -> str:
+    """A migration step with ``{from_schema}`` replaced by the schema version the
+    database had when this open began migrating it (schema 5 marks the games of a
+    schema <= 2 database as played under rules revision 1). Released steps never
+    contain the marker."""
+    return script.replace("{from_schema}", str(int(version)))
+
+
 def _split(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
 
@@ -290,7 +298,7 @@ class SqliteBackend:
             )
         for i in range(version, len(migrations)):
             async with self.transaction() as tx:
-                for stmt in _split(migrations[i]):
+                for stmt in _split(from_schema(migrations[i], version)):
                     await tx.execute(stmt)
                 await tx.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 await tx.execute(f"PRAGMA user_version={i + 1}")
@@ -593,7 +601,7 @@ class PgBackend:
                     f"{self.where} was written by a newer Lairkeeper (schema {version}); upgrade the bot."
                 )
             for i in range(version, len(migrations)):
-                for stmt in _split(migrations[i]):
+                for stmt in _split(from_schema(migrations[i], version)):
                     await con.execute(stmt)
                 await con.execute("UPDATE lairkeeper_schema SET version=$1", i + 1)
 

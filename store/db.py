@@ -22,7 +22,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiosqlite
@@ -158,6 +158,17 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE timers ADD COLUMN claimed_until REAL;
     """,
+    # 5: rules revisions (issue 27). ``revision``: the rules revision a game was
+    #    begun under; ``upgrades``: its upgrade points, a JSON list of
+    #    {"at": moves in the log before the carry, "from": n, "to": m, "told": bool}.
+    #    Games stored by a schema <= 2 release (f63664e) were played under rules
+    #    revision 1, by schemas 3-4 (up to 4f183ac) under revision 2; {from_schema}
+    #    is the schema the database had when this step began (store/backends.py).
+    """
+    ALTER TABLE games ADD COLUMN revision INTEGER;
+    ALTER TABLE games ADD COLUMN upgrades TEXT NOT NULL DEFAULT '[]';
+    UPDATE games SET revision = CASE WHEN {from_schema} <= 2 THEN 1 ELSE 2 END WHERE state IS NOT NULL;
+    """,
 ]
 
 # PostgreSQL spelling of the same history: Discord ids and seeds are BIGINT,
@@ -261,6 +272,12 @@ PG_MIGRATIONS: list[str] = [
     """
     ALTER TABLE timers ADD COLUMN claimed_until DOUBLE PRECISION;
     """,
+    # 5
+    """
+    ALTER TABLE games ADD COLUMN revision INTEGER;
+    ALTER TABLE games ADD COLUMN upgrades TEXT NOT NULL DEFAULT '[]';
+    UPDATE games SET revision = CASE WHEN {from_schema} <= 2 THEN 1 ELSE 2 END WHERE state IS NOT NULL;
+    """,
 ]
 
 # The tables every schema version has (foreign/damaged checks, `bot.py migrate`).
@@ -307,6 +324,10 @@ class GameRow:
     turn_since: float | None
     seats: list[SeatRow]
     settings: dict[str, Any]
+    # The rules revision the game was begun under (None: not started) and its
+    # upgrade points (schema 5; tables/replay.py reads them).
+    revision: int | None = None
+    upgrades: list[dict[str, Any]] = field(default_factory=list)
 
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:
@@ -317,7 +338,8 @@ class GameRow:
 
 _GAME_COLS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, game_key, options, seed, status, "
-    "version, moves, host_id, state, result, created_at, updated_at, turn_since, settings"
+    "version, moves, host_id, state, result, created_at, updated_at, turn_since, settings, "
+    "revision, upgrades"
 )
 
 _ARM = (
@@ -480,6 +502,8 @@ class Store:
             turn_since=r[16],
             seats=seats,
             settings=json.loads(r[17]),
+            revision=r[18],
+            upgrades=json.loads(r[19]),
         )
 
     async def get(self, game_id: int) -> GameRow | None:
@@ -637,6 +661,7 @@ class Store:
                 status="active",
                 state=encode_state(state),
                 turn_since=self.clock(),
+                revision=state.get("revision"),
             )
             yield from self._timers(game_id, arm or [], [])
 
@@ -949,6 +974,53 @@ class Store:
         await self._tx(body)
         self._after(bool(arm))
         return version + 1
+
+    # ---- issue 27: rules revisions -------------------------------------------------------
+    async def revisions(
+        self, untold: bool = False
+    ) -> list[tuple[int, str, int | None, list[dict[str, Any]]]]:
+        """(id, game_key, begun-under revision, upgrade points) of every started game
+        (``untold``: only games with an upgrade point whose thread was not told)."""
+        told = " AND upgrades LIKE '%\"told\": false%'" if untold else ""
+        rows = await self._fetch(
+            f"SELECT id, game_key, revision, upgrades FROM games WHERE state IS NOT NULL{told} ORDER BY id"
+        )
+        return [(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
+
+    async def carry(
+        self, game_id: int, version: int, state: dict[str, Any], upgrades: list[dict[str, Any]]
+    ) -> int:
+        """Write a game's snapshot carried to a newer rules revision and its upgrade
+        points, guarded by ``version`` (raises Conflict: another process carried it).
+        A finished game whose last board reached its thread owes no new one (a running
+        game does: the old board's buttons are stale now)."""
+
+        def body() -> Body[None]:
+            n = yield execute(
+                "UPDATE games SET version=version+1, updated_at=?, state=?, upgrades=?, "
+                "posted_version=CASE WHEN posted_version=version AND status<>'active' "
+                "THEN version+1 ELSE posted_version END "
+                "WHERE id=? AND version=? AND status IN ('active', 'over', 'abandoned')",
+                self.clock(),
+                encode_state(state),
+                json.dumps(upgrades),
+                game_id,
+                version,
+            )
+            if n != 1:
+                raise Conflict()
+
+        await self._tx(body)
+        return version + 1
+
+    async def claim_told(self, game_id: int, was: list[dict[str, Any]], now: list[dict[str, Any]]) -> bool:
+        """Mark upgrade points told: only if they are still ``was`` (of two processes
+        telling the same thread, one wins and the other sends nothing)."""
+        n = await self.backend.execute(
+            "UPDATE games SET upgrades=? WHERE id=? AND upgrades=?",
+            (json.dumps(now), game_id, json.dumps(was)),
+        )
+        return n == 1
 
     # ---- issue 22: what reached the thread, pause/extend, seat hand-over, watchers, meta ------
     # Kept together, in plain SQL (? placeholders, ON CONFLICT upserts) for both engines.

@@ -16,6 +16,8 @@ nothing.
 - ``text``     players' names in engine texts, final scores, fitting a message
 - ``timers``   reminders, deadlines, vacations, my games
 - ``history``  /history, /replay, /undo
+- ``replay``   the one replay of a stored game (seed + log, each move on the rules it was played under)
+- ``revisions`` games carried to newer rules at start-up, and their threads told what changed
 - ``stats``    /stats
 - ``rules``    /rules: the How to play section, the rest attached
 - ``settings`` server and game settings, DM opt-in
@@ -32,6 +34,7 @@ from tables.chooser import ChooserMixin
 from tables.history import HistoryMixin
 from tables.lobby import LobbyMixin
 from tables.play import CHOICE_REF, PlayMixin
+from tables.replay import Replay, same_state
 from tables.results import (
     HOUR,
     MAX_BUTTONS,
@@ -44,6 +47,7 @@ from tables.results import (
     Update,
     clean_sentence,
 )
+from tables.revisions import RevisionsMixin
 from tables.rules import GuidePage, RulesMixin
 from tables.settings import DEFAULT_SETTINGS, ON_DEADLINE, SettingsMixin, check_settings, parse_options
 from tables.stats import StatsMixin
@@ -63,6 +67,7 @@ class Tables(
     StatsMixin,
     RulesMixin,
     SettingsMixin,
+    RevisionsMixin,
     TablesBase,
 ):
     """The one facade the cogs call (see the module docstring for what is where)."""
@@ -86,6 +91,7 @@ __all__ = [
     "Lobby",
     "Notice",
     "Panel",
+    "Replay",
     "Step",
     "TableError",
     "Tables",
@@ -96,4 +102,5 @@ __all__ = [
     "fit_message",
     "parse_options",
     "replayed",
+    "same_state",
 ]

@@ -15,6 +15,7 @@ from engine import core
 from engine.core import IllegalAction
 from store import Conflict, DatabaseTimeout, GameRow, Store, encode_state
 from store.backends import time_left
+from tables.replay import replayed  # noqa: F401  (the one replay; re-exported)
 from tables.results import HOUR, TableError
 
 if TYPE_CHECKING:
@@ -92,16 +93,6 @@ class GameInfo:
 def game_info(game: core.Game) -> GameInfo:
     opts = {name: (tuple(o.choices), o.help) for name, o in game.options.items()}
     return GameInfo(game.key, game.title, game.min_players, game.max_players, game.blurb, opts)
-
-
-def replayed(row: GameRow, moves: list[tuple[int, str]]) -> dict[str, Any]:
-    """The state after ``moves`` (seat, notation) from the game's seed. CPU-bound for a
-    long game, so callers run it off the event loop."""
-    game = core.get(row.game_key)
-    state = game.new(len(row.seats), row.options, row.seed)
-    for seat, note in moves:
-        state, _ = game.apply(state, seat, game.parse(note))
-    return state
 
 
 class TablesBase:

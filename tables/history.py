@@ -7,8 +7,9 @@ import asyncio
 
 import render
 from engine import core
-from store import Conflict
-from tables.base import TablesBase, replayed
+from store import Conflict, GameRow
+from tables.base import TablesBase
+from tables.replay import Replay, replayed
 from tables.results import TableError, Update
 from tables.text import display_name, image_names
 
@@ -25,15 +26,7 @@ class HistoryMixin(TablesBase):
         if not 1 <= page <= pages:
             raise TableError(f"Page {page} does not exist; this history has {pages} page(s).")
         first = (page - 1) * per_page
-        state = await asyncio.to_thread(
-            replayed, row, [(seat, note) for _q, seat, _u, note, _at in entries[:first]]
-        )
-        lines = []
-        for i, (_seq, seat, _uid, note, at) in enumerate(entries[first : first + per_page], first):
-            action = game.parse(note)
-            shown = game.public_format(state, seat, action)
-            lines.append(f"{i + 1}. {display_name(row, seat)}: `{shown}` <t:{int(at)}:R>")
-            state, _ = game.apply(state, seat, action)
+        lines = await asyncio.to_thread(_history_lines, row, entries, first, per_page)
         head = f"**{game.title} #{row.id}** - moves {first + 1}-{first + len(lines)} of {len(entries)} (page {page}/{pages})"
         return "\n".join([head, *lines]) if lines else head + "\nNo moves yet.", pages
 
@@ -46,7 +39,10 @@ class HistoryMixin(TablesBase):
         entries = await self.store.log(game_id)
         if not 0 <= move <= len(entries):
             raise TableError(f"Choose a move from 0 to {len(entries)}.")
-        state = await asyncio.to_thread(replayed, row, [(seat, note) for _q, seat, note in entries[:move]])
+        moves = [(seat, note) for _q, seat, note in entries[:move]]
+        # A move played on the frozen engine of an older release is drawn through
+        # the carry, so today's renderer draws it (tables/replay.py).
+        state = await asyncio.to_thread(lambda: Replay(row).run(moves).carried())
         board = render.get(row.game_key).board
         png = await asyncio.to_thread(board, game.view(state, None), image_names(row))
         return f"{game.title} #{row.id} after move {move} of {len(entries)}.", png
@@ -62,6 +58,8 @@ class HistoryMixin(TablesBase):
                 raise TableError("You are not a player in this game.")
             game = core.get(row.game_key)
             entries = await self.store.log(game_id)
+            if any(int(p["at"]) >= len(entries) for p in row.upgrades):
+                raise TableError("The game's rules were updated since the last move, so it stands.")
             if not entries or entries[-1][1] != seat:
                 raise TableError("You can only take back your own move, and only before anyone else acts.")
             state = await asyncio.to_thread(replayed, row, [(s, note) for _q, s, note in entries[:-1]])
@@ -78,3 +76,17 @@ class HistoryMixin(TablesBase):
             except Conflict:
                 raise TableError("The game moved on at the same moment; the move stands.") from None
         return await self.board(game_id, intro=f"{display_name(row, seat)} took back their last move.")
+
+
+def _history_lines(
+    row: GameRow, entries: list[tuple[int, int, int | None, str, float]], first: int, per: int
+) -> list[str]:
+    """The lines of one /history page: the moves from ``first``, each shown as the
+    public saw it under the rules it was played with. CPU-bound (a replay)."""
+    rep = Replay(row).run([(seat, note) for _q, seat, _u, note, _at in entries[:first]])
+    lines = []
+    for i, (_seq, seat, _uid, note, at) in enumerate(entries[first : first + per], first):
+        shown = rep.public_format(seat, note)
+        lines.append(f"{i + 1}. {display_name(row, seat)}: `{shown}` <t:{int(at)}:R>")
+        rep.step(seat, note)
+    return lines

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 from engine import core
 from engine.core import Action, Event, IllegalAction, State
 from store import GameRow
-from tables.base import TablesBase, replayed
+from tables.base import TablesBase
+from tables.replay import Replay
 from tables.results import Panel, Update
 from tables.text import named
 
@@ -137,16 +138,15 @@ def play_turn(
 
 def replay_news(row: GameRow, entries: list[tuple[int, int, str]], since: int) -> list[Said]:
     """What the moves after the first ``since`` said, replayed from the seed. CPU-bound."""
-    game = core.get(row.game_key)
     moves = [(seat, note) for _seq, seat, note in entries]
     since = min(since, len(moves))
-    state = replayed(row, moves[:since])
+    # The one replay (tables/replay.py): each move on the rules it was played under.
+    rep = Replay(row).run(moves[:since])
     out: list[Said] = []
     for seat, note in moves[since:]:
-        action = game.parse(note)
-        new, events = game.apply(state, seat, action)
-        out.append(said(game, state, seat, action, events))
-        state = new
+        engine, state, action = rep.engine, rep.state, rep.parse(note)
+        events = [Event(e.text, e.seat) for e in rep.step(seat, note)]  # a frozen engine's Events too
+        out.append(said(engine, state, seat, action, events))
     return out
 
 

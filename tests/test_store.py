@@ -190,9 +190,27 @@ async def test_older_database_upgrades_itself_on_start_up(db_target: str) -> Non
     del old[3:]
     try:
         store = await Store(db_target).open()
-        gid = await started(store)
-        await store.commit_move(gid, 2, [(0, 1, "1")], {"n": 1}, None, True)
-        async with store.transaction() as tx:  # a timer as schema 3 wrote it
+        # A game, its log and a timer as schema 3 wrote them (today's Store methods
+        # read and write columns of later schemas, so plain SQL here).
+        async with store.transaction() as tx:
+            (gid,) = (
+                await tx.fetch(
+                    "INSERT INTO games (game_key, seed, status, version, moves, state, created_at, updated_at) "
+                    "VALUES ('test-race', 5, 'active', 3, 1, '{\"n\": 1}', 0, 0) RETURNING id"
+                )
+            )[0]
+            for seat in (0, 1):
+                await tx.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                    gid,
+                    seat,
+                    seat + 1,
+                    "a",
+                )
+            await tx.execute(
+                "INSERT INTO actions (game_id, seq, seat, user_id, notation, created_at) VALUES (?, 1, 0, 1, '1', 0)",
+                gid,
+            )
             await tx.execute(
                 "INSERT INTO timers (game_id, seat, kind, due) VALUES (?, ?, ?, ?)", gid, 1, "reminder", 50.0
             )
@@ -205,6 +223,7 @@ async def test_older_database_upgrades_itself_on_start_up(db_target: str) -> Non
         assert await store.schema_version() == len(MIGRATIONS)
         row = await store.get(gid)
         assert row is not None and row.state == {"n": 1} and await store.log(gid) == [(1, 0, "1")]
+        assert row.revision == 2 and row.upgrades == []  # schema 3: rules revision 2 (issue 27)
         assert [t[1:] for t in await store.claim_due(100.0)] == [(gid, 1, "reminder", 50.0)]
     finally:
         await store.close()

@@ -21,6 +21,36 @@ from engine.core import State
 REVISION = 3
 
 
+# Release f63664e (revision 1) drew each dungeon on a 13 x 13 grid whose starting
+# tile lay on G7 (column 6, row 6, 0-based), and could lay a tile mirrored ("flip").
+_R1_START = (6, 6)
+
+
+def _r1_square(name: str) -> str:
+    """A revision-1 square ('G7') renamed on today's grid ('AO41'): the same place
+    relative to the starting tile."""
+    from engine.dungeon_decorators import rules as R
+
+    x, y = ord(name[0].upper()) - 65, int(name[1:]) - 1
+    return R.coord((x - _R1_START[0] + R.ORIGIN, y - _R1_START[1] + R.ORIGIN))
+
+
+def _r1_dungeon(dungeon: dict[str, dict]) -> dict[str, dict]:
+    # A mirrored tile keeps the passages it shows ("e"); only the flag goes.
+    return {_r1_square(at): {k: v for k, v in cell.items() if k != "flip"} for at, cell in dungeon.items()}
+
+
+def _from_r1(state: State) -> State:
+    """Revision 1 -> 2: every square renamed from the 13 x 13 grid (start G7) to the
+    edgeless one (start AO41), in every dungeon and in the copy a build keeps for
+    "reset"; the mirror flag dropped (tiles are no longer mirrored)."""
+    for p in state["players"]:
+        p["dungeon"] = _r1_dungeon(p["dungeon"])
+    if state.get("snapshot"):
+        state["snapshot"]["dungeon"] = _r1_dungeon(state["snapshot"]["dungeon"])
+    return state
+
+
 def _to_3(state: State) -> State:
     """Revision 3 (this session): the rules that changed read the revision, and no
     field was added or renamed, so a revision-2 state from any point of a game plays
@@ -33,9 +63,12 @@ def _to_3(state: State) -> State:
     return state
 
 
-STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
+STEPS: dict[int, Callable[[State], State]] = {2: _from_r1, 3: _to_3}
 
 CHANGES: dict[int, str] = {
+    2: "Squares are now named from the starting tile at AO41 (it was G7) and the dungeon has no edge; "
+    "a tile can no longer be laid mirrored; two Arcane Architects can swap two tiles; "
+    "every Architect use is offered.",
     3: (
         "Every turn now ends with one click, 'Finish your turn' (or scoring a goal), whether or not "
         "you hold a goal you could score, so nobody can tell; after scoring you finish the same way. "

@@ -35,6 +35,8 @@ def _to_3(state: State) -> State:
 STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
 
 CHANGES: dict[int, str] = {
+    2: "Moves are now built step by step (the hero's path square by square), cards are named by what they "
+    "hold, and dice are rolled as today's bot rolls them for the rest of the game.",
     3: (
         "Phase A is now played player by player: you take your card, install it and turn it over, "
         "then the next player takes theirs; Erase is offered from your first element on. The hero's "

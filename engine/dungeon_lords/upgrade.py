@@ -30,6 +30,9 @@ def _to_3(state: State) -> State:
 STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
 
 CHANGES: dict[int, str] = {
+    2: "The rules now follow the rulebook's sources: in a 3-player game Year 2 starts to the right of the "
+    "Year-1 starter, the festival-season token stays with its player through Combat, a Cockatrice is paid "
+    "explicitly, and battle plans are secret in the history like orders.",
     3: (
         "In Combat, Baby Golem counts toward the monster limit (unless a Golem comes too), Word of Peace "
         "answered 'withdraw' with no monster sent costs no Evil, Magic Shield also stops the first point "

@@ -32,6 +32,8 @@ def _to_3(state: State) -> State:
 STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
 
 CHANGES: dict[int, str] = {
+    2: "Face-down humanoids now show the backs the rulebook gives them; moves are named and shown as in "
+    "today's bot. The rules of the rest of the game are otherwise unchanged.",
     3: (
         "Everyone now sees the back of the deck's top card, as at the table: a monster, or a "
         "humanoid with its combat value range and skulls."

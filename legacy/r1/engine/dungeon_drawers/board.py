@@ -1,0 +1,300 @@
+"""Geometry of a dungeon sheet: coordinates, the build laws and the path laws.
+
+A sheet is a dict ``{"grid": {cell: kind}, "crossed": [cell, ...], ...}`` with
+cells named like "C5" (columns A-H left to right, rows 1-10 top to bottom). The
+entrance lies above A1 and the exit below H10.
+
+Reachability is computed on 80-bit integers (one bit a space) because wall
+placements are enumerated for every legal-move list and every random playout.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from collections.abc import Iterable
+
+from legacy.r1.engine.core import IllegalAction
+
+from .data import SHEET
+
+COLS = "ABCDEFGH"
+NC = 8
+NR = 10
+N = NC * NR
+ENTRANCE = "A1"
+EXIT = "H10"
+ALL_CELLS = [f"{COLS[i % NC]}{i // NC + 1}" for i in range(N)]
+INDEX = {c: i for i, c in enumerate(ALL_CELLS)}
+MONSTER_KINDS = ("goblin", "orc", "dragon")
+BLOCKER_KINDS = ("goblin", "orc", "dragon", "trap")  # never orthogonally next to each other
+
+FULL = (1 << N) - 1
+_COL_A = sum(1 << (r * NC) for r in range(NR))
+_COL_H = sum(1 << (r * NC + NC - 1) for r in range(NR))
+NOT_A = FULL & ~_COL_A
+NOT_H = FULL & ~_COL_H
+
+
+def parse_cell(token: str) -> str | None:
+    t = token.strip().upper()
+    # isascii: '①'.isdigit() is True but int('①') raises.
+    if not 2 <= len(t) <= 3 or not t.isascii() or t[0] not in COLS or not t[1:].isdigit():
+        return None
+    r = int(t[1:])
+    return f"{t[0]}{r}" if 1 <= r <= NR and t[1:] == str(r) else None
+
+
+def xy(cell: str) -> tuple[int, int]:
+    i = INDEX[cell]
+    return i % NC, i // NC
+
+
+def at(x: int, y: int) -> str | None:
+    return ALL_CELLS[y * NC + x] if 0 <= x < NC and 0 <= y < NR else None
+
+
+NEIGHBOURS: dict[str, list[str]] = {}
+for _c in ALL_CELLS:
+    _x, _y = xy(_c)
+    NEIGHBOURS[_c] = [n for n in (at(_x, _y - 1), at(_x + 1, _y), at(_x, _y + 1), at(_x - 1, _y)) if n]
+
+
+def bit(cell: str) -> int:
+    return 1 << INDEX[cell]
+
+
+def mask(cells: Iterable[str]) -> int:
+    m = 0
+    for c in cells:
+        m |= 1 << INDEX[c]
+    return m
+
+
+def flood(start: int, free: int) -> int:
+    reach = start & free
+    while True:
+        nxt = reach | ((reach << 1) & NOT_A) | ((reach >> 1) & NOT_H) | (reach << NC) | (reach >> NC)
+        nxt &= free
+        if nxt == reach:
+            return reach
+        reach = nxt
+
+
+def wall_mask(sheet: dict) -> int:
+    return mask(c for c, k in sheet["grid"].items() if k == "wall")
+
+
+def all_accessible(walls: int) -> bool:
+    """DuBuL §4(1): every space without a wall is reachable from the entrance and
+    the exit. The entrance touches only A1 and the exit only H10."""
+    if walls & (bit(ENTRANCE) | bit(EXIT)):
+        return False
+    free = FULL & ~walls
+    return flood(bit(ENTRANCE), free) == free
+
+
+# ---- wall formations ----------------------------------------------------------
+
+
+def orientations(shape: list[list[int]]) -> list[tuple[tuple[int, int], ...]]:
+    """Every rotation and mirror image of a formation, normalised and deduplicated."""
+    out: list[tuple[tuple[int, int], ...]] = []
+    seen: set[frozenset[tuple[int, int]]] = set()
+    pts = [(int(a), int(b)) for a, b in shape]
+    for mirror in (False, True):
+        cur = [(-x, y) if mirror else (x, y) for x, y in pts]
+        for _ in range(4):
+            cur = [(-y, x) for x, y in cur]
+            mx = min(x for x, _ in cur)
+            my = min(y for _, y in cur)
+            norm = tuple(sorted((x - mx, y - my) for x, y in cur))
+            key = frozenset(norm)
+            if key not in seen:
+                seen.add(key)
+                out.append(norm)
+    return out
+
+
+_SHAPES = {name: orientations(cells) for name, cells in SHEET["walls"].items()}
+
+
+def same_shape(shape: str, cells: list[str]) -> bool:
+    if len(cells) != len(SHEET["walls"][shape]):
+        return False
+    pts = [xy(c) for c in cells]
+    mx = min(x for x, _ in pts)
+    my = min(y for _, y in pts)
+    norm = tuple(sorted((x - mx, y - my) for x, y in pts))
+    return norm in _SHAPES[shape]
+
+
+def sort_cells(cells: Iterable[str]) -> list[str]:
+    return sorted(set(cells), key=INDEX.__getitem__)
+
+
+def wall_problem(sheet: dict, shape: str, cells: list[str]) -> str | None:
+    """Why this formation may not be drawn here, or None if it may."""
+    if not same_shape(shape, cells):
+        return (
+            f"Those spaces are not the {shape} wall formation (it may be rotated or mirrored, never changed)."
+        )
+    taken = [c for c in cells if c in sheet["grid"]]
+    if taken:
+        return f"{taken[0]} is not empty; walls are drawn only on empty spaces."
+    walls = wall_mask(sheet) | mask(cells)
+    if not all_accessible(walls):
+        return (
+            "Walls there would cut spaces off: every space without a wall must stay reachable "
+            "from the entrance and the exit."
+        )
+    return None
+
+
+def wall_placements(sheet: dict, shape: str) -> list[list[str]]:
+    """Every legal placement of the formation, in reading order of its cells."""
+    occupied = mask(sheet["grid"])
+    walls = wall_mask(sheet)
+    out: list[list[str]] = []
+    seen: set[int] = set()
+    for orient in _SHAPES[shape]:
+        w = max(x for x, _ in orient) + 1
+        h = max(y for _, y in orient) + 1
+        for y0 in range(NR - h + 1):
+            for x0 in range(NC - w + 1):
+                m = 0
+                for x, y in orient:
+                    m |= 1 << ((y0 + y) * NC + x0 + x)
+                if m & occupied or m in seen:
+                    continue
+                seen.add(m)
+                if all_accessible(walls | m):
+                    out.append([ALL_CELLS[i] for i in range(N) if m >> i & 1])
+    out.sort(key=lambda cs: [INDEX[c] for c in cs])
+    return out
+
+
+# ---- monsters and traps ----------------------------------------------------------
+
+
+def blocker_problem(sheet: dict, cell: str) -> str | None:
+    grid = sheet["grid"]
+    if cell in grid:
+        return f"{cell} is not empty; monsters and traps are drawn only on empty spaces."
+    for n in NEIGHBOURS[cell]:
+        if grid.get(n) in BLOCKER_KINDS:
+            return f"{cell} is next to the {grid[n]} on {n}; monsters and traps may never be orthogonally next to monsters or traps."
+    return None
+
+
+def blocker_cells(sheet: dict) -> list[str]:
+    return [c for c in ALL_CELLS if blocker_problem(sheet, c) is None]
+
+
+# ---- the hero's path ---------------------------------------------------------------
+
+
+def expand(waypoints: list[str]) -> list[str]:
+    """Waypoints joined by straight horizontal or vertical runs -> every space in order."""
+    if not waypoints:
+        raise IllegalAction("A path needs at least one space.")
+    out = [waypoints[0]]
+    for a, b in zip(waypoints, waypoints[1:], strict=False):
+        (ax, ay), (bx, by) = xy(a), xy(b)
+        if a == b:
+            raise IllegalAction(f"{a} is named twice in a row; name only the corners of the path.")
+        if ax != bx and ay != by:
+            raise IllegalAction(
+                f"{a} to {b} is not a straight line: the path is one unbranched line that moves only "
+                "horizontally or vertically, never diagonally."
+            )
+        dx = (bx > ax) - (bx < ax)
+        dy = (by > ay) - (by < ay)
+        x, y = ax, ay
+        while (x, y) != (bx, by):
+            x, y = x + dx, y + dy
+            out.append(ALL_CELLS[y * NC + x])
+    return out
+
+
+def compress(cells: list[str]) -> list[str]:
+    """The corners of a path (inverse of :func:`expand`): keep a space where the direction changes."""
+    if len(cells) <= 2:
+        return list(cells)
+    out = [cells[0]]
+    for prev, cur, nxt in zip(cells, cells[1:], cells[2:], strict=False):
+        (px, py), (cx, cy), (nx, ny) = xy(prev), xy(cur), xy(nxt)
+        if (cx - px, cy - py) != (nx - cx, ny - cy):
+            out.append(cur)
+    out.append(cells[-1])
+    return out
+
+
+def path_problem(sheet: dict, cells: list[str]) -> str | None:
+    """Why this path breaks the Phase B laws, or None if it is valid."""
+    grid = sheet["grid"]
+    if not cells or cells[0] != ENTRANCE:
+        return "The path must start at A1, the space below the entrance."
+    if cells[-1] != EXIT:
+        return "The path must end at H10, the space above the exit."
+    for a, b in zip(cells, cells[1:], strict=False):
+        if b not in NEIGHBOURS[a]:
+            return (
+                f"{a} to {b} is not one step: the path is one continuous line without branches or diagonals."
+            )
+    seen: dict[str, list[int]] = {}
+    for i, c in enumerate(cells):
+        if grid.get(c) == "wall":
+            return f"The path may never pass through a wall ({c})."
+        seen.setdefault(c, []).append(i)
+        if len(seen[c]) > 2:
+            return f"The path may pass through a space at most twice ({c})."
+    for c, idx in seen.items():
+        if len(idx) == 2 and grid.get(c) in MONSTER_KINDS:
+            between = cells[idx[0] + 1 : idx[1]]
+            if not any(grid.get(b) in BLOCKER_KINDS and b != c for b in between):
+                return (
+                    f"The path may cross the monster on {c} a second time only after crossing "
+                    "another monster or trap in between."
+                )
+    return None
+
+
+def cost_path(sheet: dict, start: str, goal: str, cost: dict[str, float] | None = None) -> list[str] | None:
+    """Cheapest wall-free route (Dijkstra; every step costs 1 plus ``cost`` of the space entered)."""
+    grid = sheet["grid"]
+    cost = cost or {}
+    dist = {start: 0.0}
+    prev: dict[str, str] = {}
+    heap: list[tuple[float, int, str]] = [(0.0, INDEX[start], start)]
+    while heap:
+        d, _, c = heapq.heappop(heap)
+        if c == goal:
+            out = [c]
+            while out[-1] != start:
+                out.append(prev[out[-1]])
+            return out[::-1]
+        if d > dist[c]:
+            continue
+        for n in NEIGHBOURS[c]:
+            if grid.get(n) == "wall":
+                continue
+            nd = d + 1 + cost.get(n, 0.0)
+            if nd < dist.get(n, float("inf")):
+                dist[n] = nd
+                prev[n] = c
+                heapq.heappush(heap, (nd, INDEX[n], n))
+    return None
+
+
+def distances(sheet: dict, start: str) -> dict[str, int]:
+    grid = sheet["grid"]
+    dist = {start: 0}
+    q = deque([start])
+    while q:
+        c = q.popleft()
+        for n in NEIGHBOURS[c]:
+            if n not in dist and grid.get(n) != "wall":
+                dist[n] = dist[c] + 1
+                q.append(n)
+    return dist
