@@ -295,7 +295,7 @@ class Game:
         """The revision whose rules are in force for ``state``. A rule changed in
         revision N is written ``if game.rules_revision(state) >= N: new rule``, so a
         stored game replays under the rules each of its moves was played with."""
-        return int(state.get("revision", FIRST_CARRIED_REVISION))
+        return rules_revision(state)
 
     def upgrade(self, state: State) -> State:
         """``state`` carried to this engine's newest revision, one step at a time
@@ -493,6 +493,13 @@ class _NoUpgrades:
 
 
 _NO_UPGRADES = _NoUpgrades()
+
+
+def rules_revision(state: State) -> int:
+    """The rules revision in force for ``state`` (see ``Game.rules_revision``), for
+    rule modules that have the state but not the game."""
+    return int(state.get("revision", FIRST_CARRIED_REVISION))
+
 
 # Game key -> module that defines ``GAME``. Rendering lives at render/<module name>.py.
 MODULES: dict[str, str] = {

@@ -123,7 +123,14 @@ def _header(draw: Any, view: dict[str, Any], names: list[str]) -> int:
     draw.rectangle([0, 0, W, h], fill=PALETTE["panel"])
     say(draw, (16, 10), _title(view), TITLE, "accent", role="title")
     for i, line in enumerate(lines):
-        say(draw, (16, 60 + (size + 8) * i), line, size, "yellow" if view.get("result") else "text", role="turn")
+        say(
+            draw,
+            (16, 60 + (size + 8) * i),
+            line,
+            size,
+            "yellow" if view.get("result") else "text",
+            role="turn",
+        )
     return h + 12
 
 
@@ -181,7 +188,9 @@ def _locations(draw: Any, view: dict[str, Any], y: int) -> int:
             if occ is not None:
                 cx = sx + 8 + text_width("I" * (k + 1), TEXT_MIN)
                 if [loc, k] in new:
-                    draw.rounded_rectangle((cx - 4, yy + 40, cx + 40, yy + 82), radius=8, outline=MARKS["new"], width=4)
+                    draw.rounded_rectangle(
+                        (cx - 4, yy + 40, cx + 40, yy + 82), radius=8, outline=MARKS["new"], width=4
+                    )
                 _chip(draw, cx, yy + 44, occ, TEXT_MIN, 36)
     return y + 2 * LOC_H + 6
 
@@ -244,7 +253,9 @@ def _evilometer(draw: Any, view: dict[str, Any], y: int) -> int:
     ev = view["evilometer"]
     n = ev["max"] - ev["min"] + 1
     cw = (W - 16) // n
-    text(draw, (12, y), "Evil-ometer - red: the paladin comes to the most evil lord there", TEXT_MIN, "accent")
+    text(
+        draw, (12, y), "Evil-ometer - red: the paladin comes to the most evil lord there", TEXT_MIN, "accent"
+    )
     y += STEP + 4
     cells: list[list[int | None]] = []
     for i in range(n):
@@ -345,7 +356,13 @@ def dungeon_lines(view: dict[str, Any], p: dict[str, Any], names: list[str]) -> 
 def _stats(p: dict[str, Any]) -> list[str]:
     """The numbers a lord decides by (drawn large): gold, food, imps, free imps, Evil."""
     free = p["imps"] - p["used"] - p.get("trained", 0)
-    return [f"Gold {p['gold']}", f"Food {p['food']}", f"Imps {p['imps']}", f"Free imps {free}", f"Evil {p['evil']}"]
+    return [
+        f"Gold {p['gold']}",
+        f"Food {p['food']}",
+        f"Imps {p['imps']}",
+        f"Free imps {free}",
+        f"Evil {p['evil']}",
+    ]
 
 
 def _more_stats(view: dict[str, Any], p: dict[str, Any]) -> list[tuple[str, str]]:
@@ -382,7 +399,9 @@ def _dungeon(
     room = w - 90
     if turn:
         tw = text_width("TO PLAY", BODY) + 20
-        draw.rounded_rectangle((x + w - 20 - tw, y + 10, x + w - 20, y + 50), radius=6, fill=PALETTE["accent"])
+        draw.rounded_rectangle(
+            (x + w - 20 - tw, y + 10, x + w - 20, y + 50), radius=6, fill=PALETTE["accent"]
+        )
         text(draw, (x + w - 20 - tw / 2, y + 30), "TO PLAY", BODY, "black", "mm")
         room -= int(tw) + 12
     size = next((k for k in (KEY, 32, BODY) if text_width(names[s], k) <= room), BODY)
@@ -454,7 +473,11 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
     info_h = sum(len(wrap(s, W - 24, BODY)) for s, _ in info) * (BODY + 6)
     # The height is worked out before drawing: cropping a drawn board costs as much as drawing it.
     lines, size = _header_lines(view, names)
-    top = 78 + (size + 8) * len(lines) + (RESULT_ROW * len(players) + 6 if over else 2 * LOC_H + 6 + info_h + 10)
+    top = (
+        78
+        + (size + 8) * len(lines)
+        + (RESULT_ROW * len(players) + 6 if over else 2 * LOC_H + 6 + info_h + 10)
+    )
     ev = view["evilometer"]
     evil_rows = max(1, max((_evil_count(view, v) + 1) // 2 for v in range(ev["min"], ev["max"] + 1)))
     legend_h = 2 * (STEP + 8)

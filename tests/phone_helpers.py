@@ -32,7 +32,9 @@ def record_labels(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     calls: list[tuple[str, int]] = []
     real = base.text
 
-    def spy(draw: Any, xy: Any, s: str, size: int = 18, fill: Any = "text", anchor: str = "la", **kw: Any) -> None:
+    def spy(
+        draw: Any, xy: Any, s: str, size: int = 18, fill: Any = "text", anchor: str = "la", **kw: Any
+    ) -> None:
         calls.append((s, size))
         real(draw, xy, s, size, fill, anchor, **kw)
 

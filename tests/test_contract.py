@@ -99,7 +99,11 @@ def _real_moves(game: core.Game) -> list[str]:
         legal = game.legal_actions(state, seat)
         for a in legal[:40]:
             text = game.format(a)
-            shape = re.sub(r"[0-9]+", "#", re.sub(r"[a-z]+", "a", text)) if len(text) > 30 else re.sub(r"[0-9]+", "#", text)
+            shape = (
+                re.sub(r"[0-9]+", "#", re.sub(r"[a-z]+", "a", text))
+                if len(text) > 30
+                else re.sub(r"[0-9]+", "#", text)
+            )
             if shape not in shapes and len(texts) < 150:
                 shapes.add(shape)
                 texts.append(text)
@@ -152,7 +156,11 @@ def _field_mutants(action: dict) -> list[object]:
         if isinstance(value, list | dict) and value:
             out.append({**action, k: type(value)()})
             if isinstance(value, list):
-                out += [{**action, k: value[1:]}, {**action, k: [*value, value[-1]]}, {**action, k: [str(value)]}]
+                out += [
+                    {**action, k: value[1:]},
+                    {**action, k: [*value, value[-1]]},
+                    {**action, k: [str(value)]},
+                ]
     for i, a in enumerate(keys):  # two fields' values swapped
         for b in keys[i + 1 :]:
             if action[a] != action[b]:

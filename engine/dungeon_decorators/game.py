@@ -278,6 +278,8 @@ class DungeonDecorators(core.Game):
     def _mark_turn_start(self, state: State) -> None:
         """What the board will compare at the end of this turn (issue 28: mark what
         the last turn changed). Public only: the dungeon, the score, goals scored."""
+        if self.rules_revision(state) < 3:  # kept from revision 3: earlier games replay as played
+            return
         seat = self.current(state)
         p = state["players"][seat]
         state["turn_mark"] = {

@@ -136,7 +136,11 @@ def take(state: State, seat: int, action: dict, events: list[Event]) -> None:
     if p["pending"] is not None:
         raise IllegalAction("Finish installing your card and type done before taking another.")
     if not state["queue"] or state["queue"][0] != seat:
-        nxt = f": {seat_ref(state['queue'][0])} picks next" if state["queue"] else ": every card of this round is taken"
+        nxt = (
+            f": {seat_ref(state['queue'][0])} picks next"
+            if state["queue"]
+            else ": every card of this round is taken"
+        )
         raise IllegalAction(f"It is not your turn to pick a card{nxt}.")
     cid = action.get("card")
     if type(cid) is not int or cid not in state["display"]:  # True == 1 and 12.0 == 12: refused

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Event, IllegalAction, Rng, State, seat_ref
+from engine.core import Event, IllegalAction, Rng, State, rules_revision, seat_ref
 
 from . import board
 from .data import ACTIONS, BASE_DICE, CARDS, DIE, HEARTS, MAX_DICE, SHEET, TARGET, card_text
@@ -199,13 +199,19 @@ def damage(state: State, seat: int, amount: int, events: list[Event]) -> None:
         for cid in discard_on(state, p, "shield"):
             taken = min(amount, ACTIONS["shield"]["amount"])
             amount -= taken
-            events.append(Event(f"Shield (#{cid}) takes {plural(taken, 'point')} off the damage."))
+            events.append(
+                Event(f"Shield (#{cid}) takes {plural(taken, 'point')} off the damage.")
+                if rules_revision(state) >= 3  # a game stored earlier replays its news as said
+                else Event(f"Shield (#{cid}) absorbs some of the damage.")
+            )
     hero["hearts"] = max(0, hero["hearts"] - amount)
     events.append(
         Event(
             f"The hero in {seat_ref(seat)}'s dungeon suffers {amount} damage "
             f"({plural(hero['hearts'], 'heart')} left)."
         )
+        if rules_revision(state) >= 3
+        else Event(f"The hero suffers {amount} damage ({hero['hearts']} hearts left).")
     )
     if hero["hearts"] == 0:
         hero["state"] = "dead"
@@ -292,15 +298,20 @@ def refill(state: State, seat: int, action: dict, events: list[Event]) -> None:
     before = list(p["hand"])
     draw_hand(p)
     drawn = [c for c in p["hand"] if c not in before]
-    events.append(
-        Event(
-            f"{seat_ref(seat)} puts {plural(len(under), 'card')} under the action deck and draws {len(drawn)}."
-            if under
-            else f"{seat_ref(seat)} refills the hand: draws {plural(len(drawn), 'card')}."
-            if drawn
-            else f"{seat_ref(seat)} ends the turn (no card to draw)."
+    if rules_revision(state) < 3:  # a game stored earlier replays its news as said
+        events.append(
+            Event(f"{seat_ref(seat)} puts {len(under)} card(s) under the action deck and draws {len(drawn)}.")
         )
-    )
+    else:
+        events.append(
+            Event(
+                f"{seat_ref(seat)} puts {plural(len(under), 'card')} under the action deck and draws {len(drawn)}."
+                if under
+                else f"{seat_ref(seat)} refills the hand: draws {plural(len(drawn), 'card')}."
+                if drawn
+                else f"{seat_ref(seat)} ends the turn (no card to draw)."
+            )
+        )
     if drawn:
         events.append(hand_event(p, seat, "You draw", drawn))
     p["started"] = True

@@ -62,10 +62,10 @@ class DungeonDrawers(core.Game):
             step=None,
             encounter=None,
             news=[],
-            last=None,
-            mark=None,
             players=[self._new_player() for _ in range(n)],
         )
+        if self.rules_revision(state) >= 3:  # what the last turn changed: kept from revision 3
+            state.update(last=None, mark=None)
         build.start_round(state, [])
 
     @staticmethod
@@ -140,12 +140,17 @@ class DungeonDrawers(core.Game):
         if not isinstance(action, dict) or "t" not in action:
             raise IllegalAction("That is not a Dungeon Drawers move.")
         events: list[Event] = []
-        mark = self._turn_mark(state)
+        # What the last turn changed (issue 28) is kept from revision 3 on, so that an
+        # earlier game replays to exactly the state it was played into.
+        marked = self.rules_revision(state) >= 3
+        mark = self._turn_mark(state) if marked else {}
         {"build": self._apply_build, "path": self._apply_path}.get(state["phase"], self._apply_defend)(
             state, seat, action, events
         )
         public = [e.text for e in events if e.seat is None]
         state["news"] = (state["news"] + public)[-6:]
+        if not marked:
+            return events
         mark["lines"] = (mark["lines"] + public)[-12:]
         if self.turn_id(state) != mark["id"]:
             # the board is posted when the turn id changes: it marks what changed since the last one

@@ -207,7 +207,8 @@ class DungeonLair(core.Game):
             events = [Event(f"{seat_ref(seat)} does no monster action.")]
         else:
             events = self._apply_monster(state, seat, action)
-        last_turn.record(state, seat, action)
+        if self.rules_revision(state) >= 3:  # what the last turn changed: kept from revision 3
+            last_turn.record(state, seat, action)
         self._end_turn(state, events)
         return events
 

@@ -495,7 +495,9 @@ class DungeonLords(core.Game):
         self._advance(state, ev)
         # What the last turn changed (issue 28): the public board as the turn began, kept
         # until the next turn ends, so every board can outline what is new.
-        if self.turn_id(state) != before:
+        if self.rules_revision(state) < 3:  # kept from revision 3: earlier games replay as played
+            pass
+        elif self.turn_id(state) != before:
             state["last"], state["mark"] = mark, views.snapshot(state)
         else:
             state["mark"] = mark

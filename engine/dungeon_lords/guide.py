@@ -165,7 +165,9 @@ def _orders(state: State, seat: int) -> str:
     if p["inacc"]:
         lines.append("Inaccessible this season: " + ", ".join(LOC[c]["name"] for c in p["inacc"]) + ".")
     offer = state["offer"]
-    mons = ", ".join(f"{MONSTERS[m]['name']} ({board.cost_text(MONSTERS[m]['cost'])})" for m in offer["monsters"])
+    mons = ", ".join(
+        f"{MONSTERS[m]['name']} ({board.cost_text(MONSTERS[m]['cost'])})" for m in offer["monsters"]
+    )
     rooms = ", ".join(ROOMS[r]["name"] for r in offer["rooms"])
     lines.append(f"On offer: {mons or 'no monster'}; rooms {rooms or 'none'}.")
     lines.append("An order marked 'only to block a space' takes the space and does nothing. Your 2nd and "
@@ -216,9 +218,11 @@ def _mine(state: State, seat: int) -> str:
         line += f" Next season: {nxt}."
     if p["seen"]:
         cards = state["decks"][str(state["year"])]["cards"]
-        line += " Combat Cards you saw: " + ", ".join(
-            f"{i + 1} {CARDS[cards[i]]['name']}" for i in p["seen"] if i < len(cards)
-        ) + "."
+        line += (
+            " Combat Cards you saw: "
+            + ", ".join(f"{i + 1} {CARDS[cards[i]]['name']}" for i in p["seen"] if i < len(cards))
+            + "."
+        )
     return line
 
 

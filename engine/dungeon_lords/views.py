@@ -83,7 +83,7 @@ def changed(state: State) -> dict[str, Any]:
         [loc, i]
         for loc, occ in now["board"].items()
         for i, o in enumerate(occ)
-        if o is not None and (last["board"].get(loc) or [None] * 3)[i:i + 1] != [o]
+        if o is not None and (last["board"].get(loc) or [None] * 3)[i : i + 1] != [o]
     ]
     return {"cells": {s: c for s, c in cells.items() if c}, "spaces": spaces}
 

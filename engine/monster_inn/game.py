@@ -128,7 +128,8 @@ class MonsterInn(core.Game):
             )
         state["moves"] += 1
         self._advance(state, events)
-        last_turn.record(state, seat, before, events, follow_up=pend is not None)
+        if self.rules_revision(state) >= 3:  # what the last turn changed: kept from revision 3
+            last_turn.record(state, seat, before, events, follow_up=pend is not None)
         return events
 
     def _advance(self, state: State, events: list[Event]) -> None:

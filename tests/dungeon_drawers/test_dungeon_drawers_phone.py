@@ -168,7 +168,7 @@ def test_the_board_marks_what_the_last_turn_changed() -> None:
 
 def test_a_revision_2_state_is_carried_with_nothing_marked() -> None:
     state = GAME.new(2, None, 4, 2)
-    state.pop("last"), state.pop("mark")
+    state.pop("last", None), state.pop("mark", None)
     carried = upgrade.STEPS[3](state)
     assert carried["last"] is None and carried["mark"] is None
     seat = min(GAME.to_act(carried))
