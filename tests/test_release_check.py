@@ -26,7 +26,7 @@ from tables.turns import replay_news
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 # fixture -> the rules revision its games were begun under (schema <= 2: 1; 3-4: 2)
-RELEASES = {"release-f63664e.db": 1, "release-4f183ac.db": 2}
+RELEASES = {"release-f63664e.db": 1, "release-4f183ac.db": 2, "release-1eec3aa.db": 3}
 PEOPLE = (101, 102)
 
 
