@@ -298,8 +298,15 @@ class Game:
         return rules_revision(state)
 
     def upgrade(self, state: State) -> State:
-        """``state`` carried to this engine's newest revision, one step at a time
-        (``STEPS[n]`` of upgrade.py carries revision n-1 to n), on a copy."""
+        """``state`` carried to this engine's newest revision, one step at a time, on a
+        copy. A change to a game's rules, components, notation or state shape bumps
+        ``REVISION`` in engine/<game>/upgrade.py and adds, for the new number n:
+        ``STEPS[n](state) -> state``, which carries a state of revision n-1 to n from any
+        point of a game (new fields, renamed squares); ``CHANGES[n]``, one or two
+        sentences a player understands, told once in the thread of every game carried
+        across it; and in the rules, ``if rules_revision(state) >= n`` around the changed
+        rule, so a stored game replays every earlier move under the rules it was played
+        with. Revision 1 is release f63664e (replayed on its frozen engine, legacy/r1)."""
         module = self._upgrade_module()
         new = copy_state(state)
         for n in range(self.rules_revision(state) + 1, self.revision + 1):

@@ -1,16 +1,5 @@
-"""Rules revisions of Monster Inn: what changed in each, and how a stored game is carried.
-
-A change to this game's rules, components, notation or state shape bumps REVISION
-and adds, for the new number n:
-- ``STEPS[n](state) -> state``: carries a state of revision n-1 to n (new fields,
-  renamed squares ...). It must accept a state from any point of a game.
-- ``CHANGES[n]``: one or two sentences a player understands, told once in the
-  thread of every game carried across it.
-- in the rules, a changed rule reads ``if GAME.rules_revision(state) >= n``, so a
-  stored game replays every earlier move under the rules it was played with.
-Revision 1 is release f63664e (replayed on its frozen engine); revision 2 is the
-rules as of 4f183ac. See docs/storage.md, "Changing a game's rules".
-"""
+"""Rules revisions of Monster Inn: what changed in each, and how a stored game is
+carried (the contract: ``engine.core.Game.upgrade``; how to make a change: docs/storage.md)."""
 
 from __future__ import annotations
 
