@@ -101,8 +101,8 @@ class Turns:
 def turns_of(game: core.Game, states: list[dict[str, Any]], seats: list[int]) -> Turns:
     """Turns as a player counts them: a seat's turn runs from the moment the game waits
     on it until it waits on somebody else (the seat is no longer to act), or until a new
-    turn begins (the game's ``turn_id`` changes, other than by a seat leaving a
-    simultaneous phase, which only shrinks the seats to act). ``states[k]`` is the state
+    turn begins (the game's ``turn_id`` changes; with the default ids, the seats to act,
+    a seat leaving a simultaneous phase changes the id but begins no new turn). ``states[k]`` is the state
     before move ``k + 1``; ``seats[k]`` the seat that made it. A simultaneous phase is a
     turn in which at least two seats moved while several were to act."""
     acts: list[frozenset[int]] = []
@@ -116,8 +116,12 @@ def turns_of(game: core.Game, states: list[dict[str, Any]], seats: list[int]) ->
     current: dict[int, int] = {}  # seat -> its turn now
     phase_movers: list[set[int]] = []  # per phase (several seats to act at its start): who moved
     phase: set[int] | None = None
+    plain = [i == ",".join(str(s) for s in sorted(a)) for i, a in zip(ids, acts, strict=True)]
     for k, seat in enumerate(seats):
-        if k == 0 or not (ids[k] == ids[k - 1] or acts[k] < acts[k - 1]):
+        # With the default ids (the seats to act), a seat finishing its part of a
+        # simultaneous phase changes the id; that is not a new turn.
+        shrank = k > 0 and plain[k] and plain[k - 1] and acts[k] < acts[k - 1]
+        if k == 0 or not (ids[k] == ids[k - 1] or shrank):
             current.clear()  # a new turn for everyone
             phase = set() if len(acts[k]) >= 2 else None
             if phase is not None:
