@@ -115,11 +115,10 @@ def markdown(r: dict[str, Any]) -> str:
         f"SQLite {m['sqlite']}, Pillow {m['pillow']}; load average at start {m['load_avg_at_start']}.",
         "",
     ]
-    if r.get("sections_run"):
+    for k, v in (r.get("sections_run") or {}).items():
         lines += [
-            "Sections as last measured: "
-            + "; ".join(f"{k} ({v['mode']}, {v['when']})" for k, v in r["sections_run"].items())
-            + ".",
+            f"Section {k} measured later ({v['mode']}, {v['when']}), load average at its start "
+            f"{v['machine']['load_avg_at_start']}.",
             "",
         ]
     if "engine" in r:
@@ -238,13 +237,21 @@ def clicks_markdown(r: dict[str, Any]) -> list[str]:
 
 
 def merged(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """``new`` over ``old``: the sections measured now replace theirs, the others stay."""
-    measured = [k for k in new if k not in ("when", "mode", "machine", "games", "sections_run")]
-    out = {**old, **new}
-    runs = dict(old.get("sections_run") or {})
-    for k in measured:
-        runs[k] = {"when": new["when"], "mode": new["mode"], "games": new["games"]}
-    out["sections_run"] = runs
+    """``new`` over ``old``: the sections measured now replace theirs, the others stay as
+    they were, with the run that measured them (the top-level ``when``/``mode``/``machine``);
+    ``sections_run`` says when, how and on what machine each newer section was measured."""
+    meta = ("when", "mode", "machine", "games", "sections_run")
+    measured = [k for k in new if k not in meta]
+    kept = [k for k in old if k not in meta and k not in measured]
+    out = {**old, **{k: new[k] for k in measured}} if kept else dict(new)
+    runs = {k: v for k, v in (old.get("sections_run") or {}).items() if k in kept}
+    if kept:
+        for k in measured:
+            runs[k] = {n: new[n] for n in ("when", "mode", "machine", "games")}
+    if runs:
+        out["sections_run"] = runs
+    else:
+        out.pop("sections_run", None)
     return out
 
 
