@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from tables import Lobby, Step, TableError, Tables, Update
+from tables import Lobby, Panel, Step, TableError, Tables, Update
 
 log = logging.getLogger("lairkeeper.cogs")
 
@@ -98,6 +98,8 @@ async def post_board(client: discord.Client, update: Update, again: bool = False
     skipped (``again``: /board, post it anyway). A failure leaves the board owed;
     :func:`post_owed` posts it when Discord answers again."""
     tables: Tables = client.tables  # type: ignore[attr-defined]
+    if not update.post and not again:  # a move inside a turn: the thread waits for the turn's end
+        return None
     async with _post_locks.setdefault(update.game_id, asyncio.Lock()):
         if not again and await tables.posted_version(update.game_id) >= update.version:
             return None
@@ -292,14 +294,8 @@ class ChooseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:ch:(
             # Deferred first: a chooser step (and its preview image) may take a moment.
             await interaction.response.defer(ephemeral=True, thinking=True)
             panel = await tables_of(interaction).panel(self.game_id, interaction.user.id, self.version)
-            if panel.step is not None:
-                content, view, files = step_message(panel.step)
-                await interaction.followup.send(content, view=view, files=files, ephemeral=True)
-                return
-            view = discord.ui.View(timeout=None)
-            for label, index in panel.buttons:
-                view.add_item(MoveButton(self.game_id, self.version, index, label))
-            await interaction.followup.send("Your choices (only you see this):", view=view, ephemeral=True)
+            content, view, files = panel_message(panel)
+            await interaction.followup.send(content, view=view, files=files, ephemeral=True)
 
         await guarded(interaction, self.game_id, run())
 
@@ -309,9 +305,14 @@ class ChooseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:ch:(
 STEP_OPS = "pick|back|done|page"
 
 
-def step_message(step: Step) -> tuple[str, discord.ui.View, list[discord.File]]:
-    """A chooser step as a private message: options as buttons when few, else a
-    select menu (a page of 25, with Previous/Next); Back and Done when they apply."""
+PRIVATE = "(Only you see this. You can also type a whole move with /play.)"
+
+
+def step_message(step: Step, head: str = "") -> tuple[str, discord.ui.View, list[discord.File]]:
+    """A chooser step as a private message: ``head`` (the seat's own state and its
+    turn so far), then the step; options as buttons when few, else one select menu
+    (a page of 25, with Previous/Next, each option saying what picking it does);
+    Back, and Done only while the move could still be extended."""
     gid, ver, depth = step.game_id, step.version, step.depth
     view = discord.ui.View(timeout=None)
     if len(step.options) <= Step.FEW:
@@ -320,7 +321,7 @@ def step_message(step: Step) -> tuple[str, discord.ui.View, list[discord.File]]:
     else:
         base = step.page * Step.PAGE
         shown = [(base + k, label) for k, (_tok, label) in enumerate(step.shown)]
-        view.add_item(StepSelect(gid, ver, depth, shown, step.prompt))
+        view.add_item(StepSelect(gid, ver, depth, shown, hints=step.hints))
         if step.page > 0:
             view.add_item(StepButton(gid, ver, depth, "page", step.page - 1, "Previous", row=1))
         if step.page < step.pages - 1:
@@ -330,8 +331,25 @@ def step_message(step: Step) -> tuple[str, discord.ui.View, list[discord.File]]:
     if step.done is not None:
         view.add_item(StepButton(gid, ver, depth, "done", 0, "Done", row=1))
     files = [discord.File(io.BytesIO(step.preview), filename="preview.png")] if step.preview else []
-    text = step.text + "\n(Only you see this. You can also type a whole move with /play.)"
-    return text[:2000], view, files
+    text = "\n".join(part for part in (head or step.head, step.text, PRIVATE) if part)
+    return text[-2000:], view, files
+
+
+def panel_message(panel: Panel, note: str = "") -> tuple[str, discord.ui.View, list[discord.File]]:
+    """The private turn message: ``note`` (what the last click did), the seat's own
+    state, its turn so far, and the next choice (move buttons or a chooser step)."""
+    head = "\n".join(
+        part
+        for part in (note, panel.header, "This turn so far: " + "; ".join(panel.turn) if panel.turn else "")
+        if part
+    )
+    if panel.step is not None:
+        return step_message(panel.step, head)
+    view = discord.ui.View(timeout=None)
+    for label, index in panel.buttons:
+        view.add_item(MoveButton(panel.game_id, panel.version, index, label))
+    text = "\n".join(part for part in (head, "Your choices:", PRIVATE) if part)
+    return text[-2000:], view, []
 
 
 class StepButton(
@@ -372,12 +390,26 @@ class StepSelect(
     """A chooser select menu; each option's value is its index in the step."""
 
     def __init__(
-        self, game_id: int, version: int, depth: int, options: list[tuple[int, str]], prompt: str = ""
+        self,
+        game_id: int,
+        version: int,
+        depth: int,
+        options: list[tuple[int, str]],
+        hints: list[str] | None = None,
     ) -> None:
+        # The instructions are in the message: a phone cuts a long placeholder.
+        hints = hints or []
         select: discord.ui.Select = discord.ui.Select(
             custom_id=f"lk:cs:{game_id}:{version}:{depth}",
-            placeholder=(prompt or "Choose")[:150],
-            options=[discord.SelectOption(label=(label or "?")[:100], value=str(i)) for i, label in options],
+            placeholder="Choose",
+            options=[
+                discord.SelectOption(
+                    label=(label or "?")[:100],
+                    value=str(i),
+                    description=(hints[k][:100] or None) if k < len(hints) else None,
+                )
+                for k, (i, label) in enumerate(options)
+            ],
             row=0,
         )
         super().__init__(select)
@@ -400,10 +432,14 @@ async def step_click(
     interaction: discord.Interaction, game_id: int, version: int, depth: int, op: str, n: int
 ) -> None:
     """Answer within Discord's 3 seconds (a deferred update), then edit the private
-    reply in place with the next step."""
+    reply in place with the next step, or, when the pick completed the move (it is
+    played at once), with what the move did and the turn's next step."""
     await interaction.response.defer()
     step = await tables_of(interaction).choose(game_id, interaction.user.id, version, depth, op, n)
-    content, view, files = step_message(step)
+    if step.update is not None:
+        content, view, files = await after_move(interaction, step.update, game_id)
+    else:
+        content, view, files = step_message(step)
     await interaction.edit_original_response(content=content, view=view, attachments=files)
 
 
@@ -411,8 +447,20 @@ async def step_done(interaction: discord.Interaction, button: StepButton) -> Non
     await interaction.response.defer()
     t = tables_of(interaction)
     update = await t.choose_done(button.game_id, interaction.user.id, button.version, button.depth)
-    confirm = await post_taken(interaction, update, button.game_id)
-    await interaction.edit_original_response(content=confirm, view=None, attachments=[])
+    content, view, files = await after_move(interaction, update, button.game_id)
+    await interaction.edit_original_response(content=content, view=view, attachments=files)
+
+
+async def after_move(
+    interaction: discord.Interaction, update: Update, game_id: int
+) -> tuple[str, discord.ui.View | None, list[discord.File]]:
+    """After a saved move: the turn's board when the turn ended (posted in the
+    thread), and what the mover's private message shows now: the turn's next step
+    while it goes on, else the move taken and the turn in words."""
+    confirm = await post_taken(interaction, update, game_id)
+    if update.next is not None:
+        return panel_message(update.next, confirm)
+    return confirm, None, []
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:hand:(?P<gid>\d+)"):
@@ -446,17 +494,31 @@ async def play(
     text: str | None = None,
     button: tuple[int, int] | None = None,
 ) -> None:
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    """A move from a private move button (the turn message is edited in place) or
+    typed with /play (answered privately; the turn goes on in that answer)."""
+    if button is not None:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
     update = await tables_of(interaction).act(game_id, interaction.user.id, text=text, button=button)
-    confirm = await post_taken(interaction, update, game_id)
-    await interaction.followup.send(confirm, ephemeral=True)
+    content, view, files = await after_move(interaction, update, game_id)
+    if button is not None:
+        await interaction.edit_original_response(content=content, view=view, attachments=files)
+    else:
+        kw: dict[str, Any] = {"view": view} if view is not None else {}
+        await interaction.followup.send(content, ephemeral=True, files=files, **kw)
 
 
 async def post_taken(interaction: discord.Interaction, update: Update, game_id: int) -> str:
-    """Posts the board after a saved move and returns the mover's private confirmation
-    (at most 2,000 characters). From here on the move is saved: a failure to post must
-    not claim otherwise."""
-    confirm = "Move taken."
+    """Posts the turn's board (when the turn ended) after a saved move and returns the
+    mover's private confirmation (at most 2,000 characters). From here on the move is
+    saved: a failure to post must not claim otherwise."""
+    if update.next is not None:
+        confirm = "Move taken; your turn goes on."
+    else:
+        confirm = "Move taken."
+        if update.turn:
+            confirm += " Your turn: " + "; ".join(update.turn) + "."
     if update.actor_private:
         confirm += "\n" + update.actor_private
     try:

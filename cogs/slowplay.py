@@ -40,7 +40,8 @@ def describe_settings(s: dict[str, Any]) -> str:
     chan = f"<#{s['channel_id']}>" if s.get("channel_id") else "the channel where /game new is used"
     return (
         f"Turn deadline: {dl}. Reminders: {rem}. At the deadline: {s['on_deadline']}. "
-        f"New games open in: {chan}. Unstarted lobbies close after {s['lobby_days']:g} days."
+        f"New games open in: {chan}. Unstarted lobbies close after {s['lobby_days']:g} days. "
+        f"A player's only possible move is played for them: {'on' if s.get('auto_play', True) else 'off'}."
     )
 
 
@@ -128,6 +129,7 @@ class SlowPlay(commands.Cog):
         on_deadline="What happens at the deadline",
         channel="Channel where new games open",
         lobby_days="Days a lobby may wait unstarted before it is closed (default 7)",
+        only_moves="Play a player's only possible move for them when it reveals nothing (default on)",
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -139,6 +141,7 @@ class SlowPlay(commands.Cog):
         on_deadline: Literal["ai", "skip", "abandon"] | None = None,
         channel: discord.TextChannel | None = None,
         lobby_days: app_commands.Range[float, 1, 365] | None = None,
+        only_moves: Literal["on", "off"] | None = None,
     ) -> None:
         async def run() -> None:
             perms = getattr(interaction.user, "guild_permissions", None)
@@ -156,6 +159,8 @@ class SlowPlay(commands.Cog):
                 changes["channel_id"] = channel.id
             if lobby_days is not None:
                 changes["lobby_days"] = lobby_days
+            if only_moves is not None:
+                changes["auto_play"] = only_moves == "on"
             t = tables_of(interaction)
             if changes:
                 merged = await t.set_guild_settings(interaction.guild_id, changes)

@@ -610,7 +610,9 @@ class Store:
         """Append ``moves`` (seat, user_id, notation) and write the snapshot, in one
         transaction, only if the game is still at ``version``. Raises Conflict.
         ``state`` is the snapshot, or its text from :func:`encode_state` when the
-        caller has encoded it already. In the same transaction: arm timers (seat,
+        caller has encoded it already. ``turn_changed``: the move began a new turn
+        (the thread is owed its board); a move inside a turn keeps a thread that was
+        up to date so. In the same transaction: arm timers (seat,
         kind, due), drop the timers of ``disarm`` seats, and consume ``fired_timer``
         (so a deadline fires once)."""
         now = self.clock()
@@ -658,6 +660,11 @@ class Store:
             sets, args = sets + ", status='over', result=?", [*args, result_json]
         if turn_changed:
             sets, args = sets + ", turn_since=?", [*args, now]
+        else:
+            # A move inside the same turn owes the thread no board (one board a turn,
+            # issue 26): if the thread was up to date, it stays so. A board still owed
+            # (posted_version behind) stays owed. Right-hand columns are the old row's.
+            sets += ", posted_version = CASE WHEN posted_version = version THEN version + 1 ELSE posted_version END"
         n = yield execute(
             f"UPDATE games SET version=version+1, updated_at=?, {sets} WHERE id=? AND version=? AND status='active'",
             now,

@@ -56,6 +56,8 @@ class TablesBase:
         self.store = store
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
+        # What the moves since each game's last board said (tables/turns.py).
+        self._kept_news: dict[int, Any] = {}
 
     if TYPE_CHECKING:  # provided by the other parts of the facade
 
@@ -69,6 +71,8 @@ class TablesBase:
         ) -> Update: ...
 
         async def _run_ai(self, game_id: int) -> list[Event]: ...
+
+        async def _remember(self, row: GameRow, version: int, news: list[Any]) -> None: ...
 
         async def settings_for(self, row: GameRow) -> dict[str, Any]: ...
 
@@ -113,31 +117,44 @@ class TablesBase:
         moves: list[tuple[int, int | None, str]],
         new: dict[str, Any],
         fired_timer: int | None = None,
+        news: list[Any] | None = None,
     ) -> int:
+        """Save ``moves`` (one transaction). A new turn (``Game.turn_id`` changed, or
+        the end) re-arms the timers of every person who must act and owes the thread
+        its board; a move inside a turn does neither. ``news``: what the moves said
+        (tables/turns.py keeps it for the turn's board)."""
         game = core.get(row.game_key)
         assert row.state is not None
         over = game.is_over(new)
         result = game.result(new).to_json() if over else None
+        changed = over or game.turn_id(row.state) != game.turn_id(new)
         before, after = game.to_act(row.state), set() if over else game.to_act(new)
-        arm, disarm = await self._timer_changes(row, before, after)
+        arm, disarm = await self._timer_changes(row, before, after, renew=changed)
         # The store is handed the snapshot as text, the bytes it writes (the benchmark
         # times the encoding and the commit apart, see docs/performance.md).
         snapshot = encode_state(new)
         try:
-            return await self.store.commit_move(
-                row.id, row.version, moves, snapshot, result, before != after, arm, disarm, fired_timer
+            version = await self.store.commit_move(
+                row.id, row.version, moves, snapshot, result, changed, arm, disarm, fired_timer
             )
         except Conflict:
             raise TableError(
                 "That move was already taken or the game moved on; look at the newest board."
             ) from None
+        if news is not None:
+            await self._remember(row, version, news)
+        else:
+            self._kept_news.pop(row.id, None)
+        return version
 
     async def _timer_changes(
-        self, row: GameRow, before: set[int], after: set[int]
+        self, row: GameRow, before: set[int], after: set[int], renew: bool = False
     ) -> tuple[list[tuple[int, str, float]], list[int]]:
-        """Timers for seats that start owing a move; seats that stop owing lose theirs."""
+        """Timers for seats that start owing a move (``renew``, a new turn: for every
+        person who must act, so whoever must act always has a deadline); seats that
+        stop owing lose theirs."""
         humans = {s.seat for s in row.seats if not s.is_ai}
-        newly = sorted((after - before) & humans)
+        newly = sorted((after if renew else after - before) & humans)
         gone = sorted((before - after) & humans)
         if not newly:
             return [], gone

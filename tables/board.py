@@ -90,12 +90,19 @@ def words(row: GameRow, events: list[Event], before: GameRow | None, actor: tupl
     else:
         acting = sorted(game.to_act(row.state))
         was = game.to_act(before.state) if before is not None and before.state is not None else set()
+        # Pinged: whoever must act and was not already waited on before the last move,
+        # and the seat whose turn just ended if it must act again (a new turn). A
+        # board comes only when the turn changes, so a continuation pings nobody.
         waiting = ", ".join(display_name(row, s) for s in acting)
         status = game.status(row.state)
         w.tail.append(f"{status} Waiting for: {waiting}." if status else f"Waiting for: {waiting}.")
         for s in acting:
             uid = row.seats[s].user_id
-            if uid is not None and not row.seats[s].is_ai and (s not in was or actor == (uid, s)):
+            if (
+                uid is not None
+                and not row.seats[s].is_ai
+                and (s not in was or (actor is not None and actor[1] == s))
+            ):
                 w.ping.append(uid)
         w.choose = any(not row.seats[s].is_ai for s in acting)
     # Until every board draws the names, say which seat number is whom.

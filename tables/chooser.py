@@ -25,6 +25,7 @@ from store import GameRow
 from tables.play import PlayMixin
 from tables.results import MAX_BUTTONS, Panel, Step, TableError, Update
 from tables.text import image_names, named
+from tables.turns import TurnsMixin, builds_moves, labels_of
 from tables.upkeep import PAUSED
 
 log = logging.getLogger("lairkeeper.tables")
@@ -33,12 +34,8 @@ STALE_STEP = "That choice belongs to an earlier board; use the newest one."
 STALE_BOARD = "That board is out of date; use the newest one."
 OLD_STEP = "That step was already answered; use your newest reply."
 LABEL_MAX = 80
-
-
-def builds_moves(game: core.Game) -> bool:
-    """Whether the game builds its moves step by step (overrides ``chooser``):
-    then its legal list is only a sample, and the chooser is always offered."""
-    return type(game).chooser is not core.Game.chooser
+HINT_MAX = 100
+HEADER_MAX = 400
 
 
 def _choice(row: GameRow, seat: int, prefix: list[str]) -> Choice:
@@ -72,6 +69,8 @@ def build_step(row: GameRow, seat: int, prefix: list[str], page: int = 0) -> Ste
         path=path,
     )
     step.page = max(0, min(page, step.pages - 1))
+    if len(step.options) > Step.FEW:
+        step.hints = hints(row, seat, prefix, step)
     preview = render.get(row.game_key).preview
     if preview is not None and choice.preview is not None:
         try:
@@ -79,6 +78,23 @@ def build_step(row: GameRow, seat: int, prefix: list[str], page: int = 0) -> Ste
         except Exception:  # a preview is a help: the step works without it
             log.exception("preview render failed for game %s", row.id)
     return step
+
+
+def hints(row: GameRow, seat: int, prefix: list[str], step: Step) -> list[str]:
+    """Under each option on the step's page: what picking it does (the move is
+    played at once, or what is chosen next), so a pick is never a surprise."""
+    out = []
+    for tok, _label in step.shown:
+        try:
+            nxt = _choice(row, seat, [*prefix, tok])
+        except TableError:
+            out.append("")
+            continue
+        if nxt.action is not None and not nxt.options:
+            out.append("Plays this move at once.")
+        else:
+            out.append(("Then: " + named(row, nxt.prompt))[:HINT_MAX])
+    return out
 
 
 def still_accepted(row: GameRow, seat: int, prefix: list[str]) -> bool:
@@ -98,7 +114,7 @@ def still_accepted(row: GameRow, seat: int, prefix: list[str]) -> bool:
     return True
 
 
-class ChooserMixin(PlayMixin):
+class ChooserMixin(TurnsMixin, PlayMixin):
     async def _draft(self, row: GameRow, user_id: int, seat: int) -> tuple[list[str], str | None]:
         """The user's half-made move ([] if none) and a sentence when the game moved on
         since it was made. A draft outlives another seat's move (several seats choose
@@ -136,23 +152,44 @@ class ChooserMixin(PlayMixin):
         return row, seat
 
     async def panel(self, game_id: int, user_id: int, version: int) -> Panel:
-        """The private answer to "Your move": a button per legal move when they fit,
-        else the chooser's step (resuming a half-made move)."""
-        row, seat = await self._acting(game_id, user_id, version, STALE_BOARD)
+        """The private answer to "Your move": the seat's own state, its moves of this
+        turn so far, and a button per legal move when they fit, else the chooser's
+        step (resuming a half-made move). The board's button opens the current turn
+        even when moves were made since that board (one board a turn)."""
+        row = await self._load(game_id)
+        if version > row.version:
+            raise TableError(STALE_BOARD)
+        seat = self._acting_seat(row, user_id)
+        if await self.is_paused(game_id):
+            raise TableError(PAUSED)
+        return await self._panel_of(row, user_id, seat)
+
+    async def _head(self, row: GameRow, seat: int) -> str:
+        """The top of the seat's private turn message: its own state (the game's
+        header) and its moves of this turn so far, in words."""
+        assert row.state is not None
+        header = named(row, core.get(row.game_key).header(row.state, seat))[:HEADER_MAX]
+        turn = [named(row, label) for label in labels_of(await self.news(row), seat)]
+        return "\n".join(p for p in (header, "This turn so far: " + "; ".join(turn) if turn else "") if p)
+
+    async def _panel_of(self, row: GameRow, user_id: int, seat: int, turn: list[str] | None = None) -> Panel:
         game = core.get(row.game_key)
         assert row.state is not None
+        header = named(row, game.header(row.state, seat))[:HEADER_MAX]
+        if turn is None:
+            turn = [named(row, label) for label in labels_of(await self.news(row), seat)]
         legal = game.legal_actions(row.state, seat)
         if len(legal) <= MAX_BUTTONS and not builds_moves(game):
             labels = [(named(row, game.describe(row.state, a))[:LABEL_MAX], i) for i, a in enumerate(legal)]
-            return Panel(game_id, version, buttons=labels)
+            return Panel(row.id, row.version, buttons=labels, header=header, turn=turn)
         prefix, note = await self._draft(row, user_id, seat)
         try:
             step = await asyncio.to_thread(build_step, row, seat, prefix)
         except TableError:  # the saved prefix leads nowhere any more: start afresh
-            await self.store.set_draft(game_id, user_id, version, None)
+            await self.store.set_draft(row.id, user_id, row.version, None)
             step = await asyncio.to_thread(build_step, row, seat, [])
         step.note = note
-        return Panel(game_id, version, step=step)
+        return Panel(row.id, row.version, step=step, header=header, turn=turn)
 
     async def choose(
         self, game_id: int, user_id: int, version: int, depth: int, op: str, index: int = 0
@@ -176,10 +213,29 @@ class ChooserMixin(PlayMixin):
             if depth != len(prefix):
                 raise TableError(OLD_STEP)
             prefix, page = self._click(row, seat, prefix, op, index)
-            step = await asyncio.to_thread(build_step, row, seat, prefix, page)
-            step.note = note
+            choice = _choice(row, seat, prefix)
+            if op == "pick" and choice.action is not None and not choice.options:
+                # Nothing is left to choose: the pick plays the move (no Done).
+                done_text = core.get(row.game_key).format(choice.action)
+                await self.store.set_draft(game_id, user_id, row.version, None)
+            else:
+                step = await asyncio.to_thread(build_step, row, seat, prefix, page)
+                step.note = note
+                step.head = await self._head(row, seat)
+                await self.store.set_draft(game_id, user_id, row.version, prefix)
+                return step
+        return await self._play_prefix(game_id, user_id, row, prefix, done_text)
+
+    async def _play_prefix(
+        self, game_id: int, user_id: int, row: GameRow, prefix: list[str], text: str
+    ) -> Step:
+        """Play the move a completed prefix names; the draft comes back if refused."""
+        try:
+            update = await self.act(game_id, user_id, text=text, version=row.version)
+        except TableError:
             await self.store.set_draft(game_id, user_id, row.version, prefix)
-        return step
+            raise
+        return Step(game_id, update.version, len(prefix), "", [], update=update)
 
     @staticmethod
     def _click(row: GameRow, seat: int, prefix: list[str], op: str, index: int) -> tuple[list[str], int]:

@@ -71,7 +71,8 @@ class HistoryMixin(TablesBase):
                     "That move revealed something new (a draw, a die roll or a hidden card), so it stands."
                 )
             before, after = game.to_act(row.state), game.to_act(state)
-            arm, disarm = await self._timer_changes(row, before, after)
+            renew = game.turn_id(row.state) != game.turn_id(state)
+            arm, disarm = await self._timer_changes(row, before, after, renew=renew)
             try:
                 await self.store.undo(game_id, row.version, entries[-1][0], state, arm, disarm)
             except Conflict:

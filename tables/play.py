@@ -7,6 +7,7 @@ import asyncio
 import logging
 import re
 import time
+from typing import TYPE_CHECKING
 
 import render
 from engine import core
@@ -15,6 +16,7 @@ from store import GameRow
 from tables.base import TablesBase
 from tables.results import TableError, Update
 from tables.text import named
+from tables.turns import ONLY_MOVE, only_move, said
 from tables.upkeep import PAUSED
 
 log = logging.getLogger("lairkeeper.tables")
@@ -49,6 +51,12 @@ def _draw_opening(game_key: str) -> None:
 
 
 class PlayMixin(TablesBase):
+    if TYPE_CHECKING:  # tables/turns.py
+
+        async def _after_move(
+            self, game_id: int, before: GameRow, user_id: int, seat: int, events: list[Event]
+        ) -> Update: ...
+
     def _acting_seat(self, row: GameRow, user_id: int) -> int:
         if row.status == "lobby":
             raise TableError("This game has not started yet.")
@@ -105,37 +113,56 @@ class PlayMixin(TablesBase):
                 new, events = game.apply(row.state, seat, action)
             except IllegalAction as exc:
                 raise TableError(named(row, str(exc))) from None
-            await self._commit(row, [(seat, user_id, game.format(action))], new)
+            await self._commit(
+                row,
+                [(seat, user_id, game.format(action))],
+                new,
+                news=[said(game, row.state, seat, action, events)],
+            )
             # The player moved: a half-made move of theirs (typed past it) is void. Read
             # first: most moves have no draft, and a read costs less than a transaction.
             if await self.store.get_draft(game_id, user_id) is not None:
                 await self.store.set_draft(game_id, user_id, row.version, None)
         t1 = time.perf_counter()
-        ai_events = await self._run_ai(game_id)
-        update = await self.board(game_id, events=events + ai_events, before=row, actor=(user_id, seat))
+        await self._run_ai(game_id)
+        update = await self._after_move(game_id, row, user_id, seat, events)
         update.timings["apply_save"] = t1 - t0
         return update
 
-    # ---- the AI -------------------------------------------------------------------
+    # ---- the AI, and moves a person has no choice about ------------------------------
     async def step_ai(self, game_id: int) -> list[Event] | None:
-        """One AI move if an AI seat is to act. Returns its events, or None."""
+        """One move the bot makes: an AI seat's, else a person's only legal move
+        that reveals nothing (issue 26 item 3; the ``auto_play`` setting). Returns
+        its events, or None when every seat to act has a choice to make."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             if row.status != "active" or row.state is None or await self.is_paused(game_id):
                 return None
             game = core.get(row.game_key)
-            ai_seats = sorted(s for s in game.to_act(row.state) if row.seats[s].is_ai)
-            if not ai_seats:
-                return None
-            seat = ai_seats[0]
-            action = await asyncio.to_thread(game.ai_action, row.state, seat)
+            acting = sorted(game.to_act(row.state))
+            ai_seats = [s for s in acting if row.seats[s].is_ai]
+            intro: list[Event] = []
+            if ai_seats:
+                seat = ai_seats[0]
+                action = await asyncio.to_thread(game.ai_action, row.state, seat)
+            else:
+                humans = [s for s in acting if not row.seats[s].is_ai]
+                if not humans or not (await self.settings_for(row)).get("auto_play", True):
+                    return None
+                found = await asyncio.to_thread(only_move, game, row.state, humans)
+                if found is None:
+                    return None
+                seat, action = found
+                intro = [Event(ONLY_MOVE.format(core.seat_ref(seat)))]
             new, events = game.apply(row.state, seat, action)
-            await self._commit(row, [(seat, None, game.format(action))], new)
-            return events
+            told = said(game, row.state, seat, action, intro + events)
+            await self._commit(row, [(seat, None, game.format(action))], new, news=[told])
+            return told.events
 
     async def _run_ai(self, game_id: int) -> list[Event]:
-        """Let AI seats move until a human must act. An AI failure is logged and
-        stops the loop: the moves already taken stand, and the next start retries."""
+        """Let the bot move (AI seats, a person's only move) until a person must
+        choose. An AI failure is logged and stops the loop: the moves already taken
+        stand, and the next start retries."""
         out: list[Event] = []
         while True:
             try:

@@ -12,8 +12,8 @@ from typing import Any
 from store import SeatRow
 
 # Buttons are offered for the current choices when there are at most this many
-# (Discord allows 5 rows of 5; one row stays free).
-MAX_BUTTONS = 20
+# (one row); more go in one select menu (issue 26: one pick, not a wall of buttons).
+MAX_BUTTONS = 5
 
 # Discord takes 10 files a message: the board and at most 8 step images.
 MAX_STEP_IMAGES = 8
@@ -108,6 +108,12 @@ class Update:
     # Players who asked to be told when they are next: (user id, sentence).
     heads_up: list[tuple[int, str]] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    # One board a turn (issue 26): False after a move inside a turn, when the thread
+    # gets nothing and ``next`` continues the mover's private message.
+    post: bool = True
+    next: Panel | None = None
+    # The mover's moves of the turn so far (or of the turn just ended), in words.
+    turn: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -142,6 +148,12 @@ class Step:
     preview: bytes | None = None
     page: int = 0
     note: str | None = None  # one sentence about the half-made move (kept or dropped)
+    # Under each option of a select menu: what picking it does next (<= 100 characters).
+    hints: list[str] = field(default_factory=list)
+    # A pick that completed the move played it at once (no Done): the result.
+    update: Update | None = None
+    # The top of the private turn message (the seat's own state, its turn so far).
+    head: str = ""
 
     PAGE = 25  # a select menu holds 25 options
     FEW = 5  # this many options or fewer are buttons
@@ -163,7 +175,9 @@ class Step:
         if self.path:
             lines.append("So far: " + " - ".join(self.path))
         lines.append(self.prompt)
-        if self.done is not None:
+        if self.done is not None and self.options:
+            lines.append(f"Pick more above, or press **Done** to play it as it is: {self.done}")
+        elif self.done is not None:
             lines.append(f"Press **Done** to play: {self.done}")
         if self.pages > 1:
             lines.append(f"(options page {self.page + 1} of {self.pages})")
@@ -179,3 +193,19 @@ class Panel:
     version: int
     buttons: list[tuple[str, int]] = field(default_factory=list)
     step: Step | None = None
+    # The top of the private turn message: the seat's own state (Game.header), and
+    # its moves of this turn so far, in words.
+    header: str = ""
+    turn: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """The message above the choices (at most 1,800 characters)."""
+        lines = [self.header] if self.header else []
+        if self.turn:
+            lines.append("This turn so far: " + "; ".join(self.turn))
+        if self.step is not None:
+            lines.append(self.step.text)
+        else:
+            lines.append("Your choices:")
+        return "\n".join(lines)[-1800:]

@@ -16,6 +16,9 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "on_deadline": "ai",  # ai | skip | abandon
     "channel_id": None,  # where /game new opens games (None: the channel it is used in)
     "lobby_days": 7.0,  # a lobby nobody starts (or joins) for this long is closed
+    # A person's only legal move that reveals nothing is played for them at once
+    # and said on the board (issue 26 item 3).
+    "auto_play": True,
 }
 ON_DEADLINE = ("ai", "skip", "abandon")
 
@@ -36,6 +39,10 @@ def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not 1 <= v <= 365:
                 raise TableError("'lobby_days' must be a number of days from 1 to 365.")
             out[k] = float(v)
+        elif k == "auto_play":
+            if not isinstance(v, bool):
+                raise TableError("'auto_play' must be on or off.")
+            out[k] = v
         elif k == "on_deadline":
             if v not in ON_DEADLINE:
                 raise TableError("'on_deadline' must be ai, skip or abandon.")

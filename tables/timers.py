@@ -4,19 +4,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import core
 from store import GameRow
 from tables.base import TablesBase
 from tables.results import HOUR, Notice, TableError
 from tables.text import display_name
+from tables.turns import play_turn, public
 from tables.upkeep import PAUSE_SHIFT
+
+if TYPE_CHECKING:
+    from tables.turns import Said
 
 log = logging.getLogger("lairkeeper.tables")
 
 
 class TimersMixin(TablesBase):
+    if TYPE_CHECKING:  # tables/turns.py
+
+        async def _owes_board(self, game_id: int) -> bool: ...
+
+        async def news(self, row: GameRow) -> list[Said]: ...
+
     async def set_vacation(self, user_id: int, hours: float, guild_id: int | None = None) -> str:
         """Pause the user's deadlines for ``hours`` (0 ends a vacation early)."""
         if not 0 <= hours <= 24 * 60:
@@ -102,16 +112,23 @@ class TimersMixin(TablesBase):
                 await self.store.abandon(game_id, row.version)
                 text = f"{name} missed the turn deadline, so game #{row.id} was abandoned."
                 return Notice("deadline", game_id, row.thread_id, text)
-            action = game.pass_action(row.state, seat) if policy == "skip" else None
-            how = "was skipped"
-            if action is None:
-                action = await asyncio.to_thread(game.ai_action, row.state, seat)
-                how = "had the AI play the move"
-            new, events = game.apply(row.state, seat, action)
-            await self._commit(row, [(seat, None, game.format(action))], new, fired_timer=timer_id)
-        events = events + await self._run_ai(game_id)
+            # The deadline owns the turn: the seat's whole turn is played (moves until
+            # the turn id changes or the seat no longer acts), in one transaction with
+            # the timer, so a crash never leaves a seat owing half a turn undeadlined.
+            new, actions, news, passed = await asyncio.to_thread(
+                play_turn, game, row.state, seat, policy == "skip"
+            )
+            how = "was skipped" if passed else "had the AI play the turn"
+            moves: list[tuple[int, int | None, str]] = [(seat, None, game.format(a)) for a in actions]
+            await self._commit(row, moves, new, fired_timer=timer_id, news=news)
+        await self._run_ai(game_id)
         intro = f"{name} missed the turn deadline and {how}."
-        update = await self.board(game_id, events=events, intro=intro, before=row)
+        if not await self._owes_board(game_id):  # the turn goes on for others: no board yet
+            return Notice("deadline", game_id, row.thread_id, intro)
+        after = await self._load(game_id)
+        update = await self.board(
+            game_id, events=public(await self.news(after)), intro=intro, before=row, actor=(-1, seat)
+        )
         return Notice("deadline", game_id, row.thread_id, intro, update.ping, update.dm, update)
 
     async def _remind(self, row: GameRow, timer_id: int, seat: int, due: float, now: float) -> Notice | None:

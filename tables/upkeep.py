@@ -5,16 +5,17 @@ resume and one deadline extension, lobby expiry, "tell me when I'm next", and
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
 from engine import core
-from engine.core import Event
 from store import Conflict, GameRow
-from tables.base import TablesBase, replayed
+from tables.base import TablesBase
 from tables.results import HOUR, Notice, TableError, Update
 from tables.text import MESSAGE_ROOM, display_name
+
+if TYPE_CHECKING:
+    from tables.turns import Said
 
 log = logging.getLogger("lairkeeper.tables")
 
@@ -24,21 +25,6 @@ PAUSED = "This game is paused; the host can resume it with /game resume."
 PAUSE_SHIFT = 10 * 365 * 24 * HOUR
 DAY = 24 * HOUR
 TRACKING = "posted_tracking"
-
-
-def summary_events(row: GameRow, log_: list[tuple[int, int, str]], since: int) -> tuple[list[Event], int]:
-    """The events of the moves after the first ``since`` (replayed from the seed),
-    with a line naming each move's player; and how many moves that is.
-    CPU-bound: run off the event loop."""
-    game = core.get(row.game_key)
-    moves = [(seat, note) for _seq, seat, note in log_]
-    since = min(since, len(moves))
-    state = replayed(row, moves[:since])
-    out: list[Event] = []
-    for seat, note in moves[since:]:
-        state, events = game.apply(state, seat, game.parse(note))
-        out.extend(events)
-    return out, len(moves) - since
 
 
 def next_up(row: GameRow, log_: list[tuple[int, int, str]]) -> int | None:
@@ -78,6 +64,10 @@ class UpkeepMixin(TablesBase):
 
         async def my_games(self, user_id: int, guild_id: int | None) -> list[dict[str, Any]]: ...
 
+        async def news(self, row: GameRow) -> list[Said]: ...
+
+        def _posted(self, game_id: int, moves: int) -> None: ...
+
     # ---- boards owed ------------------------------------------------------------------
     async def start_tracking(self) -> None:
         """On the first start that tracks posted boards, every earlier board counts
@@ -99,19 +89,20 @@ class UpkeepMixin(TablesBase):
         if row.state is None or posted >= row.version:
             return None
         since = await self.store.posted_moves(game_id)
-        moves = await self.store.log(game_id)
-        try:
-            events, n = await asyncio.to_thread(summary_events, row, moves, since)
-        except Exception:  # the board still goes out, without the news lines
-            log.exception("could not replay the moves of game %s for its owed board", game_id)
-            events, n = [], max(0, len(moves) - since)
+        news = await self.news(row)
+        n = max(0, row.moves - since)
         intro = None
         if n:
             intro = f"{n} move(s) since the last board:"
-        return await self.board(game_id, events=events, intro=intro)
+        return await self.board(
+            game_id, events=[e for s in news for e in s.events if e.seat is None], intro=intro
+        )
 
     async def mark_posted(self, update: Update) -> bool:
-        return await self.store.mark_posted(update.game_id, update.version, update.moves)
+        marked = await self.store.mark_posted(update.game_id, update.version, update.moves)
+        if marked:
+            self._posted(update.game_id, update.moves)
+        return marked
 
     async def posted_version(self, game_id: int) -> int:
         return (await self.store.flags(game_id))[2]

@@ -96,3 +96,91 @@ def install() -> None:
     core._loaded[Race.key] = Race()
     core.MODULES.setdefault(Race.key, "fakegame")
     register(Race.key, RENDERER)
+    install_turns()
+
+
+class Turns(Race):
+    """A game whose turns have several moves (issue 26): a seat adds 1-3 (``1``-``3``),
+    then marks the total high or low (``4``/``5``; only high when the total is odd:
+    a person's only move, which reveals nothing); then the next seat. After every
+    second round all seats vote at once (``6``/``7``, secret until all are in): ONE
+    turn id for the whole vote. Ends when the total reaches 15 after a mark."""
+
+    key = "test-turns"
+    title = "Turns to Fifteen"
+
+    def _setup(self, state: State, setup: Any) -> None:
+        super()._setup(state, setup)
+        state.update(stage="add", votes={}, round=0, result=[])
+
+    def to_act(self, state: State) -> set[int]:
+        if self.is_over(state):
+            return set()
+        if state["stage"] == "vote":
+            return set(range(state["seats"])) - {int(s) for s in state["votes"]}
+        return {state["turn"] % state["seats"]}
+
+    def turn_id(self, state: State) -> str:
+        if state["stage"] == "vote":
+            return f"vote {state['round']}"
+        return f"seat {state['turn'] % state['seats']} turn {state['turn']}"
+
+    def legal_actions(self, state: State, seat: int) -> list[int]:
+        if seat not in self.to_act(state):
+            return []
+        if state["stage"] == "add":
+            return [1, 2, 3]
+        if state["stage"] == "mark":
+            return [4] if state["total"] % 2 else [4, 5]
+        return [6, 7]
+
+    def _apply(self, state: State, seat: int, action: int) -> list[Event]:
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction("That is not one of your moves now.")
+        ref = core.seat_ref(seat)
+        if state["stage"] == "add":
+            state["total"] += action
+            state["stage"] = "mark"
+            return [Event(f"{ref} adds {action}; the total is {state['total']}.")]
+        if state["stage"] == "mark":
+            word = "high" if action == 4 else "low"
+            state["result"].append(word)
+            state["turn"] += 1
+            state["stage"] = "add"
+            if state["total"] >= 15:
+                state["winner"] = seat
+            elif state["turn"] % state["seats"] == 0:
+                state["round"] += 1
+                if state["round"] % 2 == 0:
+                    state["stage"] = "vote"
+            return [Event(f"{ref} marks the total {word}.")]
+        state["votes"][str(seat)] = action
+        events = [
+            Event(f"{ref} has voted."),
+            Event(f"You voted {'aye' if action == 6 else 'nay'} in secret.", seat),
+        ]
+        if len(state["votes"]) == state["seats"]:
+            ayes = sum(1 for v in state["votes"].values() if v == 6)
+            events.append(Event(f"The votes are in: {ayes} aye, {state['seats'] - ayes} nay."))
+            state.update(stage="add", votes={})
+        return events
+
+    def parse(self, text: str) -> int:
+        if text.strip() not in ("1", "2", "3", "4", "5", "6", "7"):
+            raise IllegalAction("Type a number from 1 to 7.")
+        return int(text)
+
+    def describe(self, state: State, action: int) -> str:
+        return {4: "Mark high", 5: "Mark low", 6: "Vote aye", 7: "Vote nay"}.get(action, f"Add {action}")
+
+    def header(self, state: State, seat: int) -> str:
+        return f"Your card: {state['cards'][seat]}. Total: {state['total']}."
+
+    def ai_action(self, state: State, seat: int) -> int:
+        return self.legal_actions(state, seat)[-1]
+
+
+def install_turns() -> None:
+    core._loaded[Turns.key] = Turns()
+    core.MODULES.setdefault(Turns.key, "fakegame")
+    register(Turns.key, RENDERER)

@@ -45,6 +45,8 @@ async def walk(t: Tables, gid: int, user: int, rnd: random.Random, target: list[
     if step is None:  # the moves fit as buttons; the chooser still answers step by step
         step = await t.choose(gid, user, row.version, 0, "page", 0)
     for _ in range(50):
+        if step.update is not None:  # the pick completed the move: played at once, no Done
+            return step
         if target is not None and step.depth == len(target):
             assert step.done is not None
             return step
@@ -81,9 +83,13 @@ async def test_every_game_can_be_played_by_chooser_steps_only(key: str, tables: 
         if n % 2 == 0:  # half the moves aim at a random legal move through its segments
             action = rnd.choice(game.legal_actions(row.state, seat))
             target = [tok for tok, _label in game.segments(row.state, seat, action)]
-        step = await walk(tables, gid, ALICE, rnd, target)
         moves = len(await tables.store.log(gid))
-        update = await tables.choose_done(gid, ALICE, row.version, step.depth)
+        step = await walk(tables, gid, ALICE, rnd, target)
+        if step.update is not None:
+            update = step.update
+        else:
+            assert step.options, "Done is offered only while the move could still be extended"
+            update = await tables.choose_done(gid, ALICE, row.version, step.depth)
         log = await tables.store.log(gid)
         assert len(log) > moves and log[moves][1] == seat
         if target is not None:
@@ -163,13 +169,22 @@ async def test_back_stale_and_old_clicks(tables: Tables, wide: str) -> None:
     assert await tables.store.log(gid) == [], "nothing is saved as a move before Done"
 
 
-async def test_done_plays_once_and_names_the_players(tables: Tables, wide: str) -> None:
+async def test_a_pick_that_completes_the_move_plays_it_once_and_names_the_players(
+    tables: Tables, wide: str
+) -> None:
+    """Issue 26 item 3: "A pick that completes a move plays it; Done is shown only
+    while the move could still be extended"."""
     gid, user, ver = await two_humans(tables, wide)
-    await tables.choose(gid, user, ver, 0, "pick", 0)
+    first = await tables.choose(gid, user, ver, 0, "pick", 0)
+    assert first.done is None and len(first.options) == 10
+    assert first.hints == ["Plays this move at once."] * 10, "each option says what picking it does"
     step = await tables.choose(gid, user, ver, 1, "pick", 4)
-    assert step.done is not None and step.done.startswith("Take 5, ")
-    assert "Player" not in step.done and step.done.split(", ")[1] in ("alice", "bob")
-    await tables.choose_done(gid, user, ver, 2)
+    assert step.update is not None, "the pick completed the move: played, no Done"
+    assert [n for _q, _s, n in await tables.store.log(gid)] == ["5"]
+    assert step.update.post and step.update.turn and step.update.turn[0].startswith("Take 5, ")
+    assert "Player" not in step.update.turn[0] and step.update.turn[0].split(", ")[1] in ("alice", "bob")
+    with pytest.raises(TableError, match="earlier board"):
+        await tables.choose(gid, user, ver, 1, "pick", 4)
     with pytest.raises(TableError, match="earlier board"):
         await tables.choose_done(gid, user, ver, 2)
     assert [n for _q, _s, n in await tables.store.log(gid)] == ["5"]
@@ -184,8 +199,8 @@ async def test_a_long_step_is_paged_25_at_a_time(tables: Tables, wide: str, monk
     assert (step.pages, len(step.shown), step.shown[0][0]) == (3, 25, "1")
     last = await tables.choose(gid, user, ver, 0, "page", 2)
     assert last.page == 2 and [tok for tok, _l in last.shown] == [str(k) for k in range(51, 61)]
-    done = await tables.choose(gid, user, ver, 0, "pick", 55)
-    assert done.done is not None and done.done.startswith("Take 56")
+    played = await tables.choose(gid, user, ver, 0, "pick", 55)
+    assert played.update is not None and played.update.turn[0].startswith("Take 56")
 
 
 async def test_a_half_made_move_survives_a_restart_until_the_game_moves_on(tmp_path: Path, wide: str) -> None:
@@ -201,7 +216,7 @@ async def test_a_half_made_move_survives_a_restart_until_the_game_moves_on(tmp_p
     panel = await t.panel(gid, user, ver)
     assert panel.step is not None and panel.step.depth == 1 and panel.step.path == ["Tens 3"]
     step = await t.choose(gid, user, ver, 1, "pick", 0)
-    await t.choose_done(gid, user, ver, step.depth)
+    assert step.update is not None, "the pick completed the move and played it"
     other = BOB if user == ALICE else ALICE
     row = await store.get(gid)
     assert row is not None
@@ -232,7 +247,9 @@ async def test_a_preview_image_follows_each_step(tables: Tables, wide: str, monk
         # A game building its move step by step: a few options each step, a preview after each.
         if len(prefix) < 3:
             return Choice("Pick a digit.", [(str(d), f"Digit {d}") for d in (1, 2)], None, {"path": prefix})
-        return Choice("Done?", [], int("".join(prefix)) % 60 or 1, {"path": prefix})
+        if len(prefix) < 4:  # the move could still be extended: Done plays it as it is
+            return Choice("Done?", [("9", "Digit 9")], int("".join(prefix)) % 60 or 1, {"path": prefix})
+        return Choice("Done.", [], int("".join(prefix)) % 60 or 1, {"path": prefix})
 
     monkeypatch.setattr(Wide, "chooser", chooser)
     monkeypatch.setitem(
@@ -244,7 +261,7 @@ async def test_a_preview_image_follows_each_step(tables: Tables, wide: str, monk
     for depth in range(3):
         step = await tables.choose(gid, user, ver, depth, "pick", 1)
         assert step.preview and step.preview.startswith(b"\x89PNG")
-    assert step.done is not None and step.options == []
+    assert step.done is not None and step.options == [("9", "Digit 9")]
     assert drawn[-1] == ({"path": ["2", "2", "2"]}, ["alice", "bob"])
     await tables.choose_done(gid, user, ver, 3)
     assert [n for _q, _s, n in await tables.store.log(gid)] == [str(222 % 60)]
@@ -304,34 +321,34 @@ async def test_a_draft_outlives_another_seats_move_while_it_still_fits(tables: T
     row = await tables.store.get(gid)
     assert row is not None
     ver = row.version
-    # Alice: tens 2 -> "Take 25"; Carol: tens 0 -> "Take 3" (Bob will take 3 first).
+    # Alice: tens 2; Carol: a two-step draft naming 3 (Bob will take 3 first).
     await tables.choose(gid, ALICE, ver, 0, "pick", 2)
-    alice = await tables.choose(gid, ALICE, ver, 1, "pick", 4)
-    assert alice.done == "Take 25"
-    await tables.choose(gid, 44, ver, 0, "pick", 0)
-    await tables.choose(gid, 44, ver, 1, "pick", 2)
+    await tables.store.set_draft(gid, 44, ver, ["t0", "3"])
     await tables.act(gid, BOB, "3")  # the version moves on
-    # Alice's Done on her old reply: still legal, played once.
-    update = await tables.choose_done(gid, ALICE, ver, 2)
+    # Alice's pick on her old reply: her tens still stand; the pick is shown again, not taken blind.
+    again = await tables.choose(gid, ALICE, ver, 1, "pick", 4)
+    assert again.update is None and again.note is not None and "still stand" in again.note
+    assert [n for _s, _seat, n in await tables.store.log(gid)] == ["3"]
+    played = await tables.choose(gid, ALICE, again.version, 1, "pick", 4)
+    assert played.update is not None, "the pick completed the move: played once, no Done"
     log = await tables.store.log(gid)
     assert [(seat, note) for _s, seat, note in log] == [(1, "3"), (0, "25")]
     assert await tables.store.get_draft(gid, ALICE) is None
-    with pytest.raises(TableError):  # a second Done plays nothing
-        await tables.choose_done(gid, ALICE, ver, 2)
+    with pytest.raises(TableError):  # a second pick plays nothing
+        await tables.choose(gid, ALICE, again.version, 1, "pick", 4)
     assert len(await tables.store.log(gid)) == 2
     # Carol's draft named 3, which Bob took: dropped with one sentence; nothing played.
     with pytest.raises(TableError, match="no longer fits"):
         await tables.choose_done(gid, 44, ver, 2)
     assert await tables.store.get_draft(gid, 44) is None and len(await tables.store.log(gid)) == 2
     # A pick on an old reply while the draft still fits is shown again, not taken blind.
-    await tables.choose(gid, 44, update.version, 0, "pick", 1)  # tens 1
+    await tables.choose(gid, 44, played.version, 0, "pick", 1)  # tens 1
     await tables.act(gid, 55, "12")  # Dave: the version moves on, 11 is still free
-    again = await tables.choose(gid, 44, update.version, 1, "pick", 0)
+    again = await tables.choose(gid, 44, played.version, 1, "pick", 0)
     assert again.depth == 1 and again.note is not None and "still stand" in again.note
     assert await tables.store.get_draft(gid, 44) is not None
     step = await tables.choose(gid, 44, again.version, 1, "pick", 0)
-    assert step.depth == 2 and step.done == "Take 11"
-    await tables.choose_done(gid, 44, step.version, 2)
+    assert step.update is not None
     assert [note for _s, _seat, note in await tables.store.log(gid)] == ["3", "25", "12", "11"]
 
 
@@ -348,14 +365,33 @@ async def test_dungeon_lords_orders_draft_survives_the_other_lords_move(tables: 
     row = await tables.store.get(gid)
     assert row is not None and row.state is not None
     assert game.to_act(row.state) == {0, 1}, "both lords choose at once"
-    first = await tables.choose(gid, ALICE, row.version, 0, "pick", 0)
+    for _ in range(40):  # on to the first choice both lords build in several steps (the orders)
+        if game.to_act(row.state) == {0, 1}:
+            first = await tables.panel(gid, ALICE, row.version)
+            assert first.step is not None and first.header, "the seat's own state heads its turn message"
+            then = [i for i, h in enumerate(first.step.hints) if h.startswith("Then:")]
+            if then:
+                break
+        for user in (ALICE, BOB):
+            row = await tables.store.get(gid)
+            assert row is not None and row.state is not None
+            seat = row.seat_of(user)
+            if seat in game.to_act(row.state):
+                await tables.act(gid, user, game.format(game.legal_actions(row.state, seat)[0]))
+        row = await tables.store.get(gid)
+        assert row is not None and row.state is not None
+    else:
+        raise AssertionError("the lords never built a move in several steps")
+    index = then[0]
+    first_step = await tables.choose(gid, ALICE, row.version, 0, "pick", index)
+    assert first_step.update is None and first_step.depth == 1
     await tables.act(gid, BOB, game.format(game.legal_actions(row.state, 1)[0]))
-    panel = await tables.panel(gid, ALICE, row.version + 1)
-    assert panel.step is not None and panel.step.path == first.path and panel.step.depth == 1
+    panel = await tables.panel(gid, ALICE, row.version)
+    assert panel.step is not None and panel.step.path == first_step.path and panel.step.depth == 1
     assert panel.step.note is not None and "still stand" in panel.step.note
     step, ver = panel.step, panel.version
-    while step.done is None:
+    while step.update is None:
         step = await tables.choose(gid, ALICE, ver, step.depth, "pick", 0)
-    await tables.choose_done(gid, ALICE, ver, step.depth)
+        ver = step.version
     seats = [seat for _q, seat, _n in await tables.store.log(gid)]
-    assert seats == [1, 0], seats
+    assert seats[-2:] == [1, 0], seats

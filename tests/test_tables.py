@@ -194,8 +194,12 @@ async def test_move_choices_are_private_to_the_player_to_act(tables: Tables) -> 
     assert panel.step is None and panel.buttons == [("Add 1", 0), ("Add 2", 1), ("Add 3", 2)]
     with pytest.raises(TableError, match="not your turn"):
         await tables.panel(gid, waiter, row.version)
+    # One board a turn: the newest board may be moves old; its button opens the turn now.
+    older = await tables.panel(gid, mover, row.version - 1)
+    assert older.version == row.version and older.buttons == panel.buttons
+    assert older.header == "Your secret card is " + str(row.state["cards"][row.seat_of(mover)]) + "."
     with pytest.raises(TableError, match="out of date"):
-        await tables.panel(gid, mover, row.version - 1)
+        await tables.panel(gid, mover, row.version + 1)
 
 
 async def test_engine_player_numbers_become_names(tables: Tables) -> None:

@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "e2e-dummy-token"
 MOVE_ID = re.compile(r"lk:mv:(\d+):(\d+):(\d+)")
 CHOOSE_ID = re.compile(r"lk:ch:(\d+):(\d+)")
+# The private answer to a move inside a turn (no board: the turn goes on in that message).
+GOES_ON = "Move taken; your turn goes on."
 
 
 async def spawn_bot(env: dict[str, str], log: Path) -> asyncio.subprocess.Process:
@@ -139,6 +141,7 @@ class Table:
     boards: list[Message] = field(default_factory=list)
     replies: list[Interaction] = field(default_factory=list)  # every answer to a player's move
     rng: random.Random = field(default_factory=lambda: random.Random(7))
+    last_answer: Message | None = None  # the private answer to the last move inside a turn
 
     def by_id(self, uid: int) -> Actor:
         return next(p for p in self.players if p.id == uid)
@@ -239,12 +242,17 @@ class Table:
         return await self._move(player, lambda: player.slash("play", channel=self.thread_id, move=move))
 
     async def _move(self, player: Actor, act: Any) -> Message:
+        """One move; returns the next board, or the newest board when the move was
+        inside a turn (one board a turn: the thread waits for the turn's end)."""
         mark = self.standin.mark()
         r = await act()
         self.replies.append(r)
         answer = await r.reply()
         assert answer.ephemeral, f"the answer to a move must be ephemeral: {answer!r}"
         assert answer.content.startswith("Move taken"), f"{player.name}: {answer.content}"
+        if answer.content.startswith(GOES_ON):
+            self.last_answer = answer
+            return self.board
         board = await self.wait_board(mark)
         self.boards.append(board)
         return board
@@ -349,12 +357,21 @@ def audit(standin: StandIn, table: Table, rep: Replay, compare: int = 12, every_
     boards = [m for m in standin.public_messages() if table.is_board(m)]
     shown = [board_move(m) for m in boards]
     assert None not in shown
-    if every_move:  # all seats human: a board after every move
-        assert sorted(set(shown)) == list(range(rep.moves + 1)), (
-            f"boards for moves {shown}, game has {rep.moves}"
-        )  # type: ignore[type-var]
-    else:  # AI moves are shown together with the human move before them
-        assert shown == sorted(set(shown)) and shown[-1] == rep.moves, shown  # type: ignore[type-var]
+    assert shown == sorted(set(shown)) and shown[-1] == rep.moves, shown  # type: ignore[type-var]
+    if every_move:  # all seats human: one board a turn, each when the turn id changed
+        from engine import core
+
+        game = core.get(rep.key)
+        turns = [
+            k
+            for k in range(1, rep.moves + 1)
+            if game.is_over(rep.states[k]) or game.turn_id(rep.states[k - 1]) != game.turn_id(rep.states[k])
+        ]
+        # Each board follows a turn change since the board before (the bot's moves for
+        # whoever has no choice may follow it, shown on the same board).
+        for prev, k in zip(shown, shown[1:], strict=False):
+            assert any(prev < j <= k for j in turns), f"a board after move {k}, inside a turn"  # type: ignore[operator]
+        assert len(shown) - 1 <= len(turns), (shown, turns)
     for m in boards:
         decode_png(m.pngs[0])
     step = max(1, len(boards) // max(1, compare - 1))

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from engine import core
-from tests.e2e.harness import BotProcess, Table, decode_png, logged_moves, replay
+from tests.e2e.harness import GOES_ON, BotProcess, Table, decode_png, logged_moves, replay
 from tests.standin import StandIn
 from tests.standin.actors import Actor
 from tests.standin.server import Message
@@ -42,33 +42,44 @@ async def chooser_step(t: Table, player: Actor, reply: Message) -> Message:
 
 async def chooser_move(t: Table, player: Actor, reply: Message, restart: BotProcess | None = None) -> Message:
     """``player`` makes one move by chooser clicks only, from the "Your move"
-    ``reply``; returns the new board."""
+    ``reply``: a pick that completes the move plays it at once (issue 26), Done only
+    while the move could still be extended; returns the newest board."""
     assert reply.ephemeral and t.move_buttons(reply) == [], "this move must need the chooser"
     assert step_items(reply), reply.content
+    moves = await logged_moves(t.bot_db, t.game_id)  # type: ignore[attr-defined]
+    mark = t.standin.mark()
+    first = reply
     for _ in range(12):
+        if reply.content.startswith("Move taken"):  # the last pick completed the move
+            break
         done = [c for c in step_items(reply) if ":done:" in c["custom_id"]]
-        if done and (t.rng.random() < 0.7 or not any(":pick:" in c["custom_id"] for c in reply.items)):
+        picks = [c for c in step_items(reply) if ":pick:" in c["custom_id"] or c["type"] == 3]
+        if done and (t.rng.random() < 0.7 or not picks):
+            assert picks, "Done only while the move could still be extended"
+            r = await player.click(reply, done[0]["custom_id"])
+            t.replies.append(r)
+            reply = await r.reply()
             break
         reply = await chooser_step(t, player, reply)
         for png in reply.pngs:  # a preview after a step, when the game draws one
             decode_png(png)
-        if restart is not None and reply.content.startswith("So far"):
+        if restart is not None and "So far" in reply.content:
             await restart.kill()
             await restart.start()
             restart = None
     else:
-        raise AssertionError("the chooser never offered Done")
-    moves = await logged_moves(t.bot_db, t.game_id)  # type: ignore[attr-defined]
-    mark = t.standin.mark()
-    r = await player.click(reply, done[0]["custom_id"])
-    t.replies.append(r)
-    answer = await r.reply()
+        raise AssertionError("the chooser never completed a move")
+    answer = reply
     assert answer.ephemeral and answer.content.startswith("Move taken"), answer.content
+    assert answer.id == first.id, "the whole turn happens in one private message"
+    assert await logged_moves(t.bot_db, t.game_id) > moves  # type: ignore[attr-defined]
+    if answer.content.startswith(GOES_ON):
+        assert step_items(answer) or t.move_buttons(answer), "the turn goes on in the same message"
+        return t.board
     board = await t.wait_board(mark)
     t.boards.append(board)
-    assert await logged_moves(t.bot_db, t.game_id) > moves  # type: ignore[attr-defined]
-    # The reply loses its components with the move: Done cannot be pressed twice.
-    assert answer.id == reply.id and answer.items == []
+    # The reply loses its components with the turn: nothing can be pressed twice.
+    assert answer.items == []
     return board
 
 
@@ -77,9 +88,9 @@ async def resume_then_stale(t: Table, player: Actor, first: Message) -> None:
     second reply, which finishes it; a click on the first reply is then one private
     sentence and changes nothing."""
     await chooser_step(t, player, first)
-    assert first.content.startswith("So far")
+    assert "So far" in first.content
     second = await t.my_choices(player)
-    assert second.id != first.id and second.content.startswith("So far"), second.content
+    assert second.id != first.id and "So far" in second.content, second.content
     await chooser_move(t, player, second)
     moves = await logged_moves(t.bot_db, t.game_id)  # type: ignore[attr-defined]
     item = step_items(first)[0]
@@ -111,8 +122,10 @@ async def test_e2e_moves_by_chooser_clicks_only(standin: StandIn, bot: BotProces
             mark = standin.mark()
             r = await ann.click(reply, t.rng.choice(buttons)["custom_id"])
             t.replies.append(r)
-            assert (await r.reply()).content.startswith("Move taken")
-            t.boards.append(await t.wait_board(mark))
+            answer = await r.reply()
+            assert answer.content.startswith("Move taken") and answer.id == reply.id, "edited in place"
+            if not answer.content.startswith(GOES_ON):
+                t.boards.append(await t.wait_board(mark))
             continue
         if made == 0:
             await resume_then_stale(t, ann, reply)

@@ -266,3 +266,54 @@ async def test_tables_updates_hide_secrets(key: str, db_target: str) -> None:
         skipped_turn_not_in_view=skipped_turn,
         seconds=round(time.perf_counter() - t0, 1),
     )
+
+
+def private_texts(game: core.Game, state: dict[str, Any], events: list[core.Event]) -> set[str]:
+    """What only one seat may read now: its private events, /hand text and turn header."""
+    out = {e.text for e in events if e.seat is not None}
+    if not game.is_over(state):
+        for s in range(state["seats"]):
+            out |= {game.private_text(state, s), game.header(state, s)}
+    return out
+
+
+@pytest.mark.parametrize("key", [*keys(), "test-turns"])
+async def test_a_turns_summary_never_holds_a_secret(key: str, tmp_path: Any) -> None:
+    """Issue 26 Tests: "a turn's public summary never holds what the rules keep secret".
+    Whole games through Tables, every seat a person choosing at random: every turn's
+    board text (and the mover's "turn so far", which is private) against every private
+    text the game produced: private events, /hand texts and turn headers."""
+    game = core.get(key)
+    store = await Store(str(tmp_path / "s.db")).open()
+    t = Tables(store)
+    rnd = random.Random(f"turn-summary:{key}")
+    secrets: set[str] = set()
+    public: set[str] = set()
+    boards: list[str] = []
+    try:
+        gid, users = await new_table(t, key, seed=41)
+        for _ in range(size(150, 2000)):
+            row = await store.get(gid)
+            assert row is not None and row.state is not None
+            if row.status != "active":
+                break
+            seat = rnd.choice(sorted(game.to_act(row.state)))
+            action = rnd.choice(game.legal_actions(row.state, seat))
+            after, events = game.apply(row.state, seat, action)
+            secrets |= private_texts(game, row.state, events)
+            public |= {e.text for e in events if e.seat is None} | {game.status(row.state)}
+            update = await t.act(gid, users[seat], game.format(action))
+            if update.post:
+                boards.append(update.text)
+                await t.mark_posted(update)
+    finally:
+        await store.close()
+    named = {Tables.named(row, s) for s in secrets} | secrets
+    lines = {ln.strip() for s in named for ln in s.splitlines() if len(ln.strip()) >= 12}
+    shown = {Tables.named(row, p) for p in public} | public
+    checked = {s for s in named | lines if s and s not in shown and not any(s in p for p in shown)}
+    for text in boards:
+        for secret in checked:
+            assert secret not in text, f"{key}: private text {secret!r} in a turn's board: {text!r}"
+    record("secrets_turn_summary", game=key, boards=len(boards), secrets_checked=len(checked))
+    assert boards, "no board was posted: nothing was checked"

@@ -1,0 +1,200 @@
+"""One turn, one board (issue 26) on the tables layer: a board when the turn id
+changes, its text summing up the turn; pings for whoever's turn begins, never for
+the mover's own continuation; one board for a simultaneous phase; a person's only
+move played for them (and said), unless the server turns it off; the private turn
+message (header, the turn so far, the next step); a restart and a crash in the
+middle of a turn; typed moves count as part of the turn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import core
+from store import Store
+from tables import Tables, Update
+from tests.fakegame import Turns
+
+ALICE, BOB, CAROL = 11, 22, 33
+KEY = Turns.key
+
+
+@pytest.fixture
+async def t(tmp_path: Path):  # type: ignore[no-untyped-def]
+    store = await Store(str(tmp_path / "t.db")).open()
+    tables = Tables(store)
+    await tables.start_tracking()
+    yield tables
+    await store.close()
+
+
+async def start(
+    t: Tables, users: tuple[int, ...] = (ALICE, BOB), settings: dict[str, Any] | None = None
+) -> int:
+    lobby = await t.create(users[0], "alice", KEY, seed=4, settings=settings)
+    for uid, name in zip(users[1:], ("bob", "carol"), strict=False):
+        await t.join(lobby.game_id, uid, name)
+    await t.set_refs(lobby.game_id, thread_id=5000 + lobby.game_id)
+    update = await t.start(lobby.game_id, users[0])
+    await t.mark_posted(update)
+    return lobby.game_id
+
+
+async def state(t: Tables, gid: int) -> tuple[Any, dict[str, Any]]:
+    row = await t.store.get(gid)
+    assert row is not None and row.state is not None
+    return row, row.state
+
+
+async def user_to_act(t: Tables, gid: int) -> int:
+    row, st = await state(t, gid)
+    seats = sorted(core.get(KEY).to_act(st))
+    return row.seats[seats[0]].user_id  # type: ignore[no-any-return]
+
+
+async def posted(t: Tables, update: Update, boards: list[Update]) -> None:
+    """What cogs.common.post_board does: only a board the thread is owed, once."""
+    if update.post and await t.posted_version(update.game_id) < update.version:
+        boards.append(update)
+        await t.mark_posted(update)
+
+
+async def test_a_turn_of_two_moves_posts_one_board_and_pings_the_next_seat(t: Tables) -> None:
+    """Build 1: "the thread gets one board per turn, whose text sums up the turn's
+    public moves in words, and pings exactly the people who must act next"."""
+    gid = await start(t)
+    mover = await user_to_act(t, gid)
+    other = BOB if mover == ALICE else ALICE
+    first = await t.act(gid, mover, "2")  # typed, like /play: part of the turn
+    assert not first.post and first.png is None and first.ping == [], "no board inside a turn"
+    assert first.next is not None and first.next.turn == ["Add 2"], "the turn so far, in words"
+    assert first.next.header.startswith("Your card:"), "the seat's own state heads the message"
+    assert await t.owed() == [], "a move inside a turn owes the thread nothing"
+    second = await t.act(gid, mover, "5")
+    assert second.post and second.png is not None and second.next is None
+    assert "adds 2; the total is 2." in second.text and "marks the total low." in second.text
+    assert "alice" in second.text and "Player 1" not in second.text, "names put in"
+    assert second.ping == [other], "the next seat, never the mover"
+    assert second.turn == ["Add 2", "Mark low"]
+
+
+async def test_a_whole_game_posts_one_board_a_turn(t: Tables) -> None:
+    gid = await start(t, (ALICE, BOB, CAROL))
+    game = core.get(KEY)
+    boards: list[Update] = []
+    turns = 0
+    while True:
+        row, st = await state(t, gid)
+        if row.status == "over":
+            break
+        seat = sorted(game.to_act(st))[0]
+        user = row.seats[seat].user_id
+        legal = game.legal_actions(st, seat)
+        update = await t.act(gid, user, str(legal[len(boards) % len(legal)]))
+        _row, after = await state(t, gid)
+        changed = game.is_over(after) or game.turn_id(st) != game.turn_id(after)
+        turns += changed
+        assert update.post == changed, "a board exactly when the turn id changed"
+        if not changed:
+            assert update.ping == [] and update.png is None
+        if update.post:
+            assert user not in update.ping or seat in game.to_act(after), "the mover: only for a new turn"
+        await posted(t, update, boards)
+    assert len(boards) == turns and boards[-1].over and "Final scores" in boards[-1].text
+    assert await t.owed() == []
+
+
+async def test_a_simultaneous_phase_is_one_board(t: Tables) -> None:
+    """Build 1: "In a simultaneous phase ... the board comes when the phase's choices
+    are all in"; a secret vote never reaches the thread."""
+    gid = await start(t, (ALICE, BOB, CAROL))
+    game = core.get(KEY)
+    while True:  # play on to the vote
+        row, st = await state(t, gid)
+        if st["stage"] == "vote":
+            break
+        seat = sorted(game.to_act(st))[0]
+        update = await t.act(gid, row.seats[seat].user_id, str(game.legal_actions(st, seat)[0]))
+        if update.post:
+            await t.mark_posted(update)
+    assert sorted(update.ping) == [ALICE, BOB, CAROL], "every voter is pinged when the vote begins"
+    first = await t.act(gid, ALICE, "7")
+    second = await t.act(gid, BOB, "6")
+    assert not first.post and not second.post, "no board while the votes come in"
+    assert first.next is None, "alice has voted: nothing more to choose"
+    assert first.actor_private == "You voted nay in secret."
+    last = await t.act(gid, CAROL, "6")
+    assert last.post and "The votes are in: 2 aye, 1 nay." in last.text
+    for who in ("alice", "bob", "carol"):
+        assert f"{who} has voted." in last.text
+    assert "nay in secret" not in last.text and "aye in secret" not in last.text
+
+
+async def test_an_only_move_is_played_and_said_unless_turned_off(t: Tables) -> None:
+    """Build 3: "A move that is a person's only legal action and reveals nothing to
+    anyone is played for them at once and said in the board text (a server setting
+    may turn this off)"."""
+    gid = await start(t)
+    mover = await user_to_act(t, gid)
+    update = await t.act(gid, mover, "3")  # an odd total: "Mark high" is the only move
+    assert update.post, "the only move ended the turn: the board comes at once"
+    assert "had only one possible move; it was played for them." in update.text
+    assert "marks the total high." in update.text
+    log = await t.store.log_full(gid)
+    assert [(n, u) for _q, _s, u, n, _at in log] == [("3", mover), ("4", None)]
+
+    off = await start(t, settings={"auto_play": False})
+    mover = await user_to_act(t, off)
+    update = await t.act(off, mover, "3")
+    assert not update.post and update.next is not None and update.next.buttons == [("Mark high", 0)]
+    with pytest.raises(Exception, match="on or off"):
+        await t.set_guild_settings(1, {"auto_play": "maybe"})
+
+
+async def test_a_restart_in_the_middle_of_a_turn_resumes_it(tmp_path: Path) -> None:
+    """Build 2: "A half-made turn survives a restart"; the turn's board still sums up
+    the moves made before the restart (replayed: the kept news died with the process)."""
+    path = str(tmp_path / "r.db")
+    store = await Store(path).open()
+    t = Tables(store)
+    await t.start_tracking()
+    gid = await start(t)
+    mover = await user_to_act(t, gid)
+    await t.act(gid, mover, "2")
+    await store.close()  # kill -9 between two moves of one turn: the first is saved
+
+    store = await Store(path).open()
+    t = Tables(store)
+    row, _st = await state(t, gid)
+    panel = await t.panel(gid, mover, row.version - 1)  # the board's button, one move old
+    assert panel.turn == ["Add 2"] and panel.header.startswith("Your card:")
+    assert await t.owed() == [], "nothing is owed in the middle of a turn"
+    update = await t.act(gid, mover, "4")
+    assert update.post and "adds 2; the total is 2." in update.text
+    await t.mark_posted(update)
+    assert await t.owed() == []
+    await store.close()
+
+
+async def test_a_crash_after_a_turns_last_move_posts_its_board_once(tmp_path: Path) -> None:
+    path = str(tmp_path / "k.db")
+    store = await Store(path).open()
+    t = Tables(store)
+    await t.start_tracking()
+    gid = await start(t)
+    mover = await user_to_act(t, gid)
+    await t.act(gid, mover, "2")
+    await t.act(gid, mover, "4")  # the turn ends; the bot dies before the board is posted
+    await store.close()
+
+    store = await Store(path).open()
+    t = Tables(store)
+    assert await t.owed() == [gid]
+    owed = await t.owed_board(gid)
+    assert owed is not None and "2 move(s) since the last board" in owed.text
+    assert "adds 2" in owed.text and "marks the total high" in owed.text
+    assert await t.mark_posted(owed) and not await t.mark_posted(owed), "posted once"
+    assert await t.owed() == [] and await t.owed_board(gid) is None
+    await store.close()
