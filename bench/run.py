@@ -218,8 +218,8 @@ def clicks_markdown(r: dict[str, Any]) -> list[str]:
         "them. Targets: boards <= turns + simultaneous phases, pings <= boards, private messages <= 2 a turn,",
         "p99 under 1 s. Boards, pings and private messages count what the play posts after the opening board.",
         "",
-        "| game | players (humans) | complete | moves | turns | boards | pings | clicks | clicks/turn median | "
-        "max | private messages | p99 s | simultaneous phases | path clicks max |",
+        "| game | players (humans) | complete | moves | turns | boards | pings (messages) | clicks | "
+        "clicks/turn median | max | private messages | p99 s | simultaneous phases | path clicks max |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for v in r["clicks"]:
@@ -228,7 +228,8 @@ def clicks_markdown(r: dict[str, Any]) -> list[str]:
             continue
         lines.append(
             f"| {v['game']} | {v['players']} ({v['humans']}) | {'yes' if v['complete'] else 'no'} | {v['moves']} | "
-            f"{v['turns']} | {v['public_boards']} | {v['pings']} | {v['clicks']} | {v['clicks_per_turn_median']} | "
+            f"{v['turns']} | {v['public_boards']} | {v['pings']} ({v.get('ping_messages', '-')}) | {v['clicks']} | "
+            f"{v['clicks_per_turn_median']} | "
             f"{v['clicks_per_turn_max']} | {v['private_messages']} | {v['seconds_per_click_p99']} | "
             f"{v['simultaneous_phases']} | {v.get('path_clicks_max', '-')} |"
         )

@@ -100,3 +100,26 @@ def test_offered_is_every_button_and_option_but_navigation() -> None:
     ]
     assert [is_done(c) for c, _v in offered(m)] == [False, True, False, False]
     assert offered(None) == [] and offered(message([])) == []
+
+
+def test_a_ping_of_someone_not_to_act_is_counted() -> None:
+    from types import SimpleNamespace
+
+    from tests.e2e.clicker import wrong_pings
+    from tests.standin.server import Attachment
+
+    row = SimpleNamespace(
+        seats=[
+            SimpleNamespace(seat=0, user_id=10, is_ai=False),
+            SimpleNamespace(seat=1, user_id=11, is_ai=False),
+        ]
+    )
+
+    def board(k: int, pinged: list[int]) -> Message:
+        m = Message(k, 2, 3, {}, attachments=[Attachment(k, f"game1-move{k}.png", "image/png", b"")])
+        m.pinged = pinged
+        return m
+
+    s = states([0], [1], [0, 1], [])
+    assert wrong_pings(Scripted(), row, s, [board(1, [11]), board(2, [10, 11])]) == 0
+    assert wrong_pings(Scripted(), row, s, [board(1, [10, 11]), board(3, [10])]) == 2

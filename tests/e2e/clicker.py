@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import core
-from tests.e2e.harness import CHOOSE_ID, Table
+from tests.e2e.harness import CHOOSE_ID, Table, board_move
 from tests.standin import Actor, Interaction, Message, StandIn
 
 # Navigation: offered on a private message, never chosen at random (see the module doc).
@@ -360,6 +360,8 @@ class ClickGame:
             "turns": len(human_turns),
             "public_boards": len(boards),
             "pings": sum(len(m.pinged) for m in thread),
+            "ping_messages": sum(1 for m in thread if m.pinged),
+            "pings_not_to_act": wrong_pings(game, row, states, thread),
             "clicks": len(self.clicks),
             "clicks_per_turn_median": statistics.median(clicked) if clicked else None,
             "clicks_per_turn_max": max(clicked) if clicked else None,
@@ -380,6 +382,22 @@ class ClickGame:
             out["path_clicks_max"] = max(paths) if paths else None
             out["path_clicks"] = paths
         return out
+
+
+def wrong_pings(game: core.Game, row: Any, states: list[dict[str, Any]], thread: list[Message]) -> int:
+    """Pings of people who were not to act when the message came: on a board, the state
+    after the move it shows (its file name says which); any other message (no move
+    number) counts against the newest state."""
+    user_of = {s.seat: s.user_id for s in row.seats if s.user_id is not None and not s.is_ai}
+    wrong = 0
+    for m in thread:
+        if not m.pinged:
+            continue
+        k = board_move(m)
+        state = states[k if k is not None and k < len(states) else -1]
+        acting = set() if game.is_over(state) else {user_of.get(s) for s in game.to_act(state)}
+        wrong += sum(1 for u in m.pinged if u not in acting)
+    return wrong
 
 
 def percentile(values: list[float], p: float) -> float:

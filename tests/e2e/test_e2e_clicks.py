@@ -3,7 +3,9 @@ stand-in, two humans at the game's minimum player count (Monster Inn: two humans
 one AI player), asserting issue 26's targets for what the table sees:
 
 - public boards at most the human turns plus the simultaneous phases;
-- pings at most the public boards;
+- pings at most the public boards: no message but a board pings anyone, and a board
+  pings only people who must act (a simultaneous phase's board pings each of them, so
+  the pings of a 2-human game may exceed its boards: the benchmark reports both);
 - private (ephemeral) messages at most 2 per human turn;
 - every click answered, every interaction acknowledged within Discord's 3 s.
 
@@ -40,8 +42,12 @@ def missed_targets(fig: dict) -> list[str]:
         out.append(
             f"{fig['public_boards']} public boards for {turns} human turns and {phases} simultaneous phases"
         )
-    if fig["pings"] > fig["public_boards"]:
-        out.append(f"{fig['pings']} pings for {fig['public_boards']} public boards")
+    if fig["ping_messages"] > fig["public_boards"]:
+        out.append(
+            f"{fig['ping_messages']} messages pinging someone for {fig['public_boards']} public boards"
+        )
+    if fig["pings_not_to_act"]:
+        out.append(f"{fig['pings_not_to_act']} pings of people who were not to act")
     if fig["private_messages"] > 2 * turns:
         out.append(f"{fig['private_messages']} private messages for {turns} human turns (at most 2 a turn)")
     return out
