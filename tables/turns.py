@@ -169,14 +169,16 @@ class TurnsMixin(TablesBase):
         game = core.get(now.game_key)
         assert now.state is not None and before.state is not None
         news = await self.news(now)
-        if (await self.store.flags(game_id))[2] < now.version:
+        # The thread is owed a board exactly when a turn changed since the last one
+        # (a move inside a turn keeps an up-to-date thread so): the turn is over.
+        due = (await self.store.flags(game_id))[2] < now.version
+        if due:
             update = await self.board(game_id, events=public(news), before=before, actor=(user_id, seat))
         else:
             update = Update(now.id, now.version, now.thread_id, "", post=False, moves=now.moves)
         update.actor_private = named(now, "\n".join(e.text for e in events if e.seat == seat)) or None
         update.turn = [named(now, label)[:LABEL_ROOM] for label in labels_of(news, seat)]
-        same_turn = not turn_changed(game, before.state, now.state)
-        if same_turn and seat in game.to_act(now.state) and now.seat_of(user_id) == seat:
+        if not due and seat in game.to_act(now.state) and now.seat_of(user_id) == seat:
             update.next = await self._panel_of(now, user_id, seat, update.turn)
         return update
 

@@ -198,3 +198,18 @@ async def test_a_crash_after_a_turns_last_move_posts_its_board_once(tmp_path: Pa
     assert await t.mark_posted(owed) and not await t.mark_posted(owed), "posted once"
     assert await t.owed() == [] and await t.owed_board(gid) is None
     await store.close()
+
+
+async def test_after_the_ai_turn_the_mover_is_pinged_for_their_new_turn(t: Tables) -> None:
+    """The turn id comes back to the same seat after the AI's turn: that is a new
+    turn (a board, a ping), not a continuation of the old private message."""
+    lobby = await t.create(ALICE, "alice", KEY, seed=4)
+    await t.add_ai(lobby.game_id, ALICE)
+    await t.mark_posted(await t.start(lobby.game_id, ALICE))
+    gid = lobby.game_id
+    assert await user_to_act(t, gid) == ALICE, "the AI moved at once"
+    first = await t.act(gid, ALICE, "2")
+    assert not first.post and first.next is not None
+    end = await t.act(gid, ALICE, "5")
+    assert end.post and end.next is None and end.ping == [ALICE], "a new turn: the board pings alice"
+    assert "Bot 1 (AI) adds 3" in end.text, "the AI's turn is summed up on the same board"
