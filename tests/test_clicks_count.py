@@ -123,3 +123,19 @@ def test_a_ping_of_someone_not_to_act_is_counted() -> None:
     s = states([0], [1], [0, 1], [])
     assert wrong_pings(Scripted(), row, s, [board(1, [11]), board(2, [10, 11])]) == 0
     assert wrong_pings(Scripted(), row, s, [board(1, [10, 11]), board(3, [10])]) == 2
+
+
+def test_where_turns_begin() -> None:
+    # seat 0 twice, seat 1, then a phase where both choose (1 first), then the end
+    s = states([0], [0], [1], [0, 1], [0], [])
+    assert turns_of(Scripted(), s, [0, 0, 1, 1, 0]).starts == {2, 3, 5}
+
+
+def test_a_board_with_no_new_turn_since_the_one_before_is_counted() -> None:
+    from tests.e2e.clicker import inside_turns
+
+    starts = {2, 3, 5}
+    assert inside_turns([0, 2, 3, 5], starts) == 0
+    assert inside_turns([0, 3, 5], starts) == 0  # a board may follow a turn change
+    assert inside_turns([0, 1, 2, 3, 4, 5], starts) == 2  # after moves 1 and 4: inside turns
+    assert inside_turns([0, 2, 2, 3], starts) == 1  # the same board twice

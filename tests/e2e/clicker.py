@@ -96,6 +96,7 @@ class Turns:
     seat_of_turn: list[int]  # turn number - 1 -> seat
     turn_of_move: list[int]  # move number - 1 -> turn number - 1
     simultaneous_phases: int
+    starts: set[int]  # k >= 1 where a new turn begins with states[k] (the game's end included)
 
 
 def turns_of(game: core.Game, states: list[dict[str, Any]], seats: list[int]) -> Turns:
@@ -117,11 +118,15 @@ def turns_of(game: core.Game, states: list[dict[str, Any]], seats: list[int]) ->
     phase_movers: list[set[int]] = []  # per phase (several seats to act at its start): who moved
     phase: set[int] | None = None
     plain = [i == ",".join(str(s) for s in sorted(a)) for i, a in zip(ids, acts, strict=True)]
+    # With the default ids (the seats to act), a seat finishing its part of a
+    # simultaneous phase changes the id; that is not a new turn.
+    starts = {
+        k
+        for k in range(1, len(states))
+        if ids[k] != ids[k - 1] and not (plain[k] and plain[k - 1] and acts[k] and acts[k] < acts[k - 1])
+    }
     for k, seat in enumerate(seats):
-        # With the default ids (the seats to act), a seat finishing its part of a
-        # simultaneous phase changes the id; that is not a new turn.
-        shrank = k > 0 and plain[k] and plain[k - 1] and acts[k] < acts[k - 1]
-        if k == 0 or not (ids[k] == ids[k - 1] or shrank):
+        if k == 0 or k in starts:
             current.clear()  # a new turn for everyone
             phase = set() if len(acts[k]) >= 2 else None
             if phase is not None:
@@ -134,7 +139,7 @@ def turns_of(game: core.Game, states: list[dict[str, Any]], seats: list[int]) ->
         turn_of_move.append(current[seat])
         if phase is not None:
             phase.add(seat)
-    return Turns(seat_of_turn, turn_of_move, sum(1 for p in phase_movers if len(p) >= 2))
+    return Turns(seat_of_turn, turn_of_move, sum(1 for p in phase_movers if len(p) >= 2), starts)
 
 
 @dataclass
@@ -345,6 +350,7 @@ class ClickGame:
             if m.seq > self._mark and m.channel_id == self.table.thread_id and self.standin.is_public(m)
         ]
         boards = [m for m in thread if self.table.is_board(m)]
+        shown = [board_move(m) for m in boards]
         private = [
             m
             for m in self.standin.log
@@ -362,6 +368,10 @@ class ClickGame:
             "pings": sum(len(m.pinged) for m in thread),
             "ping_messages": sum(1 for m in thread if m.pinged),
             "pings_not_to_act": wrong_pings(game, row, states, thread),
+            # boards a player would not expect: no new turn since the board before (the
+            # bot's moves for whoever has no choice may follow a turn's end on its board)
+            "boards_inside_turns": inside_turns([0, *shown], cut.starts),
+            "boards_repeated": len(shown) - len(set(shown)),
             "clicks": len(self.clicks),
             "clicks_per_turn_median": statistics.median(clicked) if clicked else None,
             "clicks_per_turn_max": max(clicked) if clicked else None,
@@ -382,6 +392,13 @@ class ClickGame:
             out["path_clicks_max"] = max(paths) if paths else None
             out["path_clicks"] = paths
         return out
+
+
+def inside_turns(shown: list[int | None], starts: set[int]) -> int:
+    """Boards (by the move each shows, the opening board first) with no new turn since
+    the board before; the same move's board twice counts too."""
+    seen = [k for k in shown if k is not None]
+    return sum(1 for a, b in zip(seen, seen[1:], strict=False) if not any(a < j <= b for j in starts))
 
 
 def wrong_pings(game: core.Game, row: Any, states: list[dict[str, Any]], thread: list[Message]) -> int:
