@@ -5,8 +5,9 @@ arms or disarms."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +59,20 @@ class TablesBase:
         self._locks: dict[int, asyncio.Lock] = {}
         # What the moves since each game's last board said (tables/turns.py).
         self._kept_news: dict[int, Any] = {}
+        # Games with a move (and the bot's moves after it) under way here: their board
+        # is coming from that move, so the poster of owed boards leaves them alone (it
+        # would post a board from the middle of the AI's turn).
+        self._busy: dict[int, int] = {}
+
+    @contextlib.contextmanager
+    def _moving(self, game_id: int) -> Iterator[None]:
+        self._busy[game_id] = self._busy.get(game_id, 0) + 1
+        try:
+            yield
+        finally:
+            self._busy[game_id] -= 1
+            if not self._busy[game_id]:
+                del self._busy[game_id]
 
     if TYPE_CHECKING:  # provided by the other parts of the facade
 
@@ -72,7 +87,9 @@ class TablesBase:
 
         async def _run_ai(self, game_id: int) -> list[Event]: ...
 
-        async def _remember(self, row: GameRow, version: int, news: list[Any]) -> None: ...
+        async def _remember(
+            self, row: GameRow, version: int, news: list[Any], changed: bool = True
+        ) -> None: ...
 
         async def settings_for(self, row: GameRow) -> dict[str, Any]: ...
 
@@ -142,7 +159,7 @@ class TablesBase:
                 "That move was already taken or the game moved on; look at the newest board."
             ) from None
         if news is not None:
-            await self._remember(row, version, news)
+            await self._remember(row, version, news, changed)
         else:
             self._kept_news.pop(row.id, None)
         return version

@@ -207,6 +207,7 @@ class ChooserMixin(TurnsMixin, PlayMixin):
                 if op == "pick" or not prefix:
                     step = await asyncio.to_thread(build_step, row, seat, prefix)
                     step.note = note + (" Pick again below." if prefix else "")
+                    step.head = await self._head(row, seat)
                     return step
             elif version != row.version:
                 raise TableError(STALE_STEP)

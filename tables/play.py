@@ -94,6 +94,17 @@ class PlayMixin(TablesBase):
         """Apply one move of ``user_id``: typed ``text`` or a clicked ``button``
         (version, choice index); ``version`` refuses the move if the game has moved
         on (the chooser's Done). Then let AI seats move, and return the board."""
+        with self._moving(game_id):
+            return await self._act(game_id, user_id, text, button, version)
+
+    async def _act(
+        self,
+        game_id: int,
+        user_id: int,
+        text: str | None,
+        button: tuple[int, int] | None,
+        version: int | None,
+    ) -> Update:
         t0 = time.perf_counter()
         ref = CHOICE_REF.fullmatch((text or "").strip())
         if ref is not None:  # an autocomplete reference to a long move: like a button
@@ -164,6 +175,10 @@ class PlayMixin(TablesBase):
         choose. An AI failure is logged and stops the loop: the moves already taken
         stand, and the next start retries."""
         out: list[Event] = []
+        with self._moving(game_id):
+            return await self._ai_loop(game_id, out)
+
+    async def _ai_loop(self, game_id: int, out: list[Event]) -> list[Event]:
         while True:
             try:
                 events = await self.step_ai(game_id)

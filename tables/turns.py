@@ -53,6 +53,8 @@ class Pending:
     since: int  # moves at the last board that reached the thread
     version: int  # the game version the kept moves lead to
     moves: list[Said]
+    # Each kept commit: (the version it made, whether it began a new turn).
+    commits: list[tuple[int, bool]] = field(default_factory=list)
 
 
 def turn_changed(game: core.Game, before: State, after: State) -> bool:
@@ -186,32 +188,47 @@ class TurnsMixin(TablesBase):
     def _pending(self) -> dict[int, Pending]:
         return self._kept_news
 
-    async def _remember(self, row: GameRow, version: int, news: list[Said]) -> None:
-        """After a commit of ``row`` (now at ``version``): keep what its moves said."""
+    async def _remember(self, row: GameRow, version: int, news: list[Said], changed: bool = True) -> None:
+        """After a commit of ``row`` (now at ``version``; ``changed``: it began a new
+        turn): keep what its moves said."""
         kept = self._pending
         cur = kept.get(row.id)
         if cur is not None and cur.version == row.version and cur.since + len(cur.moves) == row.moves:
             cur.moves.extend(news)
             cur.version = version
+            cur.commits.append((version, changed))
             return
         if await self.store.posted_moves(row.id) == row.moves:
             kept.pop(row.id, None)
             if len(kept) >= MAX_KEPT:
                 kept.pop(next(iter(kept)))
-            kept[row.id] = Pending(row.moves, version, list(news))
+            kept[row.id] = Pending(row.moves, version, list(news), [(version, changed)])
         else:
             kept.pop(row.id, None)
 
+    def _covered(self, game_id: int, version: int) -> int:
+        """The newest version a board of ``version`` leaves the thread up to date with:
+        moves made inside the same turn since (while the board was on its way) owe
+        the thread nothing either. Only what this process saw, by version."""
+        cur = self._pending.get(game_id)
+        if cur is None or cur.version <= version:
+            return version
+        later = [(v, changed) for v, changed in cur.commits if v > version]
+        if [v for v, _c in later] != list(range(version + 1, cur.version + 1)) or any(c for _v, c in later):
+            return version
+        return cur.version
+
     async def news(self, row: GameRow) -> list[Said]:
         """What every move since the last board that reached the thread said."""
-        since = await self.store.posted_moves(row.id)
+        raw = await self.store.get_meta(f"posted_moves:{row.id}")
         cur = self._pending.get(row.id)
-        if (
-            cur is not None
-            and cur.version == row.version
-            and cur.since <= since <= cur.since + len(cur.moves)
-            and cur.since + len(cur.moves) == row.moves
-        ):
+        chained = cur is not None and cur.version == row.version and cur.since + len(cur.moves) == row.moves
+        if raw is None or not raw.isdecimal():
+            # No board of this game was ever marked (a game from before boards were
+            # tracked, a benchmark's database): only what this process saw, no replay.
+            return cur.moves if chained and cur is not None else []
+        since = int(raw)
+        if chained and cur is not None and cur.since <= since <= row.moves:
             return cur.moves[since - cur.since :]
         entries = await self.store.log(row.id)
         try:

@@ -68,6 +68,8 @@ class UpkeepMixin(TablesBase):
 
         def _posted(self, game_id: int, moves: int) -> None: ...
 
+        def _covered(self, game_id: int, version: int) -> int: ...
+
     # ---- boards owed ------------------------------------------------------------------
     async def start_tracking(self) -> None:
         """On the first start that tracks posted boards, every earlier board counts
@@ -78,8 +80,9 @@ class UpkeepMixin(TablesBase):
             log.info("tracking posted boards from now on (%d games marked as posted)", n)
 
     async def owed(self) -> list[int]:
-        """Games whose newest board has not reached their thread."""
-        return await self.store.owed()
+        """Games whose newest board has not reached their thread (but not a game whose
+        move is under way here: that move posts its turn's board)."""
+        return [g for g in await self.store.owed() if g not in self._busy]
 
     async def owed_board(self, game_id: int) -> Update | None:
         """The board a thread is owed, its text summarising every move since the last
@@ -99,7 +102,10 @@ class UpkeepMixin(TablesBase):
         )
 
     async def mark_posted(self, update: Update) -> bool:
-        marked = await self.store.mark_posted(update.game_id, update.version, update.moves)
+        # A move inside the same turn, made while this board was on its way, must not
+        # leave the thread owed a second board of that turn.
+        version = self._covered(update.game_id, update.version)
+        marked = await self.store.mark_posted(update.game_id, version, update.moves)
         if marked:
             self._posted(update.game_id, update.moves)
         return marked

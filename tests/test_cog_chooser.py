@@ -51,3 +51,30 @@ def test_every_custom_id_is_read_back_by_its_dynamic_item() -> None:
     for row in components(step):
         for c in row["components"]:
             assert sum(bool(t.fullmatch(c["custom_id"])) for t in templates) == 1, c["custom_id"]
+
+
+def test_a_select_says_what_each_pick_does_and_the_message_carries_the_turn() -> None:
+    """Issue 26 item 3: one select menu with option descriptions (<= 100 characters),
+    the instructions in the message, not the placeholder; item 2: the turn message is
+    headed by the seat's own state and its turn so far."""
+    from cogs.common import panel_message
+    from tables import Panel
+
+    options = [(f"t{i}", f"Place on C{i}") for i in range(12)]
+    hints = [
+        "Plays this move at once." if i % 2 else "Then: " + "choose the orientation " * 9 for i in range(12)
+    ]
+    step = Step(BIG, BIG, 1, "Choose where the tile goes.", options, hints=hints)
+    panel = Panel(BIG, BIG, step=step, header="Gold 3, food 2.", turn=["Dig a tunnel"])
+    text, view, _files = panel_message(panel, "Move taken; your turn goes on.")
+    assert text.startswith("Move taken; your turn goes on.\nGold 3, food 2.\nThis turn so far: Dig a tunnel")
+    assert "Choose where the tile goes." in text
+    (select,) = [c for row in view.to_components() for c in row["components"] if c["type"] == 3]
+    assert select["placeholder"] == "Choose", "the instructions are in the message"
+    descriptions = [o.get("description") for o in select["options"]]
+    assert descriptions[1] == "Plays this move at once."
+    assert all(d and len(d) <= 100 for d in descriptions)
+    buttons = Panel(BIG, BIG, buttons=[("Add 1", 0), ("Add 2", 1)], header="Your card: 4.")
+    text, view, _files = panel_message(buttons)
+    assert text.startswith("Your card: 4.\nYour choices:")
+    assert [c["label"] for row in view.to_components() for c in row["components"]] == ["Add 1", "Add 2"]

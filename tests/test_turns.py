@@ -213,3 +213,23 @@ async def test_after_the_ai_turn_the_mover_is_pinged_for_their_new_turn(t: Table
     end = await t.act(gid, ALICE, "5")
     assert end.post and end.next is None and end.ping == [ALICE], "a new turn: the board pings alice"
     assert "Bot 1 (AI) adds 3" in end.text, "the AI's turn is summed up on the same board"
+
+
+async def test_a_move_made_while_the_board_is_on_its_way_owes_no_second_board(t: Tables) -> None:
+    """The next seat moves inside its turn before the previous turn's board is marked
+    posted: that board covers it, the thread is owed nothing more."""
+    gid = await start(t)
+    mover = await user_to_act(t, gid)
+    await t.act(gid, mover, "2")
+    end = await t.act(gid, mover, "4")
+    assert end.post
+    nxt = await user_to_act(t, gid)
+    inside = await t.act(gid, nxt, "2")  # before the board above reached the thread
+    assert await t.mark_posted(end)
+    assert await t.owed() == [] and await t.posted_version(gid) == inside.version
+    boards: list[Update] = []
+    await posted(t, inside, boards)
+    assert boards == [], "the cog finds the thread up to date: one board for the two"
+    last = await t.act(gid, nxt, "4")
+    assert last.post and "the total is 4." in last.text, "the next board: the next turn"
+    assert "the total is 2." not in last.text, "the turn the first board covered is not repeated"
