@@ -98,6 +98,11 @@ def clicks(
             f"max {fig['clicks_per_turn_max']}, p99 {fig['seconds_per_click_p99']} s, "
             f"{fig['simultaneous_phases']} simultaneous phases"
             + (f", path clicks max {fig.get('path_clicks_max')}" if "path_clicks_max" in fig else "")
+            + (
+                f", build turn clicks median {fig['build_turn_clicks_median']} max {fig['build_turn_clicks_max']}"
+                if "build_turn_clicks_max" in fig
+                else ""
+            )
             + f" ({time.perf_counter() - t:.0f} s)"
         )
     return out

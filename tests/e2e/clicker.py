@@ -391,6 +391,13 @@ class ClickGame:
             ]
             out["path_clicks_max"] = max(paths) if paths else None
             out["path_clicks"] = paths
+            # a build turn: a human turn begun in the build phase (take a card, draw it, turn it over)
+            first = {t: cut.turn_of_move.index(t) for t in human_turns}
+            builds = [
+                per_turn[t] for t in human_turns if t in per_turn and states[first[t]].get("phase") == "build"
+            ]
+            out["build_turn_clicks_median"] = statistics.median(builds) if builds else None
+            out["build_turn_clicks_max"] = max(builds) if builds else None
         return out
 
 
