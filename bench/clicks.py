@@ -66,6 +66,13 @@ async def _one(
             )
         except Stuck as exc:
             fig = {"game": key, "players": players, "humans": humans, "error": str(exc)}
+        except (AssertionError, TimeoutError) as exc:  # one broken run must not lose the others
+            fig = {
+                "game": key,
+                "players": players,
+                "humans": humans,
+                "error": f"{type(exc).__name__}: {exc}"[:500],
+            }
         fig["refusals"] = len(standin.errors)
         return fig
     finally:
