@@ -1,11 +1,17 @@
 """Lairkeeper benchmarks: engine playouts, render, storage, the move pipeline,
-start-up; and the long reliability figures.
+start-up, whole games by clicks; and the long reliability figures.
 
-    python -m bench [--quick] [--only engine,render,storage,pipeline,startup,backends,reliability]
+    python -m bench [--quick] [--only engine,render,storage,pipeline,startup,clicks,backends,reliability]
                     [--games monster-inn,...] [--out bench/results]
+                    [--clicks-players min,4] [--clicks-max N] [--clicks-seconds S] [--clicks-seed K]
     python bench/run.py ...          (the same)
 
 Writes ``<out>/latest.json`` and ``<out>/latest.md``. Not part of the test run.
+The sections a run measures replace those in ``latest.json``; the others are kept
+as they were (``sections_run`` says when and how each was last measured).
+``clicks`` plays whole games through the real bot and the stand-in (bench/clicks.py):
+full mode at each game's minimum player count and at 4 players, some minutes a game;
+``--quick`` only the minimum count, each run stopped after 40 clicks.
 ``reliability`` (the full kill -9 / race / fuzz / secrets figures, several
 minutes) and ``backends`` (SQLite and PostgreSQL side by side: saves, Tables.act
 with 100,000 games, throughput through the stand-in; it builds a 100,000-game
@@ -28,7 +34,7 @@ if __package__ in (None, ""):  # run as a script: python bench/run.py
 from bench import sections  # noqa: E402
 from bench.common import ROOT, game_keys, machine  # noqa: E402
 
-DEFAULT = ("engine", "render", "storage", "pipeline", "startup")
+DEFAULT = ("engine", "render", "storage", "pipeline", "startup", "clicks")
 ALL = (*DEFAULT, "backends", "reliability")
 
 
@@ -78,6 +84,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if "startup" in only:
                 log("start-up with 10,000 games stored")
                 out["startup"] = sections.startup(working_copy(db, Path(d)), 1 if q else 3, log)
+    if "clicks" in only:
+        from bench.clicks import clicks
+
+        counts = args.clicks_players or ("min" if q else "min,4")
+        cap = args.clicks_max if args.clicks_max is not None else (40 if q else None)
+        log(f"clicks: whole games by clicks only through the bot and the stand-in ({counts} players)")
+        out["clicks"] = clicks(keys, log, counts, cap, args.clicks_seconds, args.clicks_seed)
     if "backends" in only:
         from bench import backends
 
@@ -102,6 +115,12 @@ def markdown(r: dict[str, Any]) -> str:
         f"SQLite {m['sqlite']}, Pillow {m['pillow']}; load average at start {m['load_avg_at_start']}.",
         "",
     ]
+    for k, v in (r.get("sections_run") or {}).items():
+        lines += [
+            f"Section {k} measured later ({v['mode']}, {v['when']}), load average at its start "
+            f"{v['machine']['load_avg_at_start']}.",
+            "",
+        ]
     if "engine" in r:
         lines += [
             "## Engine: random playouts",
@@ -178,6 +197,7 @@ def markdown(r: dict[str, Any]) -> str:
             if name in s:
                 lines.append(f"- {name}: {s[name]}")
         lines += [f"- parts (10,000 games, subprocess): {s['parts']}", ""]
+    lines += clicks_markdown(r)
     lines += backends_markdown(r)
     if "reliability" in r:
         rel = r["reliability"]
@@ -186,6 +206,54 @@ def markdown(r: dict[str, Any]) -> str:
             lines.append(f"- {json.dumps(f)}")
         lines.append("")
     return "\n".join(lines)
+
+
+def clicks_markdown(r: dict[str, Any]) -> list[str]:
+    if "clicks" not in r:
+        return []
+    lines = [
+        "## Whole games by clicks only (issue 26)",
+        "",
+        "Through the real bot process and the stand-in; humans click at random among what the bot offers",
+        "them. Targets: boards <= turns + simultaneous phases, pings <= boards, private messages <= 2 a turn,",
+        "p99 under 1 s. Boards, pings and private messages count what the play posts after the opening board.",
+        "",
+        "| game | players (humans) | complete | moves | turns | boards | pings (messages) | clicks | "
+        "clicks/turn median | max | private messages | p99 s | simultaneous phases | path clicks max |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for v in r["clicks"]:
+        if "error" in v:
+            lines.append(f"| {v['game']} | {v['players']} ({v['humans']}) | stuck: {v['error']} |")
+            continue
+        lines.append(
+            f"| {v['game']} | {v['players']} ({v['humans']}) | {'yes' if v['complete'] else 'no'} | {v['moves']} | "
+            f"{v['turns']} | {v['public_boards']} | {v['pings']} ({v.get('ping_messages', '-')}) | {v['clicks']} | "
+            f"{v['clicks_per_turn_median']} | "
+            f"{v['clicks_per_turn_max']} | {v['private_messages']} | {v['seconds_per_click_p99']} | "
+            f"{v['simultaneous_phases']} | {v.get('path_clicks_max', '-')} |"
+        )
+    lines.append("")
+    return lines
+
+
+def merged(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """``new`` over ``old``: the sections measured now replace theirs, the others stay as
+    they were, with the run that measured them (the top-level ``when``/``mode``/``machine``);
+    ``sections_run`` says when, how and on what machine each newer section was measured."""
+    meta = ("when", "mode", "machine", "games", "sections_run")
+    measured = [k for k in new if k not in meta]
+    kept = [k for k in old if k not in meta and k not in measured]
+    out = {**old, **{k: new[k] for k in measured}} if kept else dict(new)
+    runs = {k: v for k, v in (old.get("sections_run") or {}).items() if k in kept}
+    if kept:
+        for k in measured:
+            runs[k] = {n: new[n] for n in ("when", "mode", "machine", "games")}
+    if runs:
+        out["sections_run"] = runs
+    else:
+        out.pop("sections_run", None)
+    return out
 
 
 def backends_markdown(r: dict[str, Any]) -> list[str]:
@@ -260,10 +328,28 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", help=f"comma-separated sections: {', '.join(ALL)}")
     p.add_argument("--games", help="comma-separated game keys (default: every installed game)")
     p.add_argument("--out", default=str(ROOT / "bench" / "results"), help="where latest.json/latest.md go")
+    p.add_argument(
+        "--clicks-players", help="clicks: player counts, 'min', '4' or 'min,4' (default min,4; quick min)"
+    )
+    p.add_argument(
+        "--clicks-max", type=int, help="clicks: stop each game after N clicks (default none; quick 40)"
+    )
+    p.add_argument(
+        "--clicks-seconds",
+        type=float,
+        default=1800.0,
+        help="clicks: stop each game after S seconds (default 1800)",
+    )
+    p.add_argument("--clicks-seed", type=int, default=26, help="clicks: the games' and the clickers' seed")
     args = p.parse_args(argv)
     result = run(args)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    try:
+        old = json.loads((out / "latest.json").read_text())
+    except (OSError, ValueError):
+        old = {}
+    result = merged(old, result)
     (out / "latest.json").write_text(json.dumps(result, indent=2))
     (out / "latest.md").write_text(markdown(result))
     log(f"figures written to {out / 'latest.json'} and {out / 'latest.md'}")

@@ -10,6 +10,7 @@ import random
 import re
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -149,8 +150,15 @@ class Table:
     def by_id(self, uid: int) -> Actor:
         return next(p for p in self.players if p.id == uid)
 
-    async def open(self, game: str, ais: int = 0, **options: Any) -> None:
-        """Host runs /game new; the others join; ``ais`` AI players are added; the host starts."""
+    async def open(
+        self,
+        game: str,
+        ais: int = 0,
+        before_start: Callable[[], Awaitable[None]] | None = None,
+        **options: Any,
+    ) -> None:
+        """Host runs /game new; the others join; ``ais`` AI players are added; the host starts
+        (after ``before_start``, e.g. fixing the game's seed for a reproducible benchmark)."""
         host = self.players[0]
         mark = self.standin.mark()
         r = await host.slash("game new", game=game, **options)
@@ -177,6 +185,8 @@ class Table:
             c = await host.click(self.lobby, f"lk:lobby:{self.game_id}:ai")
             await c.reply()
             assert c.response_type == 6
+        if before_start is not None:
+            await before_start()
         mark = self.standin.mark()
         start = await host.click(self.lobby, f"lk:lobby:{self.game_id}:start")
         assert start.response_type == 6  # deferred, then the lobby is edited

@@ -159,6 +159,9 @@ class Message:
     deleted: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)  # earlier versions (content/components)
     seq: int = 0  # order of creation across the whole stand-in
+    # Who was notified when the message appeared (its mentions then): Discord pings on
+    # creation, and on the first fill of a deferred "thinking" message, never on a later edit.
+    pinged: list[int] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:
@@ -297,12 +300,22 @@ class Interaction:
     ack_seconds: float | None = None
     original: Message | None = None
     touched: list[Message] = field(default_factory=list)  # messages created or changed in answer, in order
+    touched_at: list[float] = field(default_factory=list)  # when each of ``touched`` came (time.monotonic)
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
 
     @property
     def responded(self) -> bool:
         return self.response_type is not None
+
+    def touch(self, m: Message) -> None:
+        self.touched.append(m)
+        self.touched_at.append(time.monotonic())
+
+    @property
+    def answered_seconds(self) -> float | None:
+        """Seconds from the click to the last message created or changed in answer so far."""
+        return self.touched_at[-1] - self.created if self.touched_at else None
 
     @property
     def messages(self) -> list[Message]:
@@ -1016,6 +1029,8 @@ class StandIn:
 
     def _store(self, m: Message) -> Message:
         m.seq = next(self._seq)
+        if not m.loading:
+            m.pinged = list(m.mentions)
         self.messages[m.id] = m
         self.log.append(m)
         c = self.channels.get(m.channel_id)
@@ -1079,6 +1094,8 @@ class StandIn:
         if "content" in body:
             m.mentions = self._mentions(m.content, body.get("allowed_mentions"))
             m.mention_everyone, m.mention_roles = self._broad_mentions(m.content, body.get("allowed_mentions"))
+        if m.loading:  # a deferred reply filled in: it appears (and pings) now
+            m.pinged = list(m.mentions)
         m.flags &= ~LOADING
         m.edited_at = now_iso()
         self.changed()
@@ -1485,7 +1502,7 @@ class StandIn:
         msg: Message | None = None
         if rtype == 4:
             msg = self._store(self._answer(inter, data, files, 0, mtype))
-            inter.touched.append(msg)
+            inter.touch(msg)
             await self._dispatch_message("MESSAGE_CREATE", msg)
         elif rtype == 5:
             flags = LOADING | (int(data.get("flags") or 0) & EPHEMERAL)
@@ -1508,7 +1525,7 @@ class StandIn:
             msg = inter.message
             if rtype == 7:
                 self._edit(msg, data, files)
-                inter.touched.append(msg)
+                inter.touch(msg)
                 await self._dispatch_message("MESSAGE_UPDATE", msg)
         elif rtype == 8:
             choices = data.get("choices")
@@ -1554,11 +1571,11 @@ class StandIn:
             # The first followup after a deferral fills the "thinking" message, and it
             # keeps the deferral's visibility: the followup's own ephemeral flag is ignored.
             self._edit(o, {**body, "attachments": []}, files)
-            inter.touched.append(o)
+            inter.touch(o)
             await self._dispatch_message("MESSAGE_CREATE", o)
             return o.payload(self)
         m = self._store(self._answer(inter, body, files, 0, 0))
-        inter.touched.append(m)
+        inter.touch(m)
         await self._dispatch_message("MESSAGE_CREATE", m)
         return m.payload(self)
 
@@ -1584,7 +1601,7 @@ class StandIn:
         m = self._webhook_message(inter, message_id)
         was_loading = m.loading
         self._edit(m, body or {}, files)
-        inter.touched.append(m)
+        inter.touch(m)
         await self._dispatch_message("MESSAGE_CREATE" if was_loading else "MESSAGE_UPDATE", m)
         return m.payload(self)
 
