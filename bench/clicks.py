@@ -100,7 +100,7 @@ def clicks(
             continue
         log(
             f"  clicks {key} {players}p ({humans} humans){'' if fig['complete'] else ' (partial)'}: "
-            f"{fig['clicks']} clicks, {fig['turns']} turns, {fig['public_boards']} boards, {fig['pings']} pings ({fig['ping_messages']} messages), "
+            f"{fig['clicks']} clicks, {fig['turns']} turns, {fig['public_boards']} boards, {fig['pings']} pings ({fig['people_pinged']} people notified), "
             f"{fig['private_messages']} private messages, clicks/turn median {fig['clicks_per_turn_median']} "
             f"max {fig['clicks_per_turn_max']}, p99 {fig['seconds_per_click_p99']} s, "
             f"{fig['simultaneous_phases']} simultaneous phases"

@@ -365,8 +365,12 @@ class ClickGame:
             "moves": len(entries),
             "turns": len(human_turns),
             "public_boards": len(boards),
-            "pings": sum(len(m.pinged) for m in thread),
+            # A ping is a thread message that notifies (the issue's "229 board images ...
+            # each with a ping"): a simultaneous phase's one board pings every seat in it
+            # at once, which is still one ping of the thread. People notified: people_pinged.
+            "pings": sum(1 for m in thread if m.pinged),
             "ping_messages": sum(1 for m in thread if m.pinged),
+            "people_pinged": sum(len(m.pinged) for m in thread),
             "pings_not_to_act": wrong_pings(game, row, states, thread),
             # boards a player would not expect: no new turn since the board before (the
             # bot's moves for whoever has no choice may follow a turn's end on its board)

@@ -3,7 +3,8 @@ stand-in, two humans at the game's minimum player count (Monster Inn: two humans
 one AI player), asserting issue 26's targets for what the table sees:
 
 - public boards at most the human turns plus the simultaneous phases;
-- pings (one per person notified) at most the public boards, no message but a board
+- pings (thread messages that notify; a simultaneous phase's board notifies every seat in it
+  at once and is one ping) at most the public boards, no message but a board
   pings anyone, and nobody is pinged who was not to act;
 - private (ephemeral) messages at most 2 per human turn;
 - every click answered, every interaction acknowledged within Discord's 3 s.
