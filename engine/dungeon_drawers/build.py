@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from engine.core import Event, IllegalAction, Rng, State, seat_ref
+from engine.core import Event, IllegalAction, Rng, State, rules_revision, seat_ref
 
 from . import board
 from .data import CARDS, ROUNDS, SHEET, TRACKS, card_name, card_text, element_label, track_size
@@ -110,13 +110,11 @@ def legal(state: State, seat: int, every_wall: bool = False) -> list[Any]:
     # DuBuL ch.2 §1(3), "any elements that have been installed for this Card may be erased":
     # from revision 3 Erase is offered as soon as one element is on the sheet.
     erase = (
-        [{"t": "erase"}] if p["pending"]["next"] > len(p["pending"]["lost"]) and _revision(state) >= 3 else []
+        [{"t": "erase"}]
+        if p["pending"]["next"] > len(p["pending"]["lost"]) and rules_revision(state) >= 3
+        else []
     )
     return _element_moves(sheet, el, every_wall) + erase
-
-
-def _revision(state: State) -> int:
-    return int(state.get("revision", 2))
 
 
 def _element_moves(sheet: dict, el: str, every_wall: bool) -> list[Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Event, Rng, State, seat_ref
+from engine.core import Event, Rng, State, rules_revision, seat_ref
 
 from .data import LOC, LOC_IDS, MONSTERS, ROOMS, RULES, TRAPS
 
@@ -16,14 +16,6 @@ EVIL = RULES["evilometer"]
 
 Player = dict[str, Any]
 DUMMY = -1  # the non-player's seat number (2 and 3 players)
-
-
-def revision(state: State) -> int:
-    """The rules revision in force for ``state`` (``GAME.rules_revision``): a rule changed in
-    revision n reads ``if revision(state) >= n``, so a stored game replays as it was played."""
-    from engine.dungeon_lords import GAME  # the package imports this module: imported late
-
-    return int(GAME.rules_revision(state))
 
 
 def who(seat: int) -> str:
@@ -266,10 +258,10 @@ def pay(state: State, seat: int, cost: dict[str, int], ev: list[Event]) -> None:
             for _ in range(v):
                 ready = [m for m in p["monsters"] if m["up"] is not False and not m.get("pet")]
                 home = [m for m in ready if m["up"] is True]
-                pick = home if home and revision(state) >= 3 else ready
+                pick = home if home and rules_revision(state) >= 3 else ready
                 loaded = min(pick, key=lambda m: MONSTERS[m["id"]]["rank"])
                 p["monsters"].remove(loaded)
-                if revision(state) >= 3:
+                if rules_revision(state) >= 3:
                     # A discarded tile goes to the discard pile, whatever discarded it: the
                     # festival may hire it ("It does not matter whether it was discarded because
                     # no one chose it ... or whether it was discarded for some other reason").

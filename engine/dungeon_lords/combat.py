@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Event, State
+from engine.core import Event, State, rules_revision
 
 from . import board
 from .board import who
@@ -96,7 +96,7 @@ class Battle:
         self.minus = int(combat.get("minus", 0))  # Hall of Chaos: fewer trap, heal and spell icons
         self.fatigue_add = int(combat.get("fatigue_add", 0))
         self.fatigue_mult = 1.0
-        self.rev = board.revision(state)
+        self.rev = rules_revision(state)
 
     # ---- the party line ---------------------------------------------------------
     def line(self) -> list[Adv]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.core import Event, State
+from engine.core import Event, State, rules_revision
 
 from . import board, expansion
 from .board import log, who
@@ -61,7 +61,7 @@ def special(state: State, sid: str, ev: list[Event]) -> None:
     """A Special Event Card is turned over and resolved at once."""
     card = SPECIAL[sid]
     state["specials_seen"].append(sid)
-    words = STRIKE_TEXT_2 if sid == "strike" and board.revision(state) < 3 else card["text"]
+    words = STRIKE_TEXT_2 if sid == "strike" and rules_revision(state) < 3 else card["text"]
     log(state, ev, f"Special event: {card['name']} - {words}")
     SPECIALS[sid](state, sid, ev)
 
@@ -73,7 +73,7 @@ def _witchhunt(state: State, sid: str, ev: list[Event]) -> None:
                 p["gold"] -= 1
             else:
                 p["monsters"].remove(m)
-                if board.revision(state) >= 3:
+                if rules_revision(state) >= 3:
                     # She is discarded, so the festival may hire her back ("discarded for some
                     # other reason"); revision 2 put her back in the box.
                     state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(m["id"])
@@ -89,7 +89,7 @@ def _strike(state: State, sid: str, ev: list[Event]) -> None:
             else:
                 m["up"] = False  # unpaid: turned face down until the end of this Year's Combat (B-sf)
                 down.append(MONSTERS[m["id"]]["name"])
-        if down and board.revision(state) >= 3:
+        if down and rules_revision(state) >= 3:
             # What happened, in words (issue 29 item 14): the monster stays, face down.
             stay = "they stay" if len(down) > 1 else "it stays"
             log(state, ev, f"Monster Strike: {who(s)} cannot pay the {', the '.join(down)}; "
@@ -152,7 +152,7 @@ def _feast_tunnelaudit(state: State, sid: str, ev: list[Event]) -> None:
     # House rule: the choice is automatic - pay if you can, otherwise gain 1 Evil.
     players = state["players"]
     res = "food" if sid == "feast" else "gold"
-    if board.revision(state) >= 3:
+    if rules_revision(state) >= 3:
         # "Any card or rule or effect that counts your tunnels or dungeon tiles ignores your
         # secret passage" (issue 29 item 15).
         count = {s: len([c for c in board.tunnels(players[s]) if c in board.counted(players[s])])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.core import Event, IllegalAction, State
+from engine.core import Event, IllegalAction, State, rules_revision
 
 from . import board
 from .board import fail, log, who
@@ -516,7 +516,7 @@ def festival_monster_pay(state: State, p: dict[str, Any], mid: str) -> dict[str,
     Cockatrice may be paid with 1 Evil when the food runs short ("you can either pay 1 Food
     or pay 1 Evil when paying his cost"; house decision 32: food when you can); revision 2
     knew only the food."""
-    ways = board.cost_ways(mid) if board.revision(state) >= 3 else [False]
+    ways = board.cost_ways(mid) if rules_revision(state) >= 3 else [False]
     for alt in ways:
         cost = festival_monster_cost(mid, alt)
         if board.can_pay(p, cost):
@@ -570,7 +570,7 @@ def do_prize(g: Any, state: State, seat: int, words: list[str], ev: list[Event])
         if BOARDS[b]["replaces"] == loc:
             state["fest"]["boards"].remove(b)
             break
-    if board.revision(state) >= 3:
+    if rules_revision(state) >= 3:
         log(state, ev, f"{who(seat)} takes the festival prize: {prize_words(words)}.")
     else:  # a revision-2 game's log keeps its words ('(monster troll)')
         log(

@@ -3,7 +3,7 @@ finite list of representative plans offered as moves (apply accepts any legal pl
 
 from __future__ import annotations
 
-from engine.core import IllegalAction, State
+from engine.core import IllegalAction, State, rules_revision
 
 from . import board
 from .data import MONSTERS, PETS, ROOMS, RULES, TRAPS
@@ -35,7 +35,7 @@ def check(state: State, seat: int, text: str) -> None:
             need["gold"] = need.get("gold", 0) + RULES["room_trap_surcharge"]
     if not board.can_pay(p, need):
         raise IllegalAction(f"You cannot pay {board.cost_text(need)} for those traps.")
-    if need.get("monster") and board.revision(state) >= 3:
+    if need.get("monster") and rules_revision(state) >= 3:
         # The catapult is loaded with a monster that stays home: one sent fights (decision 48).
         home = sum(1 for m in p["monsters"] if m["up"] is True and not m.get("pet"))
         if home - len([m for m, _ in plan["send"] if m != "babygolem"]) < need["monster"]:
@@ -44,7 +44,7 @@ def check(state: State, seat: int, text: str) -> None:
             )
     limit = RULES["monster_limit"]["room" if room else "tunnel"]
     sent_ids = [m for m, _ in plan["send"]]
-    if plan["pet"] == "babygolem" and board.revision(state) >= 3:
+    if plan["pet"] == "babygolem" and rules_revision(state) >= 3:
         # The pet card sends him into this battle: "he will count toward your monster limit
         # (unless you send him with a big golem)" (issue 29 item 11).
         sent_ids.append("babygolem")

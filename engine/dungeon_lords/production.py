@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Event, IllegalAction, State
+from engine.core import Event, IllegalAction, State, rules_revision
 
 from . import board, festival
 from .board import log, who
@@ -51,7 +51,7 @@ def actions(state: State, seat: int) -> list[str]:
         limit = 1 if cell is None else uses
         if r.get("train"):
             limit = RULES["expansion"]["training_per_round"][str(state["year"])]
-            if cell is None and board.revision(state) >= 3:
+            if cell is None and rules_revision(state) >= 3:
                 # A rented Training Room is a rented production room: "they can be used only
                 # once per round (even during the Second Year)" (revision 2 allowed 2 in Year 2).
                 limit = 1
