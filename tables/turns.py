@@ -58,11 +58,6 @@ class Pending:
     commits: list[tuple[int, bool]] = field(default_factory=list)
 
 
-def turn_changed(game: core.Game, before: State, after: State) -> bool:
-    """Whether ``after`` is another turn than ``before`` (or the end)."""
-    return game.is_over(after) or game.turn_id(before) != game.turn_id(after)
-
-
 def said(game: core.Game, state: State, seat: int, action: Action, events: list[Event]) -> Said:
     try:
         label = game.describe(state, action)
@@ -174,7 +169,7 @@ class TurnsMixin(TablesBase):
         news = await self.news(now)
         # The thread is owed a board exactly when a turn changed since the last one
         # (a move inside a turn keeps an up-to-date thread so): the turn is over.
-        due = (await self.store.flags(game_id))[2] < now.version
+        due = await self._board_due(now)
         if due:
             update = await self.board(game_id, events=public(news), before=before, actor=(user_id, seat))
         else:
@@ -254,8 +249,10 @@ class TurnsMixin(TablesBase):
 
     async def _owes_board(self, game_id: int) -> bool:
         """Whether the thread is owed a board: a turn changed since the last one."""
-        row = await self._load(game_id)
-        return (await self.store.flags(game_id))[2] < row.version
+        return await self._board_due(await self._load(game_id))
+
+    async def _board_due(self, row: GameRow) -> bool:
+        return (await self.store.flags(row.id))[2] < row.version
 
 
 def labels_of(news: list[Said], seat: int) -> list[str]:
