@@ -297,9 +297,10 @@ class Game:
         stored game replays under the rules each of its moves was played with."""
         return rules_revision(state)
 
-    def upgrade(self, state: State) -> State:
-        """``state`` carried to this engine's newest revision, one step at a time, on a
-        copy. A change to a game's rules, components, notation or state shape bumps
+    def upgrade(self, state: State, frm: int | None = None, to: int | None = None) -> State:
+        """``state`` carried from its revision (``frm`` where the state cannot say: a
+        revision-1 state has no ``revision`` field) to ``to`` (default: this engine's
+        newest), one step at a time, on a copy. A change to a game's rules, components, notation or state shape bumps
         ``REVISION`` in engine/<game>/upgrade.py and adds, for the new number n:
         ``STEPS[n](state) -> state``, which carries a state of revision n-1 to n from any
         point of a game (new fields, renamed squares); ``CHANGES[n]``, one or two
@@ -308,8 +309,9 @@ class Game:
         rule, so a stored game replays every earlier move under the rules it was played
         with. Revision 1 is release f63664e (replayed on its frozen engine, legacy/r1)."""
         module = self._upgrade_module()
+        start = self.rules_revision(state) if frm is None else frm
         new = copy_state(state)
-        for n in range(self.rules_revision(state) + 1, self.revision + 1):
+        for n in range(start + 1, (self.revision if to is None else to) + 1):
             new = module.STEPS[n](new) if n in module.STEPS else new
             new["revision"] = n
         return new

@@ -20,7 +20,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from engine import core
-from engine.core import FIRST_CARRIED_REVISION, copy_state
+from engine.core import FIRST_CARRIED_REVISION
 
 if TYPE_CHECKING:
     from store import GameRow
@@ -36,15 +36,9 @@ def frozen_game(key: str) -> Any:
 
 
 def carry(game: core.Game, state: dict[str, Any], frm: int, to: int) -> dict[str, Any]:
-    """``state`` of revision ``frm`` carried to revision ``to`` by ``STEPS`` of the
-    game's upgrade.py (STEPS[n] carries n-1 to n), on a copy. A revision-1 state has
-    no ``revision`` field, so the starting revision is given, not read."""
-    steps = game._upgrade_module().STEPS
-    new = copy_state(state)
-    for n in range(frm + 1, to + 1):
-        new = steps[n](new) if n in steps else new
-        new["revision"] = n
-    return new
+    """``state`` of revision ``frm`` carried to revision ``to`` (``Game.upgrade``). A
+    revision-1 state has no ``revision`` field, so the starting revision is given."""
+    return game.upgrade(state, frm=frm, to=to)
 
 
 def begun_under(row: GameRow) -> int:
@@ -124,7 +118,7 @@ class Replay:
         carry (so today's views and renderers draw it)."""
         if not self.frozen:
             return self.state
-        return self.game.upgrade(carry(self.game, self.state, self.rev, FIRST_CARRIED_REVISION))
+        return self.game.upgrade(self.state, frm=self.rev)
 
 
 def same_state(replay: dict[str, Any], snapshot: dict[str, Any]) -> bool:
