@@ -505,7 +505,6 @@ class StepSelect(
         version: int,
         depth: int,
         options: list[tuple[int, str]],
-        prompt: str = "",
         notes: list[str | None] | None = None,
     ) -> None:
         notes = notes or [None] * len(options)
