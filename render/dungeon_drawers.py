@@ -15,7 +15,6 @@ is replaced by the name here, as the tables layer does in messages.
 
 from __future__ import annotations
 
-import inspect
 import re
 from typing import Any
 
@@ -52,23 +51,6 @@ PHASE = {
 }
 SEAT_REF = re.compile(r"\bPlayer ([1-9])\b")
 Colour = tuple[int, int, int]
-_ROLES = "role" in inspect.signature(text).parameters
-
-
-def _t(
-    d: ImageDraw.ImageDraw,
-    xy: tuple[float, float],
-    s: str,
-    size: int,
-    fill: Any = "text",
-    anchor: str = "la",
-    role: str | None = None,
-) -> None:
-    """``render.base.text`` with the label's role (title, turn, score, key) where base knows roles."""
-    if role and _ROLES:
-        text(d, xy, s, size, fill, anchor, role=role)  # type: ignore[call-arg]
-    else:
-        text(d, xy, s, size, fill, anchor)
 
 
 def _colour(c: Any) -> Colour:
@@ -141,7 +123,7 @@ def token(
         d.ellipse(box, fill=colour, outline=PALETTE["black"])
     if y1 - y0 >= 30:  # the small copies of a dungeon in a shapes preview go by colour and shape
         size = max(TEXT_MIN, int((y1 - y0) * 0.62))
-        _t(d, ((x0 + x1) / 2, (y0 + y1) / 2), letter, size, "muted" if dead else "black", "mm")
+        text(d, ((x0 + x1) / 2, (y0 + y1) / 2), letter, size, "muted" if dead else "black", "mm")
     if dead:  # crossed off: a thin X that leaves the letter readable
         d.line((x0, y0, x1, y1), fill=PALETTE["bad"], width=3)
         d.line((x0, y1, x1, y0), fill=PALETTE["bad"], width=3)
@@ -243,7 +225,7 @@ def hero_mark(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, dead: bool
         outline=PALETTE["black"],
         width=3,
     )
-    _t(d, (cx, cy), "X" if dead else "H", max(TEXT_MIN, int(r * 1.35)), "black", "mm")
+    text(d, (cx, cy), "X" if dead else "H", max(TEXT_MIN, int(r * 1.35)), "black", "mm")
 
 
 def _hero_at(g: Grid, p: dict[str, Any]) -> tuple[float, float, float]:
@@ -264,8 +246,8 @@ def _gates(d: ImageDraw.ImageDraw, g: Grid, label: int, waiting: bool) -> None:
     """IN in the corner above the row numbers (unless the hero waits there), OUT below the grid
     left of the exit stub."""
     if not waiting:
-        _t(d, (g.x - 4, g.y - 4), "IN", label, "good", "rd")
-    _t(d, (g.x + 7 * g.cell + g.cell // 3, g.y + 10 * g.cell + 2), "OUT", label, "good", "ra")
+        text(d, (g.x - 4, g.y - 4), "IN", label, "good", "rd")
+    text(d, (g.x + 7 * g.cell + g.cell // 3, g.y + 10 * g.cell + 2), "OUT", label, "good", "ra")
 
 
 def draw_grid(
@@ -284,7 +266,7 @@ def draw_grid(
     if walking:
         draw_path(d, g, p["path"], colour)
     elif p.get("path_drawn"):
-        _t(d, (g.x + 4 * g.cell, g.y + 5 * g.cell), "path drawn, hidden", label, "text", "mm")
+        text(d, (g.x + 4 * g.cell, g.y + 5 * g.cell), "path drawn, hidden", label, "text", "mm")
     _tokens(d, g, p["sheet"])
     _treasures(d, g, p["sheet"].get("treasures") or [])
     _changed(d, g, changed or [])
@@ -325,7 +307,7 @@ def _treasure_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float = ICON) 
     d.rectangle(
         (x + 2, y + 2, x + s - 2, y + s - 2), fill=PALETTE["black"], outline=PALETTE["accent"], width=2
     )
-    _t(d, (x + s / 2, y + s / 2), "$", TEXT_MIN, "accent", "mm")
+    text(d, (x + s / 2, y + s / 2), "$", TEXT_MIN, "accent", "mm")
 
 
 def icon(d: ImageDraw.ImageDraw, x: float, y: float, what: str) -> None:
@@ -377,7 +359,7 @@ LEVELS_NOTE = (
 def legend(d: ImageDraw.ImageDraw, x0: int, y: int, width: int, treasure: bool = False) -> int:
     """Every mark with what it does, icons flowing in lines. Returns the y below it."""
     entries = LEGEND + ([("hidden", "a treasure hidden here")] if treasure else [])
-    _t(d, (x0, y), "What the marks mean", TEXT_BODY, "accent")
+    text(d, (x0, y), "What the marks mean", TEXT_BODY, "accent")
     y += TEXT_BODY + 12
     x = x0
     for what, words in entries:
@@ -385,11 +367,11 @@ def legend(d: ImageDraw.ImageDraw, x0: int, y: int, width: int, treasure: bool =
         if x > x0 and x + w > x0 + width:
             x, y = x0, y + ICON + 12
         icon(d, x, y, what)
-        _t(d, (x + ICON + 8, y + ICON / 2), words, TEXT_MIN, "text", "lm")
+        text(d, (x + ICON + 8, y + ICON / 2), words, TEXT_MIN, "text", "lm")
         x += int(w)
     y += ICON + 14
     for line in wrap(LEVELS_NOTE, width, TEXT_MIN):
-        _t(d, (x0, y), line, TEXT_MIN, "muted")
+        text(d, (x0, y), line, TEXT_MIN, "muted")
         y += TEXT_MIN + 6
     return y
 
@@ -405,7 +387,7 @@ def _levels(d: ImageDraw.ImageDraw, x: int, y: int, p: dict[str, Any], view: dic
     hero = p["hero"]
     _heart(d, x, y + 2)
     hearts = f"{hero['hearts']}/{view['hearts']}"
-    _t(
+    text(
         d,
         (x + ICON + 8, y + ICON / 2 + 2),
         hearts,
@@ -415,13 +397,13 @@ def _levels(d: ImageDraw.ImageDraw, x: int, y: int, p: dict[str, Any], view: dic
         role="key",
     )
     y += ICON + 14
-    _t(d, (x, y), "Levels", TEXT_MIN, "muted")
+    text(d, (x, y), "Levels", TEXT_MIN, "muted")
     y += TEXT_MIN + 8
     for t in TRACKS:
         icon(d, x, y, t)
         lv = p["levels"][t]
         value = f"+{lv}" if t in ("goblin", "orc", "dragon") else str(lv)
-        _t(d, (x + ICON + 8, y + ICON / 2), value, TEXT_KEY, "text", "lm", role="key")
+        text(d, (x + ICON + 8, y + ICON / 2), value, TEXT_KEY, "text", "lm", role="key")
         y += ICON + 8
     return y
 
@@ -496,7 +478,7 @@ def _name_bar(
     if res and seat in res["winners"]:
         extra = " - winner"
     name = _fit(names[seat] + extra, x + width - tx - 8, size)
-    _t(d, (tx, y + h / 2), name, size, "black" if acting else colour, "lm")
+    text(d, (tx, y + h / 2), name, size, "black" if acting else colour, "lm")
     return y + h + 6
 
 
@@ -518,7 +500,7 @@ def _block(
     y = g.y + 10 * CELL + LABEL + 10
     for s, colour, size, role in _block_lines(p, view, names):
         for line in wrap(_named(s, names), BLOCK_W - 8, size):
-            _t(d, (x + 4, y), line, size, colour, role=role)
+            text(d, (x + 4, y), line, size, colour, role=role)
             y += size + 6
     return y
 
@@ -583,10 +565,10 @@ def _title(view: dict[str, Any]) -> str:
 def board(view: dict[str, Any], names: list[str]) -> bytes:
     img, d = canvas(W, TALL)
     d.rectangle((0, 0, W, TEXT_TITLE + 28), fill=PALETTE["panel"])
-    _t(d, (16, 14), _title(view), TEXT_TITLE, "accent", role="title")
+    text(d, (16, 14), _title(view), TEXT_TITLE, "accent", role="title")
     y = TEXT_TITLE + 40
     for line, colour, size, role in _info(view, names):
-        _t(d, (16, y), line, size, colour, role=role)
+        text(d, (16, y), line, size, colour, role=role)
         y += size + 8
     y += 12
     players = view["players"]
@@ -621,7 +603,7 @@ def _tracks(
     for t in TRACKS:
         lv = p["levels"][t]
         plus = "+" if t in ("goblin", "orc", "dragon") else ""
-        _t(d, (x, y), f"{TRACK_LABEL[t]} {plus}{lv}", size, "text")
+        text(d, (x, y), f"{TRACK_LABEL[t]} {plus}{lv}", size, "text")
         bx, done, i = x + label_w, p["sheet"]["imp"][t], 0
         for boxes, _lvl in view["tracks"][t]["groups"]:
             for _ in range(boxes):
@@ -676,13 +658,13 @@ def _area_side(d: ImageDraw.ImageDraw, x: int, y: int, me: dict[str, Any], view:
     }[hero["state"]]
     _heart(d, x, y + 2)
     for i, line in enumerate(wrap(words, width - ICON - 10, TEXT_KEY)):
-        _t(d, (x + ICON + 10, y + i * (TEXT_KEY + 6)), line, TEXT_KEY, "text", role="key")
+        text(d, (x + ICON + 10, y + i * (TEXT_KEY + 6)), line, TEXT_KEY, "text", role="key")
     y += len(wrap(words, width - ICON - 10, TEXT_KEY)) * (TEXT_KEY + 6) + 14
-    _t(d, (x, y), "Your improvements (boxes checked)", TEXT_BODY, "accent")
+    text(d, (x, y), "Your improvements (boxes checked)", TEXT_BODY, "accent")
     y = _tracks(d, x, y + TEXT_BODY + 12, width, me, view) + 8
     treasures = ", ".join(me["sheet"]["treasures"]) or "none yet"
     for line in wrap(f"Your treasures (gold corners): {treasures}", width, TEXT_BODY):
-        _t(d, (x, y), line, TEXT_BODY, "accent")
+        text(d, (x, y), line, TEXT_BODY, "accent")
         y += TEXT_BODY + 6
     return y
 
@@ -699,7 +681,7 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
     side = _area_side(d, g.x + 8 * AREA_CELL + 40, g.y, me, view)
     y = max(g.y + 10 * AREA_CELL + LABEL + 16, side) + 8
     for line, colour, s in _hand_lines(view, me, names):
-        _t(d, (16, y), line, s, colour)
+        text(d, (16, y), line, s, colour)
         y += s + 6
     y = legend(d, 16, y + 14, AREA_W - 32, treasure=True)
     return to_png(to_palette(img.crop((0, 0, AREA_W, y + 8))))

@@ -13,10 +13,9 @@ Players are named with ``names`` (display names by seat); the component names co
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
-from render import Renderer, base, default_names
+from render import Renderer, default_names
 from render.base import PALETTE, box, canvas, grid, seat_colour, text, text_width, to_palette, to_png
 from render.dungeon_lords_combat import adventurer, named, steps, wrap
 
@@ -45,17 +44,6 @@ KEY = 36
 TITLE = 40
 SMALL = TEXT_MIN
 STEP = TEXT_MIN + 6  # the line step of the smallest text
-# The shared renderer base may mark a label's role for the floor test (render.base.text's
-# ``role``); drawn without it where this base does not know roles yet.
-_ROLES = "role" in inspect.signature(base.text).parameters
-
-
-def say(draw: Any, xy: tuple[float, float], s: str, size: int, fill: Any = "text", anchor: str = "la",
-        role: str | None = None) -> None:  # fmt: skip
-    if role and _ROLES:
-        base.text(draw, xy, s, size, fill, anchor, role=role)  # type: ignore[call-arg]
-    else:
-        text(draw, xy, s, size, fill, anchor)
 
 
 def _chip(draw: Any, x: float, y: float, seat: int | None, size: int = BODY, w: int | None = None) -> None:
@@ -89,7 +77,7 @@ def _lines(draw: Any, x: int, y: int, parts: list[tuple[str, str]], width: int, 
     """Wrapped lines (text, colour) from (x, y); returns the y below them."""
     for s, colour in parts:
         for line in wrap(s, width, size):
-            say(draw, (x, y), line, size, colour, role=role)
+            text(draw, (x, y), line, size, colour, role=role)
             y += size + 6
     return y
 
@@ -121,9 +109,9 @@ def _header(draw: Any, view: dict[str, Any], names: list[str]) -> int:
     lines, size = _header_lines(view, names)
     h = 66 + (size + 8) * len(lines)
     draw.rectangle([0, 0, W, h], fill=PALETTE["panel"])
-    say(draw, (16, 10), _title(view), TITLE, "accent", role="title")
+    text(draw, (16, 10), _title(view), TITLE, "accent", role="title")
     for i, line in enumerate(lines):
-        say(
+        text(
             draw,
             (16, 60 + (size + 8) * i),
             line,
@@ -156,10 +144,10 @@ def _result(draw: Any, view: dict[str, Any], names: list[str], y: int) -> int:
                 4 if winner else 2,
             )
             _chip(draw, 20, y + 14, s, BODY)
-            say(draw, (76, y + 10), f"{place}. {names[s]}" + ("  - WINNER" if winner else ""), KEY, colour,
+            text(draw, (76, y + 10), f"{place}. {names[s]}" + ("  - WINNER" if winner else ""), KEY, colour,
                 role="score")  # fmt: skip
             score = res["scores"][s]
-            say(draw, (W - 24, y + 10), f"{score} point{'' if abs(score) == 1 else 's'}", KEY, colour, "ra",
+            text(draw, (W - 24, y + 10), f"{score} point{'' if abs(score) == 1 else 's'}", KEY, colour, "ra",
                 role="score")  # fmt: skip
             parts = ", ".join(f"{k} {v:+d}" for k, v in res["breakdown"][s].items() if v) or "no points"
             for k, line in enumerate(wrap(parts, W - 100, TEXT_MIN)[:3]):
@@ -413,7 +401,7 @@ def _dungeon(
     draw_grid(draw, p, x + 44, y + GRID_Y, CELL, TEXT_MIN, new)
     sx, sy = x + 350, y + 58
     for i, line in enumerate(_stats(p)):
-        say(draw, (sx, sy + i * (KEY + 6)), line, KEY, "text", role="key")
+        text(draw, (sx, sy + i * (KEY + 6)), line, KEY, "text", role="key")
     sy += 5 * (KEY + 6)
     for i, (line, colour) in enumerate(_more_stats(view, p)):
         text(draw, (sx, sy + i * STEP), line, TEXT_MIN, colour)
@@ -575,7 +563,7 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
     img, draw = canvas(AW, height)
     draw.rectangle([0, 0, AW, 88], fill=PALETTE["panel"])
     _chip(draw, 14, 12, seat, BODY)
-    say(draw, (62, 8), f"{names[seat]}: your dungeon", KEY, seat_colour(seat), role="title")
+    text(draw, (62, 8), f"{names[seat]}: your dungeon", KEY, seat_colour(seat), role="title")
     text(draw, (16, 54), "Only you can see this.", TEXT_MIN, "text")
     draw_grid(draw, p, 50, 96 + 40, cell, TEXT_MIN)
     y = _lines(draw, 16, 96 + 40 + 4 * cell + 20, keys, AW - 32, KEY, role="key")

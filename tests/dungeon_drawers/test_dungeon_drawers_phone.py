@@ -39,22 +39,11 @@ def game_states(players: int, seed: int) -> list[dict]:
 
 
 def recorded(job: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, str | None, int]]:
-    """Every label a picture draws: (text, size, role, image width), through render.base.text
-    (the coordinates of base.grid included) and the renderer's own calls."""
-    out: list[tuple[str, int, str | None, int]] = []
-    real = base.text
-
-    def spy(d, xy, s, size=18, fill="text", anchor="la", role=None):  # type: ignore[no-untyped-def]
-        if s:
-            out.append((s, size, role, d.im.size[0]))
-        return real(d, xy, s, size, fill, anchor)
-
-    with monkeypatch.context() as m:
-        m.setattr(base, "text", spy)
-        m.setattr(R, "text", spy)
-        m.setattr(R, "_ROLES", True)
+    """Every label a picture draws: (text, size, role, image width), as render.base
+    records it (the coordinates of base.grid included)."""
+    with base.recording() as labels:
         job()
-    return out
+    return [(lab.s, lab.size, lab.role, lab.canvas[0]) for lab in labels if lab.s]
 
 
 @pytest.mark.parametrize("players", [2, 4])
