@@ -5,10 +5,6 @@ renderer draws while drawing real boards and areas, with its size."""
 from __future__ import annotations
 
 import random
-import sys
-from typing import Any
-
-import pytest
 
 import render
 from engine import core
@@ -27,24 +23,6 @@ def states(game: core.Game, players: int, seed: int) -> list[core.State]:
     return [seen[0], seen[len(seen) // 2], seen[-1]]
 
 
-def record_labels(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
-    """Every (label, size) drawn through ``render.base.text`` from now on."""
-    calls: list[tuple[str, int]] = []
-    real = base.text
-
-    def spy(
-        draw: Any, xy: Any, s: str, size: int = 18, fill: Any = "text", anchor: str = "la", **kw: Any
-    ) -> None:
-        calls.append((s, size))
-        real(draw, xy, s, size, fill, anchor, **kw)
-
-    monkeypatch.setattr(base, "text", spy)
-    for name, mod in list(sys.modules.items()):
-        if name.startswith("render.") and getattr(mod, "text", None) is real:
-            monkeypatch.setattr(mod, "text", spy)
-    return calls
-
-
 def draw_all(key: str, players: int, seed: int) -> None:
     """Boards and each seat's area of a whole random game's opening, middle and end."""
     game, drawer = core.get(key), render.get(key)
@@ -60,13 +38,12 @@ def draw_all(key: str, players: int, seed: int) -> None:
 FLOOR, BIG = 26, 36
 
 
-def labels_over_floor(
-    monkeypatch: pytest.MonkeyPatch, key: str, players: int, seed: int
-) -> list[tuple[str, int]]:
+def labels_over_floor(key: str, players: int, seed: int) -> list[tuple[str, int]]:
     """Every (label, size) of a whole random game's boards and areas, checked to be at
     least FLOOR px; the caller checks which of them must be BIG."""
-    calls = record_labels(monkeypatch)
-    draw_all(key, players, seed)
+    with base.recording() as labels:
+        draw_all(key, players, seed)
+    calls = [(lab.s, lab.size) for lab in labels]
     small = sorted({(s, z) for s, z in calls if z < FLOOR})
     assert not small, f"labels under {FLOOR} px: {small[:8]}"
     return calls

@@ -38,7 +38,7 @@ def game_states(players: int, seed: int) -> list[dict]:
     return [*pick, seen[-1]]
 
 
-def recorded(job: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, str | None, int]]:
+def recorded(job: Any) -> list[tuple[str, int, str | None, int]]:
     """Every label a picture draws: (text, size, role, image width), as render.base
     records it (the coordinates of base.grid included)."""
     with base.recording() as labels:
@@ -47,7 +47,7 @@ def recorded(job: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, 
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_type_floor_on_boards_and_areas(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_type_floor_on_boards_and_areas(players: int) -> None:
     """Issue 28: "no text under 26 px; the title, whose turn, scores and the numbers a player
     decides by at 36 px or more", every board and my-area image at 2 and 4 players."""
     names = default_names(players)
@@ -55,7 +55,7 @@ def test_type_floor_on_boards_and_areas(players: int, monkeypatch: pytest.Monkey
         for seat in (None, 0):
             view = GAME.view(state, seat)
             draw = (lambda v=view: R.board(v, names)) if seat is None else (lambda v=view: R.area(v, names))
-            labels = recorded(draw, monkeypatch)
+            labels = recorded(draw)
             assert labels
             for s, size, role, width in labels:
                 key = role in ("title", "turn", "score", "key")
@@ -93,7 +93,7 @@ def test_the_legend_names_every_mark_and_what_it_does(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(R, "icon", spy)
     state = game_states(2, 5)[-1]
-    labels = recorded(lambda: R.board(GAME.view(state, None), default_names(2)), monkeypatch)
+    labels = recorded(lambda: R.board(GAME.view(state, None), default_names(2)))
     words = " ".join(s for s, *_ in labels)
     marks = {*R.KIND, "wall", "crossed", "hero", "heart", "path", "changed", "hidden"}
     assert marks <= drawn, marks - drawn

@@ -22,16 +22,15 @@ from tests.phone_helpers import (
     check_upgrade_without_last,
     labels_over_floor,
     program_words,
-    record_labels,
     states,
 )
 
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_no_label_is_under_the_floor_and_the_key_ones_are_big(
-    players: int, monkeypatch: pytest.MonkeyPatch
+    players: int,
 ) -> None:
-    calls = labels_over_floor(monkeypatch, "dungeon-lair", players, 13)
+    calls = labels_over_floor("dungeon-lair", players, 13)
     assert all(z >= BIG for s, z in calls if s.startswith("Dungeon Lair"))  # the title
     assert all(z >= BIG for s, z in calls if s.endswith(" rooms now") or s.startswith("Final score"))
     assert any(s.endswith(" rooms now") for s, _z in calls)
@@ -115,7 +114,7 @@ def _play_a_turn(state):  # type: ignore[no-untyped-def]
     return state, seat, tile["at"], put, events
 
 
-def test_the_last_turn_is_marked_and_told_from_public_facts_only(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_last_turn_is_marked_and_told_from_public_facts_only() -> None:
     state = GAME.new(2, None, 5)
     state, _seat, _cell, _put, _ev = _play_a_turn(state)
     state, seat, cell, put, events = _play_a_turn(state)
@@ -128,10 +127,10 @@ def test_the_last_turn_is_marked_and_told_from_public_facts_only(monkeypatch: py
     assert state["placed"] == []  # the new turn cleared it: only "last" still knows
     kinds = {k for k, _w in R.legend_items(view)}
     assert "last" in kinds and (put is None or "went" in kinds)
-    calls = record_labels(monkeypatch)
-    R.board(view, render.default_names(2))
-    said = [s for s, _z in calls if s.startswith("Last turn: ")]
-    assert said and f"on {cell}" in " ".join(s for s, _z in calls)
+    with base.recording() as labels:
+        R.board(view, render.default_names(2))
+    said = [lab.s for lab in labels if lab.s.startswith("Last turn: ")]
+    assert said and f"on {cell}" in " ".join(lab.s for lab in labels)
 
 
 def test_a_stored_game_upgrades_to_an_empty_last_turn() -> None:
@@ -168,9 +167,9 @@ def test_a_crowded_room_keeps_readable_discs_inside_it_and_explains_the_rest(
     monkeypatch.setattr(
         R, "monster", lambda d, seat, size, c, r: (discs.append((*c, r)), real(d, seat, size, c, r))
     )
-    calls = record_labels(monkeypatch)
-    R._monsters(R._canvas(200, 200)[1], view["monsters"], (10, 10, 10 + cs - 2, 10 + cs - 2), cs)
+    with base.recording() as labels:
+        R._monsters(R._canvas(200, 200)[1], view["monsters"], (10, 10, 10 + cs - 2, 10 + cs - 2), cs)
     assert discs and all(r >= R.MAP_R for _x, _y, r in discs)
     assert all(10 <= x - r and x + r <= 10 + cs for x, _y, r in discs)  # inside the room
-    assert any(s.startswith("+") for s, _z in calls)
+    assert any(lab.s.startswith("+") for lab in labels)
     assert "more" in {k for k, _w in R.legend_items(view, R.crowded(view, cs))}

@@ -29,20 +29,12 @@ KEY_NUMBERS = re.compile(r"(^|   )(Gold|Food|Imps|Free imps|Evil) -?\d+")
 
 @contextmanager
 def recorded() -> Iterator[list[tuple[str, int, int]]]:
-    """Every label the Lords renderers draw: (text, size, canvas width)."""
+    """Every label the Lords renderers draw: (text, size, canvas width), as render.base
+    records it; the list is filled when the block ends."""
     out: list[tuple[str, int, int]] = []
-    original = base.text
-
-    def spy(draw: Any, xy: Any, s: str, size: int = 18, *args: Any, **kw: Any) -> None:
-        out.append((s, size, draw.im.size[0]))
-        original(draw, xy, s, size, *args, **kw)
-
-    saved = (base.text, lords.text, combat.text)
-    base.text = lords.text = combat.text = spy  # type: ignore[assignment]
-    try:
+    with base.recording() as labels:
         yield out
-    finally:
-        base.text, lords.text, combat.text = saved  # type: ignore[assignment]
+    out.extend((lab.s, lab.size, lab.canvas[0]) for lab in labels)
 
 
 def _states(n: int, seed: int) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from PIL import Image
 
 import render
 from engine import core
+from render import base
 from render import monster_inn as R
 from tests.monster_inn.helpers import GAME
 from tests.phone_helpers import (
@@ -18,16 +19,15 @@ from tests.phone_helpers import (
     check_upgrade_without_last,
     labels_over_floor,
     program_words,
-    record_labels,
     states,
 )
 
 
 @pytest.mark.parametrize("players", [3, 5])
 def test_no_label_is_under_the_floor_and_the_key_ones_are_big(
-    players: int, monkeypatch: pytest.MonkeyPatch
+    players: int,
 ) -> None:
-    calls = labels_over_floor(monkeypatch, "monster-inn", players, 11)
+    calls = labels_over_floor("monster-inn", players, 11)
     sizes = {s: z for s, z in calls}
     titles = [s for s in sizes if s.startswith("Monster Inn - ")]
     assert titles and all(sizes[t] >= BIG for t in titles)
@@ -45,7 +45,7 @@ def test_seat_colours_are_no_monster_kinds_colour() -> None:
     assert len({R.seat_colour(s) for s in range(GAME.max_players)}) == GAME.max_players
 
 
-def test_the_last_turn_is_marked_and_told_from_public_facts_only(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_last_turn_is_marked_and_told_from_public_facts_only() -> None:
     s = GAME.new(3, None, 4)
     seat = sorted(GAME.to_act(s))[0]
     s, events = GAME.apply(s, seat, "leave")
@@ -58,9 +58,9 @@ def test_the_last_turn_is_marked_and_told_from_public_facts_only(monkeypatch: py
     n = max(len(p["monsters"]), len(p["humanoids"]))
     assert any(c[0] == seat and c[2] == n - 1 for c in last["cards"])  # the creature just taken
     assert GAME.view(s, (seat + 1) % 3)["last"] == last  # the same for every viewer
-    calls = record_labels(monkeypatch)
-    R.board(GAME.view(s, None), render.default_names(3))
-    drawn = [t for t, _z in calls]
+    with base.recording() as labels:
+        R.board(GAME.view(s, None), render.default_names(3))
+    drawn = [lab.s for lab in labels]
     assert any(t.startswith("Last turn: ") for t in drawn)
     assert R.FRAME_WORDS in drawn  # the frame drawn has its legend entry
 
