@@ -1050,8 +1050,13 @@ class Store:
         return bool(await self._tx(body))
 
     async def posted_moves(self, game_id: int) -> int:
+        return await self.marked_moves(game_id) or 0
+
+    async def marked_moves(self, game_id: int) -> int | None:
+        """The moves the last board marked posted covered; None when no board of the
+        game was ever marked (a game from before boards were tracked)."""
         value = await self.get_meta(f"posted_moves:{game_id}")
-        return int(value) if value is not None and value.isdecimal() else 0
+        return int(value) if value is not None and value.isdecimal() else None
 
     async def owed(self) -> list[int]:
         """Running or finished games whose newest board has not reached their thread."""

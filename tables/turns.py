@@ -216,14 +216,14 @@ class TurnsMixin(TablesBase):
 
     async def news(self, row: GameRow) -> list[Said]:
         """What every move since the last board that reached the thread said."""
-        raw = await self.store.get_meta(f"posted_moves:{row.id}")
+        marked = await self.store.marked_moves(row.id)
         cur = self._pending.get(row.id)
         chained = cur is not None and cur.version == row.version and cur.since + len(cur.moves) == row.moves
-        if raw is None or not raw.isdecimal():
+        if marked is None:
             # No board of this game was ever marked (a game from before boards were
             # tracked, a benchmark's database): only what this process saw, no replay.
             return cur.moves if chained and cur is not None else []
-        since = int(raw)
+        since = marked
         if chained and cur is not None and cur.since <= since <= row.moves:
             return cur.moves[since - cur.since :]
         entries = await self.store.log(row.id)
