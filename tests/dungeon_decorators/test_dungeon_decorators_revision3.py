@@ -279,7 +279,7 @@ def test_a_big_build_names_every_square_then_only_the_group_picked() -> None:
 
 
 def test_finishing_is_never_played_for_a_player_unasked() -> None:
-    """"If your dungeon fulfills the conditions ... you may play those cards": the bot
+    """ "If your dungeon fulfills the conditions ... you may play those cards": the bot
     playing "done" whenever it is the only move would tell the table that no goal in
     the hidden hand could be scored, so it never plays it for a person."""
     from engine import core

@@ -27,9 +27,7 @@ from tests.phone_helpers import (
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_no_label_is_under_the_floor_and_the_key_ones_are_big(
-    players: int,
-) -> None:
+def test_no_label_is_under_the_floor_and_the_key_ones_are_big(players: int) -> None:
     calls = labels_over_floor("dungeon-lair", players, 13)
     assert all(z >= BIG for s, z in calls if s.startswith("Dungeon Lair"))  # the title
     assert all(z >= BIG for s, z in calls if s.endswith(" rooms now") or s.startswith("Final score"))

@@ -80,7 +80,11 @@ def walked() -> dict[tuple[str, Any], list[tuple[dict[str, Any], int]]]:
 
 # Per phase, words the answer must hold: what the phase is and what the choices cost/give.
 EXPECT = {
-    ("orders", None): ["Orders: everyone secretly picks 3", "with what each space costs and gives", "On offer:"],
+    ("orders", None): [
+        "Orders: everyone secretly picks 3",
+        "with what each space costs and gives",
+        "On offer:",
+    ],
     ("resolve", "dig"): ["Dig Tunnels", "Dig a tunnel (1 imp):", "Stop digging"],
     ("resolve", "mine"): ["Mine Gold", "to mine"],
     ("resolve", "hire"): ["Hire Monster", "Hire the"],
@@ -90,7 +94,11 @@ EXPECT = {
     ("festival", None): ["Festival", "to the festival (secret)"],
     ("pet_pass", None): ["Pet Phase", "Pass"],
     ("pet_discard", None): ["Pet Phase", "Discard"],
-    ("plan", None): ["Combat, round", "bards, trap, fast spell, monsters, slow spell, healing", "Plan your battle"],
+    ("plan", None): [
+        "Combat, round",
+        "bards, trap, fast spell, monsters, slow spell, healing",
+        "Plan your battle",
+    ],
 }
 
 

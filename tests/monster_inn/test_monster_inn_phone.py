@@ -24,9 +24,7 @@ from tests.phone_helpers import (
 
 
 @pytest.mark.parametrize("players", [3, 5])
-def test_no_label_is_under_the_floor_and_the_key_ones_are_big(
-    players: int,
-) -> None:
+def test_no_label_is_under_the_floor_and_the_key_ones_are_big(players: int) -> None:
     calls = labels_over_floor("monster-inn", players, 11)
     sizes = {s: z for s, z in calls}
     titles = [s for s in sizes if s.startswith("Monster Inn - ")]

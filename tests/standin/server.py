@@ -1067,8 +1067,12 @@ class StandIn:
             flags=flags | (int(body.get("flags") or 0) & ~LOADING),
             type=mtype,
             mentions=self._mentions(str(body.get("content") or ""), body.get("allowed_mentions")),
-            mention_everyone=self._broad_mentions(str(body.get("content") or ""), body.get("allowed_mentions"))[0],
-            mention_roles=self._broad_mentions(str(body.get("content") or ""), body.get("allowed_mentions"))[1],
+            mention_everyone=self._broad_mentions(
+                str(body.get("content") or ""), body.get("allowed_mentions")
+            )[0],
+            mention_roles=self._broad_mentions(str(body.get("content") or ""), body.get("allowed_mentions"))[
+                1
+            ],
         )
 
     def _edit(self, m: Message, body: dict[str, Any], files: list[Attachment]) -> Message:
@@ -1093,7 +1097,9 @@ class StandIn:
         m.attachments = keep + files
         if "content" in body:
             m.mentions = self._mentions(m.content, body.get("allowed_mentions"))
-            m.mention_everyone, m.mention_roles = self._broad_mentions(m.content, body.get("allowed_mentions"))
+            m.mention_everyone, m.mention_roles = self._broad_mentions(
+                m.content, body.get("allowed_mentions")
+            )
         if m.loading:  # a deferred reply filled in: it appears (and pings) now
             m.pinged = list(m.mentions)
         m.flags &= ~LOADING
