@@ -479,12 +479,64 @@ class Game:
         """The AI hook: ``choose(view, legal, rnd)`` of ``engine/<game>/ai.py``.
         ``view`` is ``self.view(state, seat)`` (its ``viewer`` is the seat),
         ``legal`` the seat's legal actions, ``rnd`` the AI's own randomness."""
-        module = importlib.import_module(f"engine.{MODULES[self.key]}.ai")
-        return module.choose(view, legal, rnd)
+        return self._ai_module().choose(view, legal, rnd)
 
     def ai_random(self, state: State, seat: Seat) -> random.Random:
         """Deterministic randomness for the AI that does not touch the game RNG."""
         return random.Random(f"ai:{state['rng']['seed']}:{state['rng']['n']}:{seat}:{state.get('turn', 0)}")
+
+    # ---- search (issue 30; engine/search.py) ------------------------------------------
+    def _ai_module(self) -> Any:
+        return importlib.import_module(f"engine.{MODULES[self.key]}.ai")
+
+    def ai_move(
+        self, view: dict[str, Any], legal: list[Action], rnd: random.Random, level: str | None = None
+    ) -> Action:
+        """The move of a computer player of strength ``level`` ("easy", "normal",
+        "hard"; None: the default) from the seat's view and legal moves only."""
+        from . import search
+
+        return search.choose(self, view, legal, rnd, level)
+
+    def sample(self, view: dict[str, Any], rnd: random.Random) -> State:
+        """A complete state consistent with everything the viewing seat has seen
+        (``view`` is ``self.view(state, seat)``): what the seat cannot see is dealt at
+        random from ``rnd`` among the places it could be, counts respected, and the
+        game's own RNG is reseeded from ``rnd`` so no sample knows a future draw.
+        ``engine/<game>/sample.py``: ``sample(view, rnd)``."""
+        module = importlib.import_module(f"engine.{MODULES[self.key]}.sample")
+        return module.sample(view, rnd)  # type: ignore[no-any-return]
+
+    def play(self, state: State, seat: Seat, action: Action) -> None:
+        """Apply a legal ``action`` to ``state`` in place, without the checks and the
+        copy of :meth:`apply`: for search, on states it owns (samples)."""
+        self._apply(state, seat, action)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        """How good ``state`` is for ``seat``, from 0 (a sure loss) to 1 (a sure win):
+        the result when the game is over, else ``evaluate(state, seat)`` of the
+        game's ``ai.py``. Called by search on sampled states only."""
+        if self.is_over(state):
+            from .search import terminal_value
+
+            return terminal_value(self, state, seat)
+        return float(self._ai_module().evaluate(state, seat))
+
+    def rollout_action(self, state: State, seat: Seat, rnd: random.Random) -> Action:
+        """The move search plays for ``seat`` outside its tree (other seats, and the
+        rollout): ``rollout(state, seat, rnd)`` of the game's ``ai.py`` if it has one,
+        else the heuristic player on the seat's view of the (sampled) state."""
+        fast = getattr(self._ai_module(), "rollout", None)
+        if fast is not None:
+            return fast(state, seat, rnd)
+        return self.ai_choose(self.view(state, seat), self.legal_actions(state, seat), rnd)
+
+    def search_params(self) -> Any:
+        """How search treats this game: ``SEARCH`` (a dict of
+        :class:`engine.search.Params` fields) in the game's ``ai.py``."""
+        from .search import Params
+
+        return Params(**getattr(self._ai_module(), "SEARCH", {}))
 
 
 # ---- registry -------------------------------------------------------------------

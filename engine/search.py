@@ -1,0 +1,229 @@
+"""The searching computer player, the same code for every game (issue 30).
+
+Information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012,
+"single observer" ISMCTS): every iteration deals a complete state consistent with
+what the searching seat has seen (``Game.sample(view, rnd)``, a *determinization*),
+walks one shared tree over the searching seat's own decisions, lets every other
+seat move by the game's heuristic player (the "easy" player), plays on for a few
+moves by the rollout policy, then scores the position from the searching seat's
+side (``Game.evaluate``: 1 a sure win, 0 a sure loss). Children are chosen by UCB1
+with availability counts, since a move of the tree may not be legal in every
+determinization.
+
+The searcher only ever receives ``(view, legal, rnd)``, like the heuristic player:
+it cannot read the real state, and neither can anything it calls, because the
+states it plays on are samples dealt from the view.
+
+Strengths (``LEVELS``): easy is the game's heuristic player; normal and hard search
+for a time budget (0.5 s and 2 s a decision) or an iteration budget, whichever
+ends first. Measured matches (``python -m bench.ai``) fix the iteration budget and
+no time budget, so a seed replays the same match on any machine.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .core import Action, Game, Seat, State
+
+
+@dataclass(frozen=True)
+class Level:
+    """One strength a host may choose for a computer player."""
+
+    key: str  # "easy", "normal", "hard"
+    name: str  # what players read: "Easy"
+    seconds: float  # time budget a decision (0: no search)
+    iterations: int  # iteration budget a decision (0: no search)
+    blurb: str  # what the lobby and /settings say of it
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", "Easy", 0.0, 0, "plays by rules of thumb, at once"),
+    "normal": Level("normal", "Normal", 0.5, 100_000, "thinks about half a second a move"),
+    "hard": Level("hard", "Hard", 2.0, 400_000, "thinks about two seconds a move"),
+}
+DEFAULT_LEVEL = "normal"
+
+
+def level(key: str | None) -> Level:
+    """The level for ``key``; an unknown or missing key is the default level."""
+    return LEVELS.get(key or DEFAULT_LEVEL, LEVELS[DEFAULT_LEVEL])
+
+
+def action_key(action: Action) -> str:
+    """A hashable, stable name for a move (moves are strings or small dicts)."""
+    if isinstance(action, str):
+        return action
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+class Node:
+    __slots__ = ("action", "avail", "children", "visits", "wins")
+
+    def __init__(self, action: Action = None) -> None:
+        self.action = action
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.wins = 0.0
+        self.avail = 0
+
+
+@dataclass
+class Params:
+    """How a game wants to be searched (``SEARCH`` in ``engine/<game>/ai.py``)."""
+
+    # Moves played by the rollout policy after the tree before the position is scored.
+    rollout_moves: int = 30
+    # UCB1 exploration constant (values are in [0, 1]).
+    exploration: float = 0.7
+    # The tree grows over at most this many of the searching seat's own decisions.
+    depth: int = 12
+    # Moves a single tree walk may play in all (own and others'), so a walk always ends.
+    walk_moves: int = 400
+
+
+@dataclass
+class Report:
+    """What a search did (for the benchmark and the logs; no move's secrets)."""
+
+    iterations: int = 0
+    seconds: float = 0.0
+    visits: int = 0  # visits of the chosen move
+
+
+def search(
+    game: Game,
+    view: dict[str, Any],
+    legal: list[Action],
+    rnd: random.Random,
+    *,
+    seconds: float | None = None,
+    iterations: int | None = None,
+    report: Report | None = None,
+) -> Action:
+    """The move the searching seat (``view["viewer"]``) makes, among ``legal``."""
+    if len(legal) == 1:
+        return legal[0]
+    me: Seat = view["viewer"]
+    params = game.search_params()
+    start = time.perf_counter()
+    deadline = start + seconds if seconds else None
+    budget = iterations if iterations else (10**9 if deadline else 200)
+    legal_keys = {action_key(a): a for a in legal}
+    root = Node()
+    done = 0
+    while done < budget:
+        if deadline is not None and done and time.perf_counter() >= deadline:
+            break
+        state = game.sample(view, rnd)
+        _iterate(game, state, me, root, legal_keys, params, rnd)
+        done += 1
+    best_key = max(
+        (k for k in root.children if k in legal_keys),
+        key=lambda k: (root.children[k].visits, root.children[k].wins),
+        default=None,
+    )
+    if report is not None:
+        report.iterations = done
+        report.seconds = time.perf_counter() - start
+        report.visits = root.children[best_key].visits if best_key else 0
+    if best_key is None:  # nothing searched (a zero budget): the heuristic decides
+        return game.ai_choose(view, legal, rnd)
+    return legal_keys[best_key]
+
+
+def _iterate(
+    game: Game,
+    state: State,
+    me: Seat,
+    root: Node,
+    legal_keys: dict[str, Action],
+    params: Params,
+    rnd: random.Random,
+) -> None:
+    node, path, depth, moves = root, [root], 0, 0
+    expanded = False
+    while not game.is_over(state) and moves < params.walk_moves:
+        acting = game.to_act(state)
+        if me not in acting:
+            seat = min(acting)
+            game.play(state, seat, game.rollout_action(state, seat, rnd))
+            moves += 1
+            continue
+        if expanded or depth >= params.depth:
+            break
+        if node is root:
+            options = legal_keys  # the real legal moves, whatever the sample says
+        else:
+            options = {action_key(a): a for a in game.legal_actions(state, me)}
+        for k in options:
+            child = node.children.get(k)
+            if child is not None:
+                child.avail += 1
+        untried = [k for k in options if k not in node.children]
+        if untried:
+            k = untried[rnd.randrange(len(untried))]
+            child = node.children[k] = Node(options[k])
+            child.avail = 1
+            expanded = True
+        else:
+            c = params.exploration
+            k = max(
+                options,
+                key=lambda k: (
+                    node.children[k].wins / node.children[k].visits
+                    + c * math.sqrt(math.log(max(1, node.children[k].avail)) / node.children[k].visits)
+                ),
+            )
+            child = node.children[k]
+        game.play(state, me, options[k])
+        moves += 1
+        node = child
+        path.append(node)
+        depth += 1
+    value = _rollout(game, state, me, params, rnd)
+    for n in path:
+        n.visits += 1
+        n.wins += value
+
+
+def _rollout(game: Game, state: State, me: Seat, params: Params, rnd: random.Random) -> float:
+    for _ in range(params.rollout_moves):
+        if game.is_over(state):
+            break
+        seat = min(game.to_act(state))
+        game.play(state, seat, game.rollout_action(state, seat, rnd))
+    return game.evaluate(state, me)
+
+
+def terminal_value(game: Game, state: State, me: Seat) -> float:
+    """1 for a sole win, a share of 1 for a shared win, 0 otherwise."""
+    winners = game.result(state).winners
+    return 1.0 / len(winners) if me in winners else 0.0
+
+
+def choose(
+    game: Game,
+    view: dict[str, Any],
+    legal: list[Action],
+    rnd: random.Random,
+    level_key: str | None,
+    *,
+    iterations: int | None = None,
+    report: Report | None = None,
+) -> Action:
+    """The move of a computer player of strength ``level_key``. ``iterations`` (for
+    measured matches) replaces the level's budgets by a fixed iteration count."""
+    lv = level(level_key)
+    if lv.key == "easy" or len(legal) == 1:
+        return game.ai_choose(view, legal, rnd)
+    if iterations is not None:
+        return search(game, view, legal, rnd, iterations=iterations, report=report)
+    return search(game, view, legal, rnd, seconds=lv.seconds, iterations=lv.iterations, report=report)

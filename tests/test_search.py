@@ -1,0 +1,119 @@
+"""The shared searching player (engine/search.py, issue 30) on a tiny game whose
+best play is known near the end: players in turn add 1, 2 or 3 to a total, who reaches 10 wins.
+The first player wins by leaving totals 2, 6 and 10; a searcher finds those moves."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine import core, search
+from engine.core import Event, Result, State
+
+
+class Nim(core.Game):
+    key = "test-nim"
+    title = "Race to Ten"
+    min_players = 2
+    max_players = 2
+
+    def _setup(self, state: State, setup: Any) -> None:
+        state.update(
+            total=0, turn=0, winner=None, secret=[random.Random(state["rng"]["seed"]).randint(1, 9)] * 2
+        )
+
+    def to_act(self, state: State) -> set[int]:
+        return set() if self.is_over(state) else {state["turn"] % 2}
+
+    def legal_actions(self, state: State, seat: int) -> list[int]:
+        return [n for n in (1, 2, 3) if state["total"] + n <= 10] if seat in self.to_act(state) else []
+
+    def _apply(self, state: State, seat: int, action: int) -> list[Event]:
+        state["total"] += action
+        if state["total"] >= 10:
+            state["winner"] = seat
+        state["turn"] += 1
+        return []
+
+    def format(self, action: int) -> str:
+        return str(action)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return {"total": state["total"], "turn": state["turn"], "winner": state["winner"], "viewer": seat}
+
+    def is_over(self, state: State) -> bool:
+        return state["winner"] is not None
+
+    def result(self, state: State) -> Result:
+        scores = [int(i == state["winner"]) for i in range(2)]
+        return Result(scores, core.rank(scores))
+
+    # The searcher's hooks: the view is all there is, so a sample is the view.
+    def sample(self, view: dict[str, Any], rnd: random.Random) -> State:
+        return {
+            "total": view["total"],
+            "turn": view["turn"],
+            "winner": view["winner"],
+            "seats": 2,
+            "rng": {"seed": rnd.randrange(1 << 30), "n": 0},
+        }
+
+    def ai_choose(self, view: dict[str, Any], legal: list[Any], rnd: random.Random) -> Any:
+        return rnd.choice(legal)  # the weak player: at random
+
+    def rollout_action(self, state: State, seat: int, rnd: random.Random) -> Any:
+        return rnd.choice(self.legal_actions(state, seat))
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return search.terminal_value(self, state, seat) if self.is_over(state) else 0.5
+
+    def search_params(self) -> search.Params:
+        return search.Params(rollout_moves=20)
+
+
+NIM = Nim()
+
+
+@pytest.mark.parametrize("total,best", [(3, 3), (4, 2), (5, 1), (7, 3), (8, 2), (9, 1)])
+def test_search_finds_the_winning_move(total: int, best: int) -> None:
+    view = {"total": total, "turn": 0, "winner": None, "viewer": 0}
+    legal = NIM.legal_actions({"total": total, "turn": 0, "winner": None}, 0)
+    move = search.search(NIM, view, legal, random.Random(7), iterations=600)
+    assert move == best
+
+
+def test_search_beats_random_play() -> None:
+    wins = 0
+    for g in range(40):
+        state = NIM.new(2, None, seed=g)
+        searcher = g % 2  # seats swapped every other game
+        rnd = random.Random(g)
+        while not NIM.is_over(state):
+            seat = min(NIM.to_act(state))
+            view, legal = NIM.view(state, seat), NIM.legal_actions(state, seat)
+            level = "normal" if seat == searcher else "easy"
+            action = search.choose(NIM, view, legal, rnd, level, iterations=300)
+            state, _ = NIM.apply(state, seat, action)
+        wins += NIM.result(state).winners == [searcher]
+    assert wins >= 34, wins
+
+
+def test_a_fixed_iteration_budget_replays_the_same_decision() -> None:
+    view = {"total": 1, "turn": 0, "winner": None, "viewer": 0}
+    a = [search.search(NIM, view, [1, 2, 3], random.Random(3), iterations=50) for _ in range(3)]
+    assert len(set(a)) == 1
+
+
+def test_a_time_budget_stops_the_search() -> None:
+    report = search.Report()
+    view = {"total": 0, "turn": 0, "winner": None, "viewer": 0}
+    search.search(NIM, view, [1, 2, 3], random.Random(3), seconds=0.05, iterations=10**9, report=report)
+    assert 0.05 <= report.seconds < 0.5 and report.iterations > 10
+
+
+def test_levels_say_what_they_are_in_words() -> None:
+    assert [lv.key for lv in search.LEVELS.values()] == ["easy", "normal", "hard"]
+    assert search.LEVELS["normal"].seconds == 0.5 and search.LEVELS["hard"].seconds == 2.0
+    assert search.level("nonsense").key == search.DEFAULT_LEVEL
