@@ -76,13 +76,20 @@ def is_cell(c: str) -> bool:
 
 
 def neighbours(c: str) -> list[str]:
-    col, row = coords(c)
-    out = []
-    for dc, dr in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-        nc, nr = col + dc, row + dr
-        if 0 <= nc < COLS and 0 <= nr < ROWS:
-            out.append(cell(nc, nr))
-    return out
+    # Pure geometry, asked for thousands of times a search: computed once a square.
+    got = _NEIGHBOURS.get(c)
+    if got is None:
+        col, row = coords(c)
+        got = []
+        for dc, dr in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            nc, nr = col + dc, row + dr
+            if 0 <= nc < COLS and 0 <= nr < ROWS:
+                got.append(cell(nc, nr))
+        _NEIGHBOURS[c] = got
+    return list(got)
+
+
+_NEIGHBOURS: dict[str, list[str]] = {}
 
 
 def all_cells() -> list[str]:

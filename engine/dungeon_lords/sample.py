@@ -25,8 +25,6 @@ from typing import Any
 
 from engine.core import State
 
-from .upgrade import REVISION
-
 from . import board, expansion, plans, views
 from .data import (
     ADVENTURERS,
@@ -42,6 +40,7 @@ from .data import (
     TRAP_COPIES,
     TRAPS,
 )
+from .upgrade import REVISION
 
 _UID = re.compile(r"^a(\d+)$")
 
@@ -164,10 +163,8 @@ def _decks(view: dict[str, Any], rnd: random.Random, x: dict[str, Any]) -> dict[
 
 def sample(view: dict[str, Any], rnd: random.Random) -> State:
     """A full state consistent with ``view`` (see the module docstring)."""
-    me = view["viewer"]
     n = view["seats"]
     x = dict(view["x"]) if view.get("x") else expansion.flags({"expansion": False})
-    priv = view.get("private") or {}
     phase = view["phase"]
     c_log = list(view["combat_log_full"])
     st: dict[str, Any] = {
@@ -199,12 +196,33 @@ def sample(view: dict[str, Any], rnd: random.Random) -> State:
     st["uid"] = max(uids, default=0)
     st["decks"] = _decks(view, rnd, x)
 
-    # Players: public parts from the view; own hidden parts from private; others dealt below.
+    _players(st, view, rnd, x)
+    _secrets(st, view, rnd)
+    _last(st, view)
+    return st
+
+
+def _players(st: State, view: dict[str, Any], rnd: random.Random, x: dict[str, Any]) -> None:
+    """The lords: public parts from the view, the seat's own hidden parts from its private
+    view, the others' Trap Cards and pets dealt from the unseen ones (how many is public)."""
+    me = view["viewer"]
+    priv = view.get("private") or {}
     players = []
-    for s, vp in enumerate(view["players"]):
+    for vp in view["players"]:
         p = {
             k: _copy(vp[k])
-            for k in ("gold", "food", "imps", "used", "evil", "grid", "monsters", "prison", "party", "penalty")
+            for k in (
+                "gold",
+                "food",
+                "imps",
+                "used",
+                "evil",
+                "grid",
+                "monsters",
+                "prison",
+                "party",
+                "penalty",
+            )
         }
         p["inacc"] = list(vp["inaccessible"])
         p["tok"] = sum(1 for m in vp["monsters"] if MONSTERS[m["id"]].get("token")) - vp["tokens"]
@@ -247,7 +265,14 @@ def sample(view: dict[str, Any], rnd: random.Random) -> State:
         st["pet_deck"] = pet_pool
         st["pet_discard"] = []
 
-    # Secret choices made and not yet revealed: dealt among the other seats' legal ones.
+
+def _secrets(st: State, view: dict[str, Any], rnd: random.Random) -> None:
+    """Secret choices made and not yet revealed, dealt among the other seats' legal ones."""
+    me = view["viewer"]
+    n = view["seats"]
+    priv = view.get("private") or {}
+    phase = view["phase"]
+    players = st["players"]
     to_act = set(view["to_act"])
     if phase == "orders":
         for s, vp in enumerate(view["players"]):
@@ -311,8 +336,6 @@ def sample(view: dict[str, Any], rnd: random.Random) -> State:
         for s in view["planned"]:
             opts = plans.options(st, s)
             st["combat"]["plans"][str(s)] = rnd.choice(opts) if opts else None
-    _last(st, view)
-    return st
 
 
 def _last(st: State, view: dict[str, Any]) -> None:

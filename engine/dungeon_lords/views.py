@@ -23,9 +23,10 @@ COMPONENTS: dict[str, dict[str, Any]] = {
 }
 
 
-def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
+def view(g: Any, state: State, seat: int | None, names: bool = True) -> dict[str, Any]:
     """What ``seat`` may see (None: the public). ``viewer`` names the seat; the other keys
-    are read by the renderer and the AI."""
+    are read by the renderer and the AI. ``names=False`` (search's rollouts, which only the
+    computer player reads) leaves out the printed names, a third of the cost."""
     y = str(state["year"])
     c = state["combat"]
     cards = state["decks"][y]["cards"]
@@ -61,7 +62,8 @@ def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
         v["private"] = _private(state, seat, cards)
     if state["phase"] == "over":
         v["result"] = g.result(state).to_json()  # the last board shows the final scores
-    v["components"] = component_names(v)
+    if names:
+        v["components"] = component_names(v)
     return v
 
 
