@@ -476,6 +476,25 @@ def evaluate(state: dict[str, Any], seat: int) -> float:
     return 1.0 / (1.0 + math.exp(-(mine - best) / EVAL_SCALE))
 
 
+def search_moves(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> list[Any]:
+    """The moves worth searching among ``legal`` (for a search hook that lets a game narrow its
+    root; engine/search.py has none yet, see docs/ai/dungeon-lords.md). Orders: the up to 120
+    ordered triples become those of the heuristic's five best cards (each three in the
+    heuristic's order) and every order of its best three, about 15; other decisions: all."""
+    from itertools import combinations, permutations
+
+    if view["phase"] != "orders" or len(legal) <= 16:
+        return legal
+    me = _me(view)
+    hand = [x for x in LOC_IDS if x not in me["inaccessible"]]
+    sc = _order_scores(view)
+    ranked = sorted(hand, key=lambda x: -sc[x])
+    out = ["orders " + " ".join(c) for c in combinations(ranked[:5], 3)]
+    out += ["orders " + " ".join(c) for c in permutations(ranked[:3])]
+    keep = [a for a in dict.fromkeys(out) if a in legal]
+    return keep or legal
+
+
 def rollout(state: dict[str, Any], seat: int, rnd: random.Random) -> Any:
     """The move search plays outside its tree: the heuristic player (choose) on the seat's
     view of the sampled state, without the printed names it never reads."""
