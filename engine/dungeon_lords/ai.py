@@ -519,7 +519,11 @@ def match_stats(state: dict[str, Any], seat: int, log: list[tuple[int, Any]]) ->
         "conquered": float(board.conquered(p)),
         "evil": float(p["evil"]),
         "evil gained": float(p["evil"] - RULES["evilometer"]["start"]),
-        "hired": float(sum(1 for a in mine if a.startswith("hire ") and a != "hire none")),
+        # Monsters hired at the Monster location or its Expert board, or taken as a festival prize.
+        "hired": float(
+            sum(1 for a in mine if a.split()[0] in ("hire", "expert") and a.split()[-1] != "none")
+            + sum(1 for a in mine if a.startswith("prize monster "))
+        ),
         "monsters": float(len(p["monsters"])),
         "rooms": float(len(board.rooms(p))),
         "prisoners": float(len(p["prison"])),
