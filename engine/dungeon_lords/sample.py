@@ -192,7 +192,12 @@ def sample(view: dict[str, Any], rnd: random.Random) -> State:
         cards_seen = view["combat_cards"]
         if c - 1 < len(cards_seen) and cards_seen[c - 1] is not None:
             st["combat"]["card"] = cards_seen[c - 1]
-    uids = [int(m.group(1)) for m in map(_UID.match, _strings(view)) if m]
+    # Adventurers are numbered as they are drawn; the newest are in sight (parties, prisons,
+    # this season's and next season's arrivals).
+    advs = [*view["next_advs"], *view.get("advs", []), *view["dummy"]["party"]]
+    for vp in view["players"]:
+        advs += [*vp["party"], *vp["prison"]]
+    uids = [int(m.group(1)) for m in (_UID.match(str(a.get("uid", ""))) for a in advs) if m]
     st["uid"] = max(uids, default=0)
     st["decks"] = _decks(view, rnd, x)
 
@@ -391,20 +396,6 @@ def _paladin(p: dict[str, Any]) -> dict[str, Any]:
     if p.get("points") is None and "points" not in card:
         pal.pop("points")
     return pal
-
-
-def _strings(node: Any) -> list[str]:
-    out: list[str] = []
-    todo = [node]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, dict):
-            todo.extend(x.values())
-        elif isinstance(x, list):
-            todo.extend(x)
-        elif isinstance(x, str):
-            out.append(x)
-    return out
 
 
 def _copy(x: Any) -> Any:

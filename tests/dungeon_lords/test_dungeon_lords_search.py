@@ -61,3 +61,17 @@ def test_match_stats_count_the_seats_own_figures() -> None:
     assert stats["conquered"] == sum(
         1 for t in st["players"][0]["grid"].values() if t["c"] and t.get("imp") != "secret"
     ) + sum(1 for r in st["players"][0].get("rented", []) if r["c"])
+
+
+def test_the_rollout_plays_what_the_heuristic_plays_on_the_full_view() -> None:
+    # The rollout's lean view leaves out only what the renderer reads: same moves, same dice.
+    st = G.new(3, {}, 8)
+    checked = 0
+    while not G.is_over(st):
+        seat = min(G.to_act(st))
+        legal = G.legal_actions(st, seat)
+        full = ai.choose(G.view(st, seat), legal, random.Random(checked))
+        assert ai.rollout(st, seat, random.Random(checked)) == full
+        st, _ = G.apply(st, seat, full)
+        checked += 1
+    assert checked > 100
