@@ -66,6 +66,17 @@ def _deal(rnd: random.Random, pool: list[Any], k: int) -> list[Any]:
 
 
 def _year_pools(x: dict[str, Any], y: str) -> dict[str, Any]:
+    """A Year's components (fresh lists: the caller deals from them)."""
+    key = (x["exp"], x["bards"], x["seasons"], y)
+    if key not in _POOLS:
+        _POOLS[key] = _new_year_pools(x, y)
+    return {k: list(v) for k, v in _POOLS[key].items()}
+
+
+_POOLS: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def _new_year_pools(x: dict[str, Any], y: str) -> dict[str, Any]:
     ok = expansion.keep(x)
     return {
         "monsters": [m for m, d in MONSTERS.items() if ok(d) for _ in range(d["copies"][int(y) - 1])],
