@@ -137,3 +137,21 @@ def test_secret_orders_given_are_dealt_not_read() -> None:
     v = G.view(st, seat)
     seen = {tuple(S.sample(v, random.Random(i))["orders"][str(given)]) for i in range(20)}
     assert len(seen) > 1  # the real orders are one of many dealt
+
+
+def test_the_base_game_and_four_seasons_sample_exactly_too() -> None:
+    # Without the expansion there are no pets, opportunities or festival; Four Seasons has
+    # 4 seasons a Year and no opportunities ("designed for 5-round Years").
+    for options, n in (({"expansion": False}, 3), ({"seasons": 4}, 2)):
+        st = G.new(n, options, 4)
+        k = 0
+        while not G.is_over(st):
+            if k % 15 == 0:
+                for seat in range(n):
+                    v = G.view(st, seat)
+                    smp = S.sample(v, random.Random(k))
+                    assert G.view(smp, seat) == v
+                    assert G.legal_actions(smp, seat) == G.legal_actions(st, seat)
+            seat = min(G.to_act(st))
+            st, _ = G.apply(st, seat, G.ai_action(st, seat))
+            k += 1
