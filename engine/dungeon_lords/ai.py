@@ -477,8 +477,8 @@ def evaluate(state: dict[str, Any], seat: int) -> float:
 
 
 def search_moves(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> list[Any]:
-    """The moves worth searching among ``legal`` (for a search hook that lets a game narrow its
-    root; engine/search.py has none yet, see docs/ai/dungeon-lords.md). Orders: the up to 120
+    """The moves worth searching among ``legal`` (``Game.search_moves``, the root of a search:
+    see docs/ai/dungeon-lords.md). Orders: the up to 120
     ordered triples become those of the heuristic's five best cards (each three in the
     heuristic's order) and every order of its best three, about 15; other decisions: all."""
     from itertools import combinations, permutations
