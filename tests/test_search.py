@@ -69,6 +69,9 @@ class Nim(core.Game):
     def evaluate(self, state: State, seat: int) -> float:
         return search.terminal_value(self, state, seat) if self.is_over(state) else 0.5
 
+    def search_moves(self, view: dict[str, Any], legal: list[Any], rnd: random.Random) -> list[Any]:
+        return legal
+
     def search_params(self) -> search.Params:
         return search.Params(rollout_moves=20)
 
