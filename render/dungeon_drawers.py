@@ -711,7 +711,9 @@ def _preview_title(d: ImageDraw.ImageDraw, width: int, head: str) -> None:
 
 def _path_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
     """The dungeon the seat draws in, the path so far (arrows, passes told apart), the space the
-    hero's path now stands on ringed, and where each run on offer ends, named as its option."""
+    hero's path now stands on ringed, and where each run on offer ends, named as its option; the
+    routes to the exit on offer drawn thin, each named on the space its option names (the run it
+    begins with, or the monster or trap it goes through)."""
     owner = view["players"][pv["owner"]]
     cells, cell, label = pv["cells"], 44, TEXT_MIN
     width = label + 24 + 8 * cell + 60
@@ -726,6 +728,9 @@ def _path_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) ->
     _gates(d, g, label, False)
     colour = seat_colour(pv["owner"])  # as the board draws this dungeon's path
     draw_path(d, g, cells, colour)
+    for way in pv.get("routes") or []:  # the whole routes to the exit on offer, thin and blue
+        for a, b in zip([cells[-1], *way], way, strict=False):
+            d.line((g.centre(a), g.centre(b)), fill=PALETTE["sky"], width=1)
     for run in pv.get("runs") or []:  # where each run would go, thin
         for a, b in zip([cells[-1], *run], run, strict=False):
             d.line((g.centre(a), g.centre(b)), fill=PALETTE["accent"], width=1)

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.core import STALE_CHOICE, Choice, IllegalAction, State, seat_ref
 
-from . import board, build
+from . import board, build, paths
 from .data import ACTIONS, CARDS, TRACKS, card_name, element_label, level, track_size
 from .notation import describe, fit
 from .rules import MONSTERS, active_kind
@@ -314,3 +314,91 @@ def refill_segments(action: dict) -> list[tuple[str, str]]:
 
 
 __all__ = ["build_choice", "build_segments", "under_choice", "refill_options", "refill_segments", "seat_ref"]
+
+
+# ---- the hero's path: whole routes to the exit beside the runs -------------------------------------
+#
+# A path drawn run by run is a walk over the dungeon's junctions: a player who wants the hero
+# through a given monster, or just out by the short way, would click a run at every junction.
+# Beside the runs each step offers whole routes from where the path stands to H10 - by the
+# shortest way, after each run on offer, and through each monster or trap not yet on the path -
+# each one pick (then Done, or keep going from H10). A route is one run token of several
+# straight stretches ('D4R3D5R4'), so the chooser's prefix, the stored move and its notation
+# are what they were; the runs and "Turn earlier" still reach every legal path.
+
+ROUTE_BUDGET = 1500  # spaces tried by one route search: a route not found in it is not offered
+
+
+def _search(walk: Any, cell: str, goal: str, dist: dict[str, int], out: list[str], budget: list[int]) -> bool:
+    """Depth first from ``cell`` to ``goal`` under the path laws (``walk`` holds the path so
+    far), nearest to the goal first: the first route found is the shortest one unless the laws
+    bend it. ``out`` collects the spaces entered."""
+    if cell == goal:
+        return True
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    for nxt in sorted(board.NEIGHBOURS[cell], key=lambda c: (dist.get(c, 999), board.INDEX[c])):
+        if nxt not in dist or not walk.can_enter(nxt):
+            continue
+        undo = walk.enter(nxt)
+        out.append(nxt)
+        if _search(walk, nxt, goal, dist, out, budget):
+            return True
+        out.pop()
+        walk.leave(undo)
+    return False
+
+
+def route(sheet: dict, cells: list[str], via: str | None = None) -> list[str] | None:
+    """The spaces a route adds to the path ``cells`` to reach H10 (through ``via`` first), the
+    path laws kept; None if none is found."""
+    walk = paths._walk_of(sheet, cells)
+    if walk is None:
+        return None
+    added: list[str] = []
+    here = cells[-1]
+    for goal in [via, board.EXIT] if via else [board.EXIT]:
+        if goal == here:
+            continue
+        if not _search(walk, here, goal, board.distances(sheet, goal), added, [ROUTE_BUDGET]):
+            return None
+        here = goal
+    full = cells + added
+    return added if added and board.path_problem(sheet, full) is None else None
+
+
+def path_routes(
+    sheet: dict, cells: list[str], runs: list[tuple[str, list[str]]], room: int
+) -> list[tuple[str, str, str, list[str]]]:
+    """At most ``room`` routes to H10 from the path's end: (token, option text, the space the
+    picture labels for it, the spaces it adds) - the shortest way, each run then the shortest way, then through each
+    monster or trap not yet on the path, nearest first."""
+    if cells[-1] == board.EXIT:
+        return []
+    here = cells[-1]
+    out: list[tuple[str, str, str, list[str]]] = []
+    seen = {tok for tok, _ in runs}
+
+    def add(added: list[str] | None, text: str, named: str) -> None:
+        if added is None or len(out) >= room:
+            return
+        tok = paths.run_token(here, added)
+        if tok in seen:
+            return
+        seen.add(tok)
+        met = [f"{sheet['grid'][c]} {c}" for c in added if paths._active(sheet, c)]
+        over = f", meets {', '.join(met)}" if met else ", meets nothing"
+        out.append((tok, fit(f"{named}: {text}, {len(added)} spaces to H10{over}"), named, added))
+
+    add(route(sheet, cells), "to the exit by the shortest way", board.EXIT)
+    for _tok, run in runs:
+        if run[-1] != board.EXIT:
+            rest = route(sheet, cells + run)
+            add(None if rest is None else run + rest, "that run, then the shortest way out", run[-1])
+    dist = board.distances(sheet, here)
+    on_path = set(cells)
+    vias = [c for c in board.ALL_CELLS if paths._active(sheet, c) and c not in on_path and c in dist]
+    for c in sorted(vias, key=lambda c: (dist[c], board.INDEX[c])):
+        add(route(sheet, cells, c), f"through the {sheet['grid'][c]}, then out", c)
+    return out

@@ -19,6 +19,7 @@ from .data import CARDS, DIE, HEARTS, SHEET
 from .rules import crossed_monsters, empty_sheet, levels, score_player
 
 STALE = core.STALE_CHOICE
+PATH_OPTIONS = 25  # one select menu: the runs, "Turn earlier" and as many routes as fit
 
 
 class DungeonDrawers(core.Game):
@@ -300,7 +301,8 @@ class DungeonDrawers(core.Game):
 
     def _path_choice(self, state: State, seat: int, prefix: list[str]) -> Choice:
         """The path drawn run by run: each option runs to the next junction, monster or trap,
-        or turn (paths.next_runs); Done once it stands on H10."""
+        or turn (paths.next_runs); beside the runs, whole routes to H10 (choose.path_routes);
+        Done once it stands on H10."""
         owner = (seat - 1) % state["seats"]
         sheet = state["players"][owner]["sheet"]
         cells = paths.cells_of(prefix)
@@ -317,6 +319,11 @@ class DungeonDrawers(core.Game):
         options = [(token, self._run_label(sheet, cells, token, run)) for token, run in runs]
         if not more and {t for t, _ in paths.straight_options(sheet, cells) or []} - {t for t, _ in runs}:
             options.append((paths.MORE, "Turn earlier: every space on the four straight lines"))
+        labels = {run[-1]: run[-1] for _, run in runs}
+        routes = [] if more else choose.path_routes(sheet, cells, runs, PATH_OPTIONS - len(options))
+        for token, text, named, _way in routes:
+            options.append((token, text))
+            labels[named] = named
         where = f"Hero's path in {seat_ref(owner)}'s dungeon: {views.plural(len(cells), 'space')}, now on {cells[-1]}."
         tail = " Done draws it here, or keep going." if finished else ""
         if more:
@@ -330,7 +337,8 @@ class DungeonDrawers(core.Game):
                 "cells": cells,
                 "next": [run[-1] for _, run in runs],
                 "runs": [run for _, run in runs],
-                "labels": {run[-1]: run[-1] for _, run in runs},
+                "labels": labels,
+                "routes": [way for _, _, _, way in routes],
             },
         )
 
