@@ -280,10 +280,28 @@ def build_segments(state: State, seat: int, action: dict) -> list[tuple[str, str
 
 
 def refill_options(hand: list[int]) -> list[tuple[str, str]]:
+    """The refill at once: keeping every card, with one card put under the deck (one pick
+    each), or with several put under in the order picked ("under", then the cards, then Done)."""
     opts = [("refill", "Refill your hand (keep every card)")]
-    if hand:
-        opts.append(("under", "Put cards under your action deck first, then refill"))
+    opts += [
+        (f"u{c}", fit(f"Put #{c} {card_name(c)} ({ACTIONS[CARDS[c].action]['short']}) under, refill"))
+        for c in hand
+    ]
+    if len(hand) > 1:
+        opts.append(("under", "Put several cards under your action deck, in order, then refill"))
     return opts
+
+
+def refill_choice(state: State, seat: int, prefix: list[str]) -> Choice | None:
+    """The step after a refill option of :func:`refill_options` (None: not a refill prefix)."""
+    hand = state["players"][seat]["hand"]
+    if prefix == ["refill"]:
+        return Choice("", [], {"t": "refill", "under": []})
+    if len(prefix) == 1 and prefix[0] in dict(refill_options(hand)) and prefix[0][1:].isdigit():
+        return Choice("", [], {"t": "refill", "under": [int(prefix[0][1:])]})
+    if prefix[0] == "under" and len(hand) > 1:
+        return under_choice(state, seat, prefix[1:])
+    return None
 
 
 def under_choice(state: State, seat: int, picked: list[str]) -> Choice:
@@ -306,9 +324,13 @@ def under_choice(state: State, seat: int, picked: list[str]) -> Choice:
 
 def refill_segments(action: dict) -> list[tuple[str, str]]:
     under = action["under"]
-    if not under:
-        return [("refill", "Refill your hand (keep every card)")]
-    return [("under", "Put cards under your action deck first, then refill")] + [
+    if len(under) <= 1:
+        return [
+            (tok, label)
+            for tok, label in refill_options(under)
+            if tok == (f"u{under[0]}" if under else "refill")
+        ]
+    return [("under", "Put several cards under your action deck, in order, then refill")] + [
         (f"u{c}", f"Put #{c} {card_name(c)} under") for c in under
     ]
 
