@@ -165,7 +165,7 @@ def test_every_place_step_has_a_picture_naming_its_places_as_the_options_do() ->
         ]
         if places:
             pv = choice.preview
-            assert pv and pv["kind"] == "cells" and pv["owner"] == seat
+            assert pv and pv["kind"] in ("cells", "shapes") and pv["owner"] == seat
             named = dict(choice.options)
             for tok in places:
                 if tok.startswith("q:"):
@@ -173,11 +173,18 @@ def test_every_place_step_has_a_picture_naming_its_places_as_the_options_do() ->
                     assert tag in [q["label"] for q in pv["quarters"]]
                     kinds.add("quarter")
                     inner = GAME.chooser(state, seat, [tok])
-                    assert all(inner.preview["labels"][t.removeprefix("at:")] for t, _ in inner.options)
+                    if inner.preview["kind"] == "cells":
+                        assert all(inner.preview["labels"][t.removeprefix("at:")] for t, _ in inner.options)
+                    else:  # a quarter's wall placements, whole
+                        tags = [sh["label"] for sh in inner.preview["shapes"]]
+                        assert [lab.split(":")[0] for _, lab in inner.options] == tags
+                elif tok.startswith("w:"):  # a wall formation whole, on its own small picture
+                    shape = next(sh for sh in pv["shapes"] if sh["label"] == named[tok].split(":")[0])
+                    assert tok == "w:" + "".join(shape["cells"])
+                    kinds.add("wall")
                 else:
-                    cell = tok.removeprefix("at:")
-                    assert pv["labels"][cell] == cell and named[tok].startswith(cell)
-                    kinds.add("wall" if tok.startswith("at:") else "cell")
+                    assert pv["labels"][tok] == tok and named[tok].startswith(tok)
+                    kinds.add("cell")
         state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
     assert kinds == {"quarter", "wall", "cell"}
 
