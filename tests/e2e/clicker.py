@@ -11,8 +11,9 @@ exceptions, as a person plays: navigation is never chosen at random (Back,
 Previous/Next page, "Show my hand", Cancel, Undo: a player who goes back at random
 would never finish; nor is starting over, Dungeon Drawers' Erase, which wipes what the
 face-up card installed and begins the card again - the rulebook's "erase and rebuild":
-pressed at random it cost 14-35 clicks a game and up to 23 clicks a build turn), and once a move is complete its Done is pressed (``done_bias``
-1.0; None: Done is one choice among the others, and a random walker then extends a
+pressed at random it cost 14-35 Erase clicks a 2-player game, plus the elements placed
+again, and build turns of 23-44 clicks; the chooser still offers it), and once a move is
+complete its Done is pressed (``done_bias`` 1.0; None: Done is one choice among the others, and a random walker then extends a
 Drawers path or a refill for hundreds of clicks: 1,354 clicks for a 2-player Drawers
 game instead of about 800, the issue's 841). Nothing is typed.
 
