@@ -17,6 +17,7 @@ Tokens: ``take_12``; a space ``C5``; a quarter ``q:TL``; a wall formation ``w:C5
 ``done``. Refill: ``refill``, one card ``u12``, or ``under`` then ``u12`` ... (the order
 the cards go under the deck).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -482,7 +483,7 @@ def path_routes(
     for _tok, run in runs:
         if run[-1] != board.EXIT:
             rest = route(sheet, cells + run)
-            add(None if rest is None else run + rest, "that run, then the shortest way out", run[-1])
+            add(None if rest is None else run + rest, "run there, then the shortest way out", run[-1])
     dist = board.distances(sheet, here)
     on_path = set(cells)
     vias = [c for c in board.ALL_CELLS if paths._active(sheet, c) and c not in on_path and c in dist]
