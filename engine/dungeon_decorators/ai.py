@@ -343,10 +343,15 @@ LEAD_SCALE = 8.0
 # A goal in hand counts this share of its points when met now (it is scored at the next
 # Score step unless an Architect breaks it first), and this share of its progress else.
 MET_SHARE = 0.9
-PROGRESS_SHARE = 0.35
+# Tiles in both bags at the start (50 each): the game's clock for what is still to come.
+BAG_TILES = 100
+# Worth of growth room, a stored tile and an Architect token while the game has long to go.
+GROWTH = 0.7
+STORED = 1.5
+TOKEN = 2.0
 # Moves played by the heuristic player after the tree: about one turn of each seat, so
 # the evaluation sees the dungeons the current drafts lead to.
-SEARCH = {"rollout_moves": 8, "exploration": 0.5, "depth": 4, "walk_moves": 60}
+SEARCH = {"rollout_moves": 6, "exploration": 0.5, "depth": 1, "walk_moves": 60}
 
 
 ROLLOUT_PLACEMENTS = 16  # placements of a tile the rollout judges (at random among the legal ones)
@@ -465,15 +470,24 @@ def _late_state(state: dict[str, Any]) -> bool:
     return bool(state["hourglasses"] >= 2 or bags <= 4 * state["seats"])
 
 
-def projected_scores(state: dict[str, Any]) -> list[float]:
+def _left(state: dict[str, Any]) -> float:
+    """The share of the game still to come, by the tiles left in the bags."""
+    bags = len(state["blue"]) + len(state["red"])
+    return min(1.0, bags / BAG_TILES) if state["hourglasses"] < 3 else 0.0
+
+
+def projected_scores(state: dict[str, Any], seat: int | None = None) -> list[float]:
     """Every player's score if the game ended now (the rulebook's final scoring, the
-    bosses judged between the players), plus the goals in hand: met ones nearly in
-    full, the others by how far the dungeon has come towards them."""
+    bosses judged between the players), plus the goals in hand (met ones nearly in
+    full, the others by how likely they still are, which fades as the bags empty) and
+    the room a dungeon has to grow, by the same share. Shape progress, the costly
+    part, is judged for ``seat`` only; the others' unmet shapes by their size."""
     from engine import core
 
     final = core.get("dungeon-decorators")._final_scores(state)  # type: ignore[attr-defined]
+    left = _left(state)
     out = []
-    for p, b in zip(state["players"], final["breakdown"], strict=True):
+    for i, (p, b) in enumerate(zip(state["players"], final["breakdown"], strict=True)):
         total = float(sum(b.values()))
         grid = R.to_grid(p["dungeon"])
         summary = R.summarise(grid)
@@ -484,10 +498,17 @@ def projected_scores(state: dict[str, Any]) -> list[float]:
             cost = R.goal_cost(summary, gid, None, pool)
             if cost is not None and cost <= mimics:
                 total += MET_SHARE * goal["points"]
-            elif goal["kind"] == "decoration":
-                total += PROGRESS_SHARE * goal["points"] * _deco_progress(summary, gid, pool)
-            else:
-                total += PROGRESS_SHARE * goal["points"] * _shape_progress(summary, gid)
+            elif left > 0:
+                if goal["kind"] == "decoration":
+                    total += left * _goal_keep_value(gid, summary)
+                elif i == seat:
+                    total += left * _goal_keep_value(gid, summary)
+                else:
+                    total += left * goal["points"] / (1 + 0.3 * len(goal["cells"]))
+        growth = GROWTH * min(R.open_passages(grid), 6) + 0.15 * sum(
+            s["free_walls"] for s in summary.values()
+        )
+        total += left * (growth + STORED * len(p["storage"]) + TOKEN * p["tokens"]["architect"])
         out.append(total)
     return out
 
@@ -495,7 +516,7 @@ def projected_scores(state: dict[str, Any]) -> list[float]:
 def evaluate(state: dict[str, Any], seat: int) -> float:
     """From 0 to 1, how likely ``seat`` wins from a sampled position: a logistic of its
     projected score's lead over the best other player."""
-    scores = projected_scores(state)
+    scores = projected_scores(state, seat)
     lead = scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
     return 1.0 / (1.0 + math.exp(-lead / LEAD_SCALE))
 
@@ -507,3 +528,40 @@ def match_stats(state: dict[str, Any], seat: int, log: list[tuple[int, Any]]) ->
     p = state["players"][seat]
     arch = sum(1 for s, a in log if s == seat and isinstance(a, dict) and a.get("a") in ("arch", "swap"))
     return {"stored": float(len(p["storage"])), "architect": float(arch), "goals": float(len(p["scored"]))}
+
+
+CANDIDATE_PLACEMENTS = 6  # best placements of each tile kept by ``candidates``
+CANDIDATE_ARCHITECT = 3  # best Architect uses kept
+
+
+def candidates(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> list[Any]:
+    """The moves worth searching in a build, best first by the heuristic's quick pass:
+    the heuristic player's own choice, the best few placements of each tile, the best
+    few Architect uses, and every other move (store, box, score, done, reset). Not yet
+    called by engine/search.py: a build offers a median of 56 moves (up to several
+    hundred), more than a 0.5 s search tries once; docs/ai/dungeon-decorators.md has
+    the figures of a search that expands only these."""
+    if view["phase"] != "build" or len(legal) <= CANDIDATE_PLACEMENTS * 2:
+        return legal
+    ctx = Ctx(view, rnd)
+    if view["relaxed"] and R.dungeon_problem(ctx.grid) is not None:
+        return legal
+    keep: list[Any] = [choose(view, legal, random.Random(rnd.random()))]
+    for tile in dict.fromkeys(a["tile"] for a in legal if a["a"] == "place"):
+        for _, act in best_placements(
+            ctx.grid, tile, ctx.hand, ctx.mimics, ctx.boss, prune=CANDIDATE_PLACEMENTS
+        ):
+            keep.append(act)
+    uses: list[tuple[float, int, Any]] = []
+    for a in legal:
+        if a["a"] in ("arch", "swap"):
+            g = A.apply_use(ctx.grid, a)
+            if R.dungeon_problem(g) is None:
+                uses.append((ctx.value(g, full=False), len(uses), a))
+    keep += [a for _, _, a in sorted(uses, key=lambda t: (-t[0], t[1]))[:CANDIDATE_ARCHITECT]]
+    keep += [a for a in legal if a["a"] not in ("place", "arch", "swap")]
+    out: list[Any] = []
+    for a in keep:
+        if a in legal and a not in out:
+            out.append(a)
+    return out
