@@ -1,7 +1,8 @@
 """sample(view, rnd) (issue 30): a complete state dealt from one seat's view, for the
-searching player. Rulebook: "Place 20 tiles back in the box without looking at them",
-goal cards are kept "secret", the bags are drawn "at random"; what the seat cannot see
-is dealt at random, what it can see is kept exactly."""
+searching player. Rulebook: "Put 20 of them back in the box - they won't be used in this
+game", "Shuffle the contents of each bag", goal discards "are face down", "draw a tile at
+random from the current bag": what the seat cannot see is dealt at random, what it can
+see is kept exactly."""
 
 from __future__ import annotations
 
