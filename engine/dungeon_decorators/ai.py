@@ -537,10 +537,9 @@ CANDIDATE_ARCHITECT = 3  # best Architect uses kept
 def candidates(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> list[Any]:
     """The moves worth searching in a build, best first by the heuristic's quick pass:
     the heuristic player's own choice, the best few placements of each tile, the best
-    few Architect uses, and every other move (store, box, score, done, reset). Not yet
-    called by engine/search.py: a build offers a median of 56 moves (up to several
-    hundred), more than a 0.5 s search tries once; docs/ai/dungeon-decorators.md has
-    the figures of a search that expands only these."""
+    few Architect uses, and every other move (store, box, score, done, reset). A build
+    offers a median of 56 moves (up to several hundred), more than a 0.5 s search
+    tries once, so search expands only these (``search_moves``)."""
     if view["phase"] != "build" or len(legal) <= CANDIDATE_PLACEMENTS * 2:
         return legal
     ctx = Ctx(view, rnd)
@@ -565,3 +564,7 @@ def candidates(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> li
         if a in legal and a not in out:
             out.append(a)
     return out
+
+
+# The root of a search (Game.search_moves): a build searches the heuristic's candidates.
+search_moves = candidates
