@@ -55,7 +55,59 @@ def sample(view: dict[str, Any], rnd: random.Random) -> State:
     """A state consistent with ``view`` (``game.view(state, seat)``), what the seat
     cannot see dealt at random from ``rnd``; reads nothing but the view."""
     n = view["seats"]
-    over = view["over"]
+    inn, players, deck, box = _deal_cards(view, rnd)
+    supply = dict(view["supply"])
+    pool = dict(view["pool"])
+    _deal_purses(players, view, pool, supply, rnd)
+
+    pend = view["pending"]
+    pending = None
+    if pend is not None:
+        pending = {"seat": pend["seat"], "kind": pend["kind"]}
+        if pend["kind"] == "support":
+            # A support request follows the monster its seat has just placed.
+            pending["monster_kind"] = MONSTERS[players[pend["seat"]]["monsters"][-1]["card"]].kind
+    in_round = [s for s, pv in enumerate(view["players"]) if pv["in_round"]]
+    last = view.get("last")
+    if pend is not None:
+        last_leaver = pend["seat"]
+    elif last is not None:
+        last_leaver = last["seat"]
+    else:
+        last_leaver = view["start"]
+    revision = REVISION
+    if view["deck_top"] is None and view["deck"] > 0 and not view["over"]:
+        revision = 2  # a game begun before the top card was shown (rules revision 3)
+    return {
+        "game": "monster-inn",
+        "seats": n,
+        "options": {"open_treasure": bool(view["open_treasure"])},
+        "rng": {"seed": rnd.randrange(2**31), "n": 0},
+        "revision": revision,
+        "deck": deck,
+        "box": box,
+        "inn": inn,
+        "pool": pool,
+        "supply": supply,
+        "players": players,
+        "in_round": in_round,
+        "turn": view["turn"] if view["turn"] is not None else view["start"],
+        "start": view["start"],
+        "round": view["round"],
+        "moves": 0,
+        "pending": pending,
+        "taken": [0 if s in in_round else 1 for s in range(n)],
+        "over": view["over"],
+        "last_leaver": last_leaver,
+        "last": copy.deepcopy(last),
+    }
+
+
+def _deal_cards(
+    view: dict[str, Any], rnd: random.Random
+) -> tuple[list[str], list[dict[str, Any]], list[str], list[str]]:
+    """The inn, the dungeons (purses as the view shows them), the deck and the box:
+    each humanoid back gets a face of its range, the deck the cards nobody has seen."""
     seen: set[str] = set()
     # Face-down slots to fill: (range, where it goes) in a fixed order.
     slots: dict[str, list[tuple[str, int, int]]] = {r: [] for r in _RANGE_IDS}
@@ -105,52 +157,9 @@ def sample(view: dict[str, Any], rnd: random.Random) -> State:
     size = view["deck"]
     deck = ([deck_top] if deck_top else []) + rest[: size - (1 if deck_top else 0)]
     box = rest[size - (1 if deck_top else 0) :]
-
-    supply = dict(view["supply"])
-    pool = dict(view["pool"])
-    _deal_purses(players, view, pool, supply, rnd)
-
-    pend = view["pending"]
-    pending = None
-    if pend is not None:
-        pending = {"seat": pend["seat"], "kind": pend["kind"]}
-        if pend["kind"] == "support":
-            # A support request follows the monster its seat has just placed.
-            pending["monster_kind"] = MONSTERS[players[pend["seat"]]["monsters"][-1]["card"]].kind
-    in_round = [s for s, pv in enumerate(view["players"]) if pv["in_round"]]
-    last = view.get("last")
-    if pend is not None:
-        last_leaver = pend["seat"]
-    elif last is not None:
-        last_leaver = last["seat"]
-    else:
-        last_leaver = view["start"]
-    revision = REVISION
-    if top is None and size > 0 and not over:
-        revision = 2  # a game begun before the top card was shown (rules revision 3)
-    return {
-        "game": "monster-inn",
-        "seats": n,
-        "options": {"open_treasure": bool(view["open_treasure"])},
-        "rng": {"seed": rnd.randrange(2**31), "n": 0},
-        "revision": revision,
-        "deck": deck,
-        "box": box,
-        "inn": inn,
-        "pool": pool,
-        "supply": supply,
-        "players": players,
-        "in_round": in_round,
-        "turn": view["turn"] if view["turn"] is not None else view["start"],
-        "start": view["start"],
-        "round": view["round"],
-        "moves": 0,
-        "pending": pending,
-        "taken": [0 if s in in_round else 1 for s in range(n)],
-        "over": over,
-        "last_leaver": last_leaver,
-        "last": copy.deepcopy(last),
-    }
+    dealt = [c for c in inn if c]
+    assert len(dealt) == len(inn), "every back in the inn gets a face"
+    return dealt, players, deck, box
 
 
 def _deal_purses(
