@@ -74,7 +74,9 @@ def test_a_sample_shows_the_seat_exactly_its_view(players: int, seed: int) -> No
                 assert components(smp) == components(real) == (Counter(list(CARDS)), Counter(gold=25, gem=25))
                 # Each face-down humanoid is one of its back's range (the back shows it).
                 for p, q in zip(smp["players"], real["players"], strict=True):
-                    assert [CARDS[h].range for h in p["humanoids"]] == [CARDS[h].range for h in q["humanoids"]]
+                    assert [CARDS[h].range for h in p["humanoids"]] == [
+                        CARDS[h].range for h in q["humanoids"]
+                    ]
                 assert len(smp["deck"]) == len(real["deck"])
 
 
@@ -213,3 +215,28 @@ def test_match_stats_counts_humanoids_under_monsters() -> None:
     assert stats["beaten_fame"] == 2 - 3
     assert stats["monster_fame"] == 4
     assert stats["remains"] == 1 and stats["swaps"] == 1
+
+
+def test_a_game_of_rules_revision_2_samples_without_a_top_card() -> None:
+    """Revision 2 showed no top card ("Everyone now sees the back of the deck's top card"
+    came with revision 3): the sample must not show one either."""
+    s = GAME.new(3, None, 9, revision=2)
+    for _ in range(25):
+        seat = min(GAME.to_act(s))
+        s, _ = GAME.apply(s, seat, GAME.ai_action(s, seat))
+    for seat in range(3):
+        view = GAME.view(s, seat)
+        assert view["deck_top"] is None
+        smp = sample(view, random.Random(seat))
+        assert GAME.view(smp, seat) == view
+        assert smp["revision"] == 2
+
+
+def test_the_searching_player_moves_from_the_view_alone() -> None:
+    from engine import search
+
+    for real in positions(3, 21):
+        seat = min(GAME.to_act(real))
+        view, legal = GAME.view(real, seat), GAME.legal_actions(real, seat)
+        moves = {search.search(GAME, view, legal, random.Random(k), iterations=40) for k in (1, 1)}
+        assert len(moves) == 1 and moves <= set(legal)  # legal, and the same for the same randomness
