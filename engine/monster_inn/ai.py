@@ -9,6 +9,10 @@ range beats a monster is the share of the range's values not below the monster's
 Each treasure is worth a third of a fame point. It remains while a creature
 further right is worth more than taking the leftmost one with the pool, after
 the price of getting there.
+
+The searching player's hooks (issue 30: ``rollout``, ``evaluate``, ``SEARCH``,
+``match_stats``; docs/ai/monster-inn.md) are handed states that search dealt from
+the seat's view (sample.py), never the real state.
 """
 
 from __future__ import annotations
