@@ -2,7 +2,9 @@
 
 game.py: the Game class and the turn flow; rules.py: the moves and scoring;
 notation.py: parse/format/describe and the chooser's steps; views.py: the view,
-status and private text; ai.py: choose(view, legal, rnd); data.py: the cards.
+status and private text; ai.py: choose(view, legal, rnd) and the searching player's
+hooks (rollout, evaluate, SEARCH, match_stats); sample.py: a state dealt from a seat's
+view, for search; data.py: the cards.
 """
 
 from .game import MonsterInn

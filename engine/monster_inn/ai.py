@@ -9,15 +9,22 @@ range beats a monster is the share of the range's values not below the monster's
 Each treasure is worth a third of a fame point. It remains while a creature
 further right is worth more than taking the leftmost one with the pool, after
 the price of getting there.
+
+The searching player's hooks (issue 30: ``rollout``, ``evaluate``, ``SEARCH``,
+``match_stats``; docs/ai/monster-inn.md) are handed states that search dealt from
+the seat's view (sample.py), never the real state.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from typing import Any
 
-from .data import MONSTERS
+from . import rules, views
+from .data import CARDS, MONSTERS
+from .game import MonsterInn
 
 TREASURE = 1 / 3  # fame per treasure (1 fame per 3 treasures)
 STEP = 0.3  # expected price, in fame, of every creature that has to leave before the one wanted
@@ -28,6 +35,7 @@ STEP = 0.3  # expected price, in fame, of every creature that has to leave befor
 RISK = 0.75
 
 
+@functools.cache  # a pure function of a few hundred arguments, asked on every search move
 def beat_chance(rng: str, mvalue: int) -> float:
     """Chance that a humanoid of back range ``rng`` ("11-15") is not weaker than a
     monster of combat value ``mvalue`` (a tie keeps the humanoid)."""
@@ -39,14 +47,26 @@ def humanoid_loss(back: dict[str, Any], mvalue: int) -> float:
     """Fame at stake when a humanoid with this back lies under a monster: if it is
     not weaker, the monster scores its skulls minus the humanoid's instead of its
     skulls, a loss of the humanoid's skulls. Mean plus the risk premium."""
-    p = beat_chance(back["range"], mvalue)
-    return back["skulls"] * (p + RISK * math.sqrt(p * (1 - p)))
+    return _loss(back["range"], back["skulls"], mvalue)
+
+
+@functools.cache
+def _loss(rng: str, skulls: int, mvalue: int) -> float:
+    p = beat_chance(rng, mvalue)
+    return skulls * (p + RISK * math.sqrt(p * (1 - p)))
 
 
 _BACKS = [{"range": f"{lo}-{lo + 4}", "skulls": k + 1} for k, lo in enumerate((1, 6, 11, 16))]
 # What a humanoid of each range is expected to cost an average future monster.
 _AVG_LOSS = {
     b["range"]: sum(humanoid_loss(b, m.value) for m in MONSTERS.values()) / len(MONSTERS) for b in _BACKS
+}
+# The same without the risk premium: the mean cost, for evaluate.
+_MEAN_LOSS = {
+    f"{lo}-{lo + 4}": (k + 1)
+    * sum(beat_chance(f"{lo}-{lo + 4}", m.value) for m in MONSTERS.values())
+    / len(MONSTERS)
+    for k, lo in enumerate((1, 6, 11, 16))
 }
 
 
@@ -135,3 +155,149 @@ def _bid(view: dict[str, Any], me: dict[str, Any], legal: list[str]) -> str:
     if later - now > cost + reserve + 0.1:
         return action
     return "leave"
+
+
+# ---- search (issue 30): the hooks engine/search.py calls on sampled states --------------
+
+# The searching player's settings (engine.search.Params).
+SEARCH = {"rollout_moves": 24, "exploration": 0.5, "depth": 12, "walk_moves": 400}
+
+_GAME = MonsterInn()
+# Each card's face as plain fields, for the rollout: (monster?, value, skulls, kind, range).
+_INFO = {cid: (c.is_monster, c.value, c.skulls, c.kind, c.range) for cid, c in CARDS.items()}
+_FACE = {cid: views.card_view(cid, False) for cid in CARDS}
+
+
+def rollout(state: dict[str, Any], seat: int, rnd: random.Random) -> str:
+    """The move ``choose`` makes for ``seat`` on this (sampled) state, read straight
+    from the state's fields the seat's view shows (its purse and dungeon, the inn's
+    faces and backs, the pool, the deck's size) instead of building the view: the
+    same arithmetic in the same order, so the same move (tests/monster_inn/
+    test_sample.py checks it on every move of many games). Search plays it for every
+    other seat and in every rollout, so it must be cheap."""
+    legal = _GAME.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    p = state["players"][seat]
+    if legal[0][0] == "b":  # the humanoid bonus
+        want = "gold" if p["gold"] <= p["gem"] else "gem"
+        return f"bonus {want}" if f"bonus {want}" in legal else legal[0]
+    rounds_left = len(state["deck"]) // state["seats"]
+    mons, hums = p["monsters"], p["humanoids"]
+    if legal[-1] == "nosupport":
+        best, best_gain = "nosupport", TREASURE + 0.1
+        for a in legal[:-1]:
+            _, num, t = a.split()
+            i = int(num) - 1
+            m = _INFO[mons[i]["card"]]
+            if i < len(hums):
+                h = _INFO[hums[i]]
+                gain = _loss(h[4], h[2], m[1])
+            else:
+                gain = 0.25 * m[2] * min(1.0, rounds_left / 4)
+            prefer = 0.01 if p[t] >= p["gem" if t == "gold" else "gold"] else 0.0
+            if gain + prefer > best_gain:
+                best, best_gain = a, gain + prefer
+        return best
+    pool = state["pool"]
+    nm, nh = len(mons), len(hums)
+    values = []
+    for cid in state["inn"]:
+        is_monster, value, skulls, kind, rng = _INFO[cid]
+        if is_monster:
+            if nm < nh:
+                h = _INFO[hums[nm]]
+                loss = _loss(h[4], h[2], value)
+                if any(_INFO[m["card"]][3] == kind and m["support"] is None for m in mons):
+                    loss = min(loss, TREASURE)
+                values.append(float(skulls) - loss)
+            else:
+                values.append(skulls - 0.15 * skulls * min(1.0, rounds_left / 4))
+        elif nh < nm:
+            m = mons[nh]
+            if m["support"] is not None:
+                values.append(TREASURE)
+            else:
+                values.append(TREASURE - _loss(rng, skulls, _INFO[m["card"]][1]))
+        else:
+            need = nh - nm + 1
+            chance = min(1.0, rounds_left / (2 * need)) if rounds_left > 0 else 0.0
+            values.append(TREASURE - chance * _AVG_LOSS[rng])
+    now = values[0] + pool["n"] * TREASURE
+    later = max((v - STEP * j for j, v in enumerate(values[1:], 1)), default=-99.0)
+    purse = p["gold"] + p["gem"]
+    if legal[0] in ("gold", "gem"):
+        cost = TREASURE
+        if pool["type"] is None:
+            pick = "gold" if p["gold"] >= p["gem"] else "gem"
+            action = pick if pick in legal else legal[0]
+        else:
+            action = legal[0]
+    elif legal[0] == "swap":
+        cost, action = 2 * TREASURE, "swap"
+    else:
+        return "leave"
+    reserve = 0.3 if purse <= 2 else 0.0
+    if later - now > cost + reserve + 0.1:
+        return action
+    return "leave"
+
+
+def projected(state: dict[str, Any], seat: int) -> float:
+    """The seat's fame at the end if its dungeon stays as it is, in expectation over
+    what nobody knows: a humanoid under an unsupported monster costs its skulls times
+    the chance its range is not weaker (its face is unknown to everyone, so the sampled
+    face is not used: the expectation is the same and steadier); an open slot costs
+    what a humanoid or monster still to come is expected to cost; treasure counts a
+    third of a fame each (unrounded, so a treasure is never worth nothing)."""
+    p = state["players"][seat]
+    mons, hums = p["monsters"], p["humanoids"]
+    rounds_left = len(state["deck"]) // state["seats"]
+    fame = (p["gold"] + p["gem"]) / 3
+    for i in range(max(len(mons), len(hums))):
+        m = MONSTERS[mons[i]["card"]] if i < len(mons) else None
+        h = _FACE[hums[i]] if i < len(hums) else None
+        if m is None:
+            assert h is not None
+            need = i - len(mons) + 1  # monsters still to come before one lies above it
+            chance = min(1.0, rounds_left / (2 * need)) if rounds_left > 0 else 0.0
+            fame -= chance * _MEAN_LOSS[h["range"]]
+        elif h is None:
+            fame += m.skulls - 0.15 * m.skulls * min(1.0, rounds_left / 4)
+        elif mons[i]["support"] is not None:
+            fame += m.skulls
+        else:
+            fame += m.skulls - h["skulls"] * beat_chance(h["range"], m.value)
+    return fame
+
+
+def evaluate(state: dict[str, Any], seat: int) -> float:
+    """Chance-like value in [0, 1] of a sampled non-terminal state: a logistic of the
+    seat's projected fame less the best other seat's, flatter while many rounds are
+    left (more can still change)."""
+    mine = projected(state, seat)
+    best = max(projected(state, s) for s in range(state["seats"]) if s != seat)
+    rounds_left = len(state["deck"]) // state["seats"] + 1
+    scale = 1.5 + 0.6 * rounds_left
+    return 1.0 / (1.0 + math.exp(-(mine - best) / scale))
+
+
+def match_stats(state: dict[str, Any], seat: int, log: list[tuple[int, Any]]) -> dict[str, float]:
+    """Figures of one finished game for ``seat``: humanoids still under its own
+    monsters at the end (they cost fame), its fame from monsters, from beaten monsters
+    and from treasure, creatures taken for an empty pool, and treasure paid to remain."""
+    res = _GAME.result(state)
+    cols = rules.score_columns(state)[seat]
+    b = res.breakdown[seat]
+    remains = sum(1 for s, a in log if s == seat and a in ("gold", "gem"))
+    swaps = sum(1 for s, a in log if s == seat and a == "swap")
+    return {
+        "humanoids_under_monsters": float(sum(1 for c in cols if c["outcome"] == "beaten")),
+        "monster_fame": float(b["monsters"]),
+        "beaten_fame": float(b["beaten"]),
+        "treasure_fame": float(b["treasure"]),
+        "monsters": float(len(state["players"][seat]["monsters"])),
+        "supported": float(sum(1 for m in state["players"][seat]["monsters"] if m["support"])),
+        "remains": float(remains),
+        "swaps": float(swaps),
+    }

@@ -11,13 +11,17 @@ from typing import Any
 
 from engine.core import Event, State
 
-Snapshot = list[tuple[int, int, tuple[Any, ...]]]
+_END = ("The game is over", "The deck is exhausted")
+
+Snapshot = list[tuple[int, int, list[Any]]]
 
 
 def snapshot(state: State) -> Snapshot:
-    """Each dungeon's size and its monsters' support before a move."""
+    """Each dungeon's size and its monsters' support before a move. (Lists, not
+    tuples: search plays this on every move, and a list comprehension and list
+    equality are what is cheapest.)"""
     return [
-        (len(p["monsters"]), len(p["humanoids"]), tuple(m.get("support") for m in p["monsters"]))
+        (len(p["monsters"]), len(p["humanoids"]), [m["support"] for m in p["monsters"]])
         for p in state["players"]
     ]
 
@@ -27,15 +31,20 @@ def record(state: State, seat: int, before: Snapshot, events: list[Event], follo
     continues the turn of the Leave before it, so it adds to that record."""
     marks: list[list[Any]] = []
     for s, (p, (nm, nh, sup)) in enumerate(zip(state["players"], before, strict=True)):
+        if len(p["humanoids"]) == nh and [m["support"] for m in p["monsters"]] == sup:
+            continue  # an untouched dungeon (most of them, every move): nothing to mark
         for i, m in enumerate(p["monsters"]):
             if i >= nm or m.get("support") != (sup[i] if i < len(sup) else None):
                 marks.append([s, "monsters", i])
         marks += [[s, "humanoids", i] for i in range(nh, len(p["humanoids"]))]
-    lines = [e.text for e in events if e.seat is None]
     # The scoring that ends the game has its own part of the final board: the turn's
-    # words stop where the game's end begins (both of _end_words' openings).
-    end = [i for i, t in enumerate(lines) if t.startswith(("The game is over", "The deck is exhausted"))]
-    lines = lines[: end[0]] if end else lines
+    # public words stop where the game's end begins (both of _end_words' openings).
+    lines = []
+    for e in events:
+        if e.seat is None:
+            if e.text.startswith(_END):
+                break
+            lines.append(e.text)
     last = state.get("last")
     if follow_up and last and last["seat"] == seat:
         state["last"] = {"seat": seat, "lines": last["lines"] + lines, "cards": last["cards"] + marks}

@@ -38,7 +38,21 @@ def _single(w: str) -> str | None:
     return None
 
 
+# Moves already in their own notation ("gold", "support 2 gem"): search applies
+# thousands of them a second, and reading one again gives itself.
+_CANONICAL: set[str] = set()
+
+
 def parse(text: str) -> str:
+    if text.__class__ is str and text in _CANONICAL:
+        return text
+    move = _parse(text)
+    if move == text:
+        _CANONICAL.add(move)  # at most a few thousand: 7 words and "support n t" for n < 1000
+    return move
+
+
+def _parse(text: str) -> str:
     words = str(text).strip().lower().replace(",", " ").split()
     if not words:
         raise IllegalAction(HELP)
