@@ -487,7 +487,11 @@ class Game:
 
     # ---- search (issue 30; engine/search.py) ------------------------------------------
     def _ai_module(self) -> Any:
-        return importlib.import_module(f"engine.{MODULES[self.key]}.ai")
+        # Looked up once a game: search calls the hooks on every move it plays.
+        module = self.__dict__.get("_ai")
+        if module is None:
+            module = self.__dict__["_ai"] = importlib.import_module(f"engine.{MODULES[self.key]}.ai")
+        return module
 
     def ai_move(
         self, view: dict[str, Any], legal: list[Action], rnd: random.Random, level: str | None = None
