@@ -53,12 +53,16 @@ def _dungeon(dv: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def sample(view: dict[str, Any], rnd: random.Random) -> State:
-    me = view["viewer"]
-    n = view["seats"]
-    mine = view["mine"]
-    pv = view["players"]
+    blue, red, box = _tiles(view, rnd)
+    players, decks, discards = _players(view, rnd)
+    return _table(
+        view, rnd, players, {"blue": blue, "red": red, "box": box, "decks": decks, "discards": discards}
+    )
 
-    # ---- tiles --------------------------------------------------------------------
+
+def _tiles(view: dict[str, Any], rnd: random.Random) -> tuple[list[Any], list[Any], list[Any]]:
+    """The unseen tiles dealt to the blue bag, the red bag (hourglasses among them) and the box."""
+    pv = view["players"]
     seen: set[int] = set()
     for p in pv:
         seen.update(c["t"] for c in p["dungeon"]["cells"].values() if isinstance(c["t"], int))
@@ -76,8 +80,15 @@ def sample(view: dict[str, Any], rnd: random.Random) -> State:
     box = unseen[n_blue + n_red_tiles :]
     for _ in range(hourglasses_in):
         red.insert(rnd.randrange(len(red) + 1), HOURGLASS)
+    return blue, red, box
 
-    # ---- goal cards ----------------------------------------------------------------
+
+def _players(
+    view: dict[str, Any], rnd: random.Random
+) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    """Every player's pieces; the goal cards the seat has not seen dealt to decks,
+    discards, the others' scored cards and hands."""
+    me, mine, pv = view["viewer"], view["mine"], view["players"]
     known = {g["id"] for g in mine["hand"]} | {g["id"] for g in mine["scored"]}
     others = [p for p in pv if p["seat"] != me]
     decks: dict[str, list[str]] = {}
@@ -117,8 +128,16 @@ def sample(view: dict[str, Any], rnd: random.Random) -> State:
                 "kept": p["kept"],
             }
         )
+    return players, decks, discards
 
-    # ---- the table -------------------------------------------------------------------
+
+def _table(
+    view: dict[str, Any],
+    rnd: random.Random,
+    players: list[dict[str, Any]],
+    dealt: dict[str, Any],
+) -> State:
+    me, n, mine, pv = view["viewer"], view["seats"], view["mine"], view["players"]
     phase = view["phase"]
     current = view["current"]
     order = list(view["order"])
@@ -156,17 +175,17 @@ def sample(view: dict[str, Any], rnd: random.Random) -> State:
         "board": [t["n"] if t is not None else None for t in view["board"]],
         "exchange_taken": view["exchange_taken"],
         "draft_pos": [p["draft_pos"] for p in pv],
-        "blue": blue,
-        "red": red,
+        "blue": dealt["blue"],
+        "red": dealt["red"],
         "hourglasses": view["hourglasses"],
         "end_after_round": view["hourglasses"] >= DATA["tiles"]["hourglasses"],
-        "box": box,
+        "box": dealt["box"],
         "generic_left": view["generic_left"],
         "tokens_left": dict(view["tokens_left"]),
         "chits_left": max(0, DATA["tiles"]["chits"] - sum(p["chits"] for p in pv)),
         "boss": [b["id"] for b in view["boss"]],
-        "decks": decks,
-        "discards": discards,
+        "decks": dealt["decks"],
+        "discards": dealt["discards"],
         "players": players,
         "burrow": [t["n"] for t in view["burrow"]] if view["burrow"] else None,
         "snapshot": snapshot,
