@@ -235,12 +235,13 @@ async def test_an_ai_failure_never_loses_the_human_move(
     assert row is not None and row.state is not None
     assert row.seats[who(row.state)].user_id == ALICE
 
-    def broken(self: object, state: dict, seat: int) -> int:
+    def broken(self: object, view: dict, legal: list, rnd: object) -> int:
         raise KeyError("monster")
 
     from tests.fakegame import Race
 
-    monkeypatch.setattr(Race, "ai_action", broken)
+    # Both the searching player and the easy one it falls back on fail.
+    monkeypatch.setattr(Race, "ai_choose", broken)
     update = await tables.act(lobby.game_id, ALICE, "1")
     assert update.png is not None
     assert [n for _q, _s, n in await tables.store.log(lobby.game_id)] == ["1"], "the human move stands"
