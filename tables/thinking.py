@@ -100,9 +100,9 @@ class Thinker:
     ``run`` is the function a worker runs on a job (tests and the benchmark pass
     their own, e.g. one that counts or burns CPU)."""
 
-    def __init__(self, workers: int | None = None, run: Callable[[Job], Action] = decide) -> None:
+    def __init__(self, workers: int | None = None, run: Callable[[Job], Action] | None = None) -> None:
         self.workers = workers_from_env() if workers is None else workers
-        self.run = run
+        self.run = run or decide
         self._pool: concurrent.futures.Executor | None = None
         self._guard = threading.Lock()
         self.fallbacks = 0  # moves the easy player made because a worker failed
