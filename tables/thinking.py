@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import hashlib
+import json
 import logging
 import multiprocessing
 import os
@@ -57,18 +58,23 @@ class Job:
     level: str
 
 
-def ai_seed(state: State, seat: int) -> str:
+def ai_seed(state: State, seat: int, view: dict[str, Any] | None = None) -> str:
     """The seed of a computer player's randomness for this move: deterministic (a
-    selfplay seed replays the same game) but a one-way digest of the game's random
-    state, so the seed a worker receives tells nothing about future draws."""
+    selfplay seed replays the same game), a one-way digest of the game's random
+    state (so it tells nothing about future draws), and varying with the position
+    only through what the seat sees (its view), never through a secret."""
     rng = state.get("rng") or {}
-    text = f"ai:{rng.get('seed')}:{rng.get('n')}:{seat}:{state.get('turn', 0)}"
+    if view is None:
+        view = core.get(state["game"]).view(state, seat)
+    seen = json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
+    text = f"ai:{rng.get('seed')}:{rng.get('n')}:{seat}:{seen}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 def job_for(game: core.Game, state: State, seat: int, level: str) -> Job:
     """The job of ``seat``'s next move: its view, its legal moves, a seed."""
-    return Job(game.key, game.view(state, seat), game.legal_actions(state, seat), ai_seed(state, seat), level)
+    view = game.view(state, seat)
+    return Job(game.key, view, game.legal_actions(state, seat), ai_seed(state, seat, view), level)
 
 
 def decide(job: Job) -> Action:
