@@ -134,7 +134,11 @@ class Thinker:
         pool.shutdown(wait=False, cancel_futures=True)
 
     async def decide(self, job: Job) -> Action:
-        """The move for ``job``, thought out in the pool without blocking the loop."""
+        """The move for ``job``, thought out in the pool without blocking the loop.
+        The easy player answers at once, in a thread: it never waits in the pool's
+        queue behind searching players of other games."""
+        if job.level == "easy":
+            return await asyncio.to_thread(easy, job)
         pool = self._executor()
         try:
             return await asyncio.wrap_future(pool.submit(self.run, job))
@@ -146,6 +150,8 @@ class Thinker:
 
     def decide_now(self, job: Job) -> Action:
         """The same from a worker thread (deadline turns): waits for the pool."""
+        if job.level == "easy":
+            return easy(job)
         pool = self._executor()
         try:
             return pool.submit(self.run, job).result()

@@ -161,7 +161,8 @@ def test_selfplay_ai_gives_each_seat_its_strength(monkeypatch, capsys) -> None: 
     assert (
         "scores: Bot 1 (Easy AI) " in line and ", Bot 2 (Hard AI) " in line and ", Bot 3 (Normal AI) " in line
     )
-    assert asked == {0: {"easy"}, 1: {"hard"}, 2: {"normal"}}
+    # The easy player never goes to the pool (it answers at once): seat 1 is not asked.
+    assert asked == {1: {"hard"}, 2: {"normal"}}
     assert "with 3 players" in out
 
 
