@@ -13,8 +13,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from engine import search
 from tables import (
+    AI_LEVELS,
     NOT_TAKEN,
     SLOW,
     CommitUnknown,
@@ -39,7 +39,7 @@ NOBODY = discord.AllowedMentions.none()
 # The strengths of computer players, as /game new and /settings offer them:
 # "Hard: thinks about two seconds a move".
 STRENGTHS = [
-    app_commands.Choice(name=f"{lv.name}: {lv.blurb}"[:100], value=lv.key) for lv in search.LEVELS.values()
+    app_commands.Choice(name=f"{lv.name}: {lv.blurb}"[:100], value=lv.key) for lv in AI_LEVELS.values()
 ]
 
 
@@ -365,7 +365,7 @@ class AddAISelect(discord.ui.DynamicItem[discord.ui.Select], template=r"lk:addai
             placeholder=self.PLACEHOLDER,
             options=[
                 discord.SelectOption(label=f"{lv.name} computer player", value=lv.key, description=lv.blurb)
-                for lv in search.LEVELS.values()
+                for lv in AI_LEVELS.values()
             ],
             row=1,
         )
@@ -384,7 +384,7 @@ class AddAISelect(discord.ui.DynamicItem[discord.ui.Select], template=r"lk:addai
     async def _run(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         level = str(values[0]) if values else ""
-        if level not in search.LEVELS:
+        if level not in AI_LEVELS:
             raise TableError("Pick a strength from the menu.")
         lobby = await tables_of(interaction).add_ai(self.game_id, interaction.user.id, level)
         await interaction.response.edit_message(

@@ -27,8 +27,7 @@ from cogs.common import (
     tables_of,
     thread_of,
 )
-from engine import search
-from tables import DatabaseTimeout, Notice, TableError, Tables
+from tables import AI_LEVELS, DatabaseTimeout, Notice, TableError, Tables
 
 log = logging.getLogger("lairkeeper.slowplay")
 
@@ -43,7 +42,7 @@ def describe_settings(s: dict[str, Any]) -> str:
     dl = "off" if not s["deadline_hours"] else f"{s['deadline_hours']:g} hours"
     rem = "off" if not s["reminder_hours"] else f"every {s['reminder_hours']:g} hours"
     chan = f"<#{s['channel_id']}>" if s.get("channel_id") else "the channel where /game new is used"
-    strength = search.level(s.get("ai_level"))
+    strength = AI_LEVELS.get(s.get("ai_level") or "normal", AI_LEVELS["normal"])
     return (
         f"Turn deadline: {dl}. Reminders: {rem}. At the deadline: {s['on_deadline']}. "
         f"New games open in: {chan}. Unstarted lobbies close after {s['lobby_days']:g} days. "
