@@ -1,13 +1,20 @@
-"""Clicks answered while computer players think (issue 30): four games each with
-searching players at level hard thinking back to back in the real process pool
-(tables/thinking.py, ``LAIRKEEPER_AI_WORKERS`` workers), while a person plays a
-fifth game through ``Tables.act``. Reports how long each of the person's moves
-took to answer (the move, the easy computer player's reply, the board).
+"""Clicks answered while computer players think (issue 30 target: "the bot still
+answering clicks within 3 s while four searching players think at once").
 
-The searching players are stand-ins that burn CPU for the level's time budget (2 s
-for hard) and then play the easy move: the games' ``sample`` (needed by the real
-search) is written in other branches; the load on the machine is the same. The
-games are the test game (tests/fakegame.py)."""
+- ``tables``: four games of the test game (tests/fakegame.py), each with two hard
+  players thinking back to back in the real process pool (tables/thinking.py, 2
+  workers), while a person plays a fifth game through ``Tables.act`` (the move, the
+  easy computer player's reply, the board).
+- ``bot``: the real bot (``python bot.py``) and the Discord stand-in: four Monster Inn
+  games opened by ``/game new computers:2 strength:hard`` with one person clicking in
+  each, and a fifth game of two people and an easy computer player, measured click
+  -> answer as a player on Discord sees it.
+
+The searching players (both parts) are stand-ins that burn CPU for the level's time
+budget (2 s for hard) and then play the easy move: the games' ``sample`` (needed by
+the real search) is written in other branches; the load on the machine is the same.
+In the bot they are installed by bench/aiload_site/sitecustomize.py, in the bot and in
+its worker processes alike."""
 
 from __future__ import annotations
 
@@ -101,5 +108,102 @@ async def _run(seconds: float, log: Any) -> dict[str, Any]:
     return out
 
 
-def aiload(seconds: float, log: Any) -> dict[str, Any]:
-    return asyncio.run(_run(seconds, log))
+SITE = Path(__file__).resolve().parent / "aiload_site"
+
+
+async def _through_the_bot(key: str, seconds: float, log: Any) -> dict[str, Any]:
+    """The real bot (``python bot.py``, its pool of 2 workers) and the Discord stand-in:
+    four games of one person and two hard computer players (added by ``/game new
+    computers:2 strength:hard``), the person clicking at random, keep the searching
+    players thinking; a fifth game, two people and an easy computer player, is the one
+    measured: click -> the bot's answer, as a player on Discord sees it."""
+    import os
+
+    from bench.common import ROOT
+    from tests.e2e.clicker import ClickGame
+    from tests.e2e.harness import BotProcess
+    from tests.standin import StandIn
+
+    tmp = Path(tempfile.mkdtemp(prefix="lk-aiload-"))
+    standin = await StandIn().start()
+    bot = BotProcess(standin, tmp / "aiload.db", tmp / "bot.log")
+    bot.env = {
+        "LAIRKEEPER_AI_WORKERS": "2",
+        "PYTHONPATH": os.pathsep.join([str(SITE), str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+
+    class Thinking(ClickGame):
+        async def open(self) -> None:
+            await self.table.open(self.key, computers=2, strength="hard")
+            self._mark = self.table.boards[-1].seq
+
+    try:
+        await bot.start()
+        games: list[ClickGame] = []
+        for i in range(4):  # opened one after another: each finds its own lobby message
+            actor = [standin.user(40_000 + 10 * i, f"thinker{i + 1}")]
+            g = Thinking(standin, bot.db, key, actor, seed=100 + i)
+            await g.__aenter__()
+            await g.open()
+            games.append(g)
+        people = [standin.user(50_000 + i, f"person{i + 1}") for i in range(2)]
+        measured = ClickGame(standin, bot.db, key, people, ais=1, seed=7)
+        await measured.__aenter__()
+        await measured.open()
+        t0 = time.perf_counter()
+        await asyncio.gather(*(g.play(None, seconds) for g in games), measured.play(None, seconds))
+        wall = time.perf_counter() - t0
+        fig = await measured.figures()
+        thinker_clicks = sum(len(g.clicks) for g in games)
+        for g in (*games, measured):
+            await g.__aexit__()
+        answered = sorted(c.seconds for c in measured.clicks if c.seconds is not None)
+        unanswered = sum(1 for c in measured.clicks if c.seconds is None)
+        fallbacks = sum(
+            1
+            for line in bot.log.read_text(errors="replace").splitlines()
+            if "the easy player moves instead" in line
+        )
+        from store import Store
+
+        store = await Store(str(bot.db)).open()
+        try:  # the thinking games' computer players are hard ones, as /game new asked
+            levels = [s.ai_level for g in games for s in (await store.get(g.table.game_id)).seats if s.is_ai]  # type: ignore[union-attr]
+        finally:
+            await store.close()
+        out = {
+            "how": "real bot and stand-in; searching players: CPU-burning stand-ins (bench/aiload_site)",
+            "game": key,
+            "seconds": round(wall, 1),
+            "clicks": len(measured.clicks),
+            "unanswered": unanswered,
+            "thinking_games_clicks": thinker_clicks,
+            "click_p50_s": round(statistics.median(answered), 3) if answered else None,
+            "click_p99_s": round(answered[min(len(answered) - 1, round(0.99 * (len(answered) - 1)))], 3)
+            if answered
+            else None,
+            "click_max_s": round(answered[-1], 3) if answered else None,
+            "within_3s": round(sum(1 for a in answered if a <= 3.0) / len(answered), 4) if answered else None,
+            "clicker_p99_s": fig.get("seconds_per_click_p99"),
+            "hard_players": sum(1 for lv in levels if lv == "hard"),
+            "worker_fallbacks_logged": fallbacks,
+        }
+        log(
+            f"  through the bot: {out['clicks']} clicks of a person in a fifth game while 4 games with hard "
+            f"players thought ({thinker_clicks} clicks there): p50 {out['click_p50_s']} s, p99 {out['click_p99_s']} s, "
+            f"max {out['click_max_s']} s, unanswered {unanswered}"
+        )
+        return out
+    finally:
+        await bot.stop()
+        await standin.close()
+
+
+def aiload(seconds: float, log: Any, key: str = "monster-inn") -> dict[str, Any]:
+    out = {"tables": asyncio.run(_run(seconds, log))}
+    try:
+        out["bot"] = asyncio.run(_through_the_bot(key, seconds, log))
+    except Exception as exc:  # noqa: BLE001  (the Tables figures stand on their own)
+        log(f"  through the bot: failed: {type(exc).__name__}: {exc}")
+        out["bot"] = {"error": f"{type(exc).__name__}: {exc}"[:500]}
+    return out

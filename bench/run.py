@@ -136,6 +136,17 @@ def markdown(r: dict[str, Any]) -> str:
         for k, v in r["engine"].items():
             lines.append(f"| {k} | {v['playouts_per_s']} | {v['moves_per_s']} | {v['moves_per_playout']} |")
         lines.append("")
+    if "aiload" in r:
+        lines += ["## Clicks while four hard computer players think (issue 30)", ""]
+        for part, v in r["aiload"].items():
+            if "error" in v:
+                lines.append(f"- {part}: failed: {v['error']}")
+                continue
+            lines.append(
+                f"- {part}: {v['clicks']} clicks, answered p50 {v['click_p50_s']} s, p99 {v['click_p99_s']} s, "
+                f"max {v['click_max_s']} s; within 3 s: {v['within_3s']:.0%}"
+            )
+        lines.append("")
     if "render" in r:
         lines += [
             "## Render: public board (target ratio <= 2.0, PNG <= 250 KB)",
