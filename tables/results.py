@@ -77,6 +77,8 @@ class Lobby:
             lines.append(f"Options: {opts}.")
         if self.status == "lobby":
             lines.append("Press **Join** to take a seat; the host presses **Start** when ready.")
+            # The menu's instructions live here: a phone cuts a placeholder short (issue 28).
+            lines.append("To seat a computer player, pick how well it plays in the menu below.")
         elif self.status == "active":
             lines.append("The game has started in its thread.")
         else:
