@@ -45,6 +45,9 @@ DEFAULT_WORKERS = 2
 # A computer player whose game moves on while it thinks thinks again, this many
 # times in a row at most (then the game's next move lets it try again).
 RETHINK = 5
+# A decision that has not come back in this long (a hard one takes 2 s) is given up
+# (logged) and the easy player moves: a stuck worker never stalls a game.
+THINK_LIMIT = 30.0
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,7 @@ class Thinker:
         self._pool: concurrent.futures.Executor | None = None
         self._guard = threading.Lock()
         self.fallbacks = 0  # moves the easy player made because a worker failed
+        self.closed = False  # the bot is closing: no new pool is started
 
     def _executor(self) -> concurrent.futures.Executor:
         with self._guard:
@@ -137,11 +141,11 @@ class Thinker:
         """The move for ``job``, thought out in the pool without blocking the loop.
         The easy player answers at once, in a thread: it never waits in the pool's
         queue behind searching players of other games."""
-        if job.level == "easy":
+        if job.level == "easy" or self.closed:
             return await asyncio.to_thread(easy, job)
         pool = self._executor()
         try:
-            return await asyncio.wrap_future(pool.submit(self.run, job))
+            return await asyncio.wait_for(asyncio.wrap_future(pool.submit(self.run, job)), THINK_LIMIT)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -150,11 +154,11 @@ class Thinker:
 
     def decide_now(self, job: Job) -> Action:
         """The same from a worker thread (deadline turns): waits for the pool."""
-        if job.level == "easy":
+        if job.level == "easy" or self.closed:
             return easy(job)
         pool = self._executor()
         try:
-            return pool.submit(self.run, job).result()
+            return pool.submit(self.run, job).result(THINK_LIMIT)
         except Exception as exc:
             self._failed(pool, job, exc)
         return easy(job)
@@ -174,6 +178,7 @@ class Thinker:
 
     def close(self) -> None:
         with self._guard:
+            self.closed = True
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)

@@ -134,3 +134,22 @@ async def test_a_decision_overtaken_by_a_move_is_thought_again(tmp_path: Path) -
     finally:
         t.close()
         await store.close()
+
+
+async def test_a_stuck_worker_is_given_up_and_the_easy_player_moves(monkeypatch: Any) -> None:
+    monkeypatch.setattr(thinking, "THINK_LIMIT", 0.3)
+
+    def stuck(job: thinking.Job) -> Any:
+        time.sleep(1.0)
+        return 99  # never played: given up
+
+    thinker = thinking.Thinker(0, run=stuck)
+    try:
+        from tests import fakegame
+
+        fakegame.install()
+        job = thinking.Job("test-race", {"total": 8}, [1, 2, 3], "s", "hard")
+        assert await thinker.decide(job) == 3, "the easy player's move (total 8: add 3)"
+        assert thinker.fallbacks == 1
+    finally:
+        thinker.close()
