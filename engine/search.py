@@ -116,7 +116,7 @@ def search(
     start = time.perf_counter()
     deadline = start + seconds if seconds else None
     budget = iterations if iterations else (10**9 if deadline else 200)
-    legal_keys = {action_key(a): a for a in legal}
+    legal_keys = {action_key(a): a for a in game.search_moves(view, legal, rnd) or legal}
     root = Node()
     done = 0
     while done < budget:

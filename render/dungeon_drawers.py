@@ -711,7 +711,9 @@ def _preview_title(d: ImageDraw.ImageDraw, width: int, head: str) -> None:
 
 def _path_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
     """The dungeon the seat draws in, the path so far (arrows, passes told apart), the space the
-    hero's path now stands on ringed, and where each run on offer ends, named as its option."""
+    hero's path now stands on ringed, and where each run on offer ends, named as its option; the
+    routes to the exit on offer drawn thin, each named on the space its option names (the run it
+    begins with, or the monster or trap it goes through)."""
     owner = view["players"][pv["owner"]]
     cells, cell, label = pv["cells"], 44, TEXT_MIN
     width = label + 24 + 8 * cell + 60
@@ -726,6 +728,9 @@ def _path_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) ->
     _gates(d, g, label, False)
     colour = seat_colour(pv["owner"])  # as the board draws this dungeon's path
     draw_path(d, g, cells, colour)
+    for way in pv.get("routes") or []:  # the whole routes to the exit on offer, thin and blue
+        for a, b in zip([cells[-1], *way], way, strict=False):
+            d.line((g.centre(a), g.centre(b)), fill=PALETTE["sky"], width=1)
     for run in pv.get("runs") or []:  # where each run would go, thin
         for a, b in zip([cells[-1], *run], run, strict=False):
             d.line((g.centre(a), g.centre(b)), fill=PALETTE["accent"], width=1)
@@ -774,26 +779,44 @@ def _cells_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -
 
 
 def _shapes_preview(view: dict[str, Any], pv: dict[str, Any], names: list[str]) -> bytes:
-    """Each way the wall formation can lie from the chosen space, drawn on a small copy of the
-    seat's dungeon and named as its option."""
+    """Each way the wall formation can lie, drawn on a small copy of the seat's dungeon and
+    named as its option ("W1".. or "Shape 1"..); when quarters are offered too, one more copy
+    with the quarters framed and tagged "Q1".."Q4" as their options name them. Up to 8 copies
+    four a row, more (at most 25) seven a row and smaller, so the picture stays phone-sized."""
     me = view["players"][pv["owner"]]
     shapes = pv["shapes"]
-    cell, per_row = 18, 4
+    quarters = pv.get("quarters") or []
+    tiles = len(shapes) + (1 if quarters else 0)
+    cell, per_row = (18, 4) if tiles <= 8 else (9, 7)
     tile_w, tile_h = 8 * cell + 16, 10 * cell + 40
-    rows = -(-len(shapes) // per_row)
-    width = max(per_row, min(len(shapes), per_row)) * tile_w + 16
+    rows = -(-tiles // per_row)
+    width = max(per_row, min(tiles, per_row)) * tile_w + 16
     img, d = canvas(width, TOP + rows * tile_h + 8)
-    _preview_title(d, width, f"{names[pv['owner']]}'s dungeon: which way does the {pv['what']} lie?")
-    for i, sh in enumerate(shapes):
+    _preview_title(d, width, f"{names[pv['owner']]}'s dungeon: where does the {pv['what']} go?")
+    for i in range(tiles):
         x = 8 + (i % per_row) * tile_w
         y = TOP + (i // per_row) * tile_h
-        text(d, (x, y), sh["label"], TEXT_MIN, "accent")
         g = Grid(x, y + 32, cell)
+        sh = shapes[i] if i < len(shapes) else None
+        text(d, (x, y), sh["label"] if sh else "Q1-Q4", TEXT_MIN, "accent" if sh else "sky")
         grid(d, (g.x, g.y), 8, 10, cell, col_labels=[], row_labels=[])
         _tokens(d, g, me["sheet"])
-        for c in sh["cells"]:
-            x0, y0 = g.corner(c)
-            d.rectangle((x0, y0, x0 + cell, y0 + cell), fill=PALETTE["accent"])
+        if sh is not None:
+            for c in sh["cells"]:
+                x0, y0 = g.corner(c)
+                d.rectangle((x0, y0, x0 + cell, y0 + cell), fill=PALETTE["accent"])
+            continue
+        for q in quarters:  # the quarters' tile
+            xs = [g.corner(c)[0] for c in q["cells"]]
+            ys = [g.corner(c)[1] for c in q["cells"]]
+            d.rectangle(
+                (min(xs) + 1, min(ys) + 1, max(xs) + cell - 1, max(ys) + cell - 1),
+                outline=PALETTE["sky"],
+                width=2,
+            )
+            tag, x0, y0 = q["label"], min(xs) + 3, min(ys) + 3
+            d.rectangle((x0, y0, x0 + 4 + text_width(tag, 14), y0 + 17), fill=PALETTE["black"])
+            text(d, (x0 + 2, y0 + 1), tag, 14, "sky")
     return to_png(to_palette(img))
 
 

@@ -102,6 +102,32 @@ def test_offered_is_every_button_and_option_but_navigation() -> None:
     assert offered(None) == [] and offered(message([])) == []
 
 
+def test_starting_over_is_never_clicked_at_random() -> None:
+    """Dungeon Drawers' Erase begins the face-up card again (rulebook: "erase and rebuild
+    elements installed using this Card"): like Back, never a random pick, as a button or as
+    a select option; a label that only contains the word stays on offer."""
+    erase = "Erase what this card installed and start it again"
+    m = message(
+        [
+            {"type": 2, "style": 2, "label": "Start over", "custom_id": "lk:cx:1:2:1:pick:1"},
+            {"type": 2, "style": 2, "label": erase, "custom_id": "lk:cx:1:2:1:pick:2"},
+            {
+                "type": 3,
+                "custom_id": "lk:cs:1:2:0",
+                "options": [{"label": "C5", "value": "0"}, {"label": erase, "value": "1"}],
+            },
+            {
+                "type": 2,
+                "style": 1,
+                "label": "Turn #3 over: no more erasing",
+                "custom_id": "lk:cx:1:2:1:pick:3",
+            },
+        ]
+    )
+    got = [(c["custom_id"], v) for c, v in offered(m)]
+    assert got == [("lk:cs:1:2:0", "0"), ("lk:cx:1:2:1:pick:3", None)]
+
+
 def test_a_ping_of_someone_not_to_act_is_counted() -> None:
     from types import SimpleNamespace
 

@@ -69,6 +69,9 @@ class Nim(core.Game):
     def evaluate(self, state: State, seat: int) -> float:
         return search.terminal_value(self, state, seat) if self.is_over(state) else 0.5
 
+    def search_moves(self, view: dict[str, Any], legal: list[Any], rnd: random.Random) -> list[Any]:
+        return legal
+
     def search_params(self) -> search.Params:
         return search.Params(rollout_moves=20)
 
@@ -117,3 +120,13 @@ def test_levels_say_what_they_are_in_words() -> None:
     assert [lv.key for lv in search.LEVELS.values()] == ["easy", "normal", "hard"]
     assert search.LEVELS["normal"].seconds == 0.5 and search.LEVELS["hard"].seconds == 2.0
     assert search.level("nonsense").key == search.DEFAULT_LEVEL
+
+
+def test_a_game_may_narrow_the_moves_searched_at_the_root() -> None:
+    class Narrow(Nim):
+        def search_moves(self, view: dict[str, Any], legal: list[Any], rnd: random.Random) -> list[Any]:
+            return [a for a in legal if a != 2]  # the winning move from 4 left out on purpose
+
+    view = {"total": 4, "turn": 0, "winner": None, "viewer": 0}
+    assert search.search(NIM, view, [1, 2, 3], random.Random(7), iterations=300) == 2
+    assert search.search(Narrow(), view, [1, 2, 3], random.Random(7), iterations=300) in (1, 3)

@@ -6,6 +6,7 @@ its seat's view, the legal moves and its own random generator (the contract's
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from typing import Any
@@ -50,7 +51,7 @@ def _shape_progress(summary: dict[Any, dict[str, Any]], gid: str) -> float:
     return best / len(R.GOALS[gid]["cells"])
 
 
-def evaluate(
+def dungeon_value(
     grid: R.Grid,
     hand: list[str],
     mimics: int,
@@ -108,7 +109,9 @@ def best_placements(
         act = {"a": "place", "tile": tile, "side": side, "at": R.coord(pos), "rot": rot}
         near = [q for q in [pos] + [R.step(pos, d) for d in range(4)] if q in g and g[q]["kind"] == "dungeon"]
         summary = R.resummarise(g, base, pos)
-        v = evaluate(g, hand, mimics, boss, False, summary, R.open_after(g, pos, cell, open_now), known, near)
+        v = dungeon_value(
+            g, hand, mimics, boss, False, summary, R.open_after(g, pos, cell, open_now), known, near
+        )
         scored.append((v, act))
     scored.sort(key=lambda t: -t[0])
     top = []
@@ -117,7 +120,7 @@ def best_placements(
         at = R.parse_coord(act["at"])
         assert at is not None
         g[at] = R.make_cell(tile, act["side"], act["rot"])
-        top.append((evaluate(g, hand, mimics, boss, True), act))
+        top.append((dungeon_value(g, hand, mimics, boss, True), act))
     top.sort(key=lambda t: -t[0])
     return top
 
@@ -174,7 +177,7 @@ class Ctx:
         self.summary = R.summarise(self.grid)
 
     def value(self, grid: R.Grid, full: bool = True) -> float:
-        return evaluate(grid, self.hand, self.mimics, self.boss, full)
+        return dungeon_value(grid, self.hand, self.mimics, self.boss, full)
 
 
 def _discard(ctx: Ctx, legal: list[Any], n: int) -> Any:
@@ -331,3 +334,237 @@ def choose(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> Any:
         ]
         return legal[max(vals)[1]]
     return _build(ctx, legal, base)
+
+
+# ---- the searching player's hooks (issue 30; engine/search.py) ----------------------
+
+# How many points of lead make a position a near-sure win: the logistic's scale.
+LEAD_SCALE = 8.0
+# A goal in hand counts this share of its points when met now (it is scored at the next
+# Score step unless an Architect breaks it first), and this share of its progress else.
+MET_SHARE = 0.9
+# Tiles in both bags at the start (50 each): the game's clock for what is still to come.
+BAG_TILES = 100
+# Worth of growth room, a stored tile and an Architect token while the game has long to go.
+GROWTH = 0.7
+STORED = 1.5
+TOKEN = 2.0
+# Moves played by the heuristic player after the tree: about one turn of each seat, so
+# the evaluation sees the dungeons the current drafts lead to.
+SEARCH = {"rollout_moves": 6, "exploration": 0.5, "depth": 1, "walk_moves": 60}
+
+
+ROLLOUT_PLACEMENTS = 16  # placements of a tile the rollout judges (at random among the legal ones)
+
+
+def _quick_best(
+    grid: R.Grid, tile: Any, hand: list[str], mimics: int, boss: list[str], rnd: random.Random
+) -> tuple[float, dict[str, Any]] | None:
+    """The best of a few legal placements of ``tile`` by the quick pass of
+    ``best_placements`` (no shape re-scoring): the rollout's cheap judgement."""
+    best: tuple[float, dict[str, Any]] | None = None
+    spots = R.legal_placements(grid, tile)
+    if len(spots) > ROLLOUT_PLACEMENTS:
+        spots = rnd.sample(spots, ROLLOUT_PLACEMENTS)
+    if not spots:
+        return None
+    base = R.summarise(grid)
+    open_now = R.open_passages(grid)
+    known = {gid: R.goal_cost(base, gid) for gid in hand}
+    for side, pos, rot in spots:
+        g = dict(grid)
+        cell = g[pos] = R.make_cell(tile, side, rot)
+        near = [q for q in [pos] + [R.step(pos, d) for d in range(4)] if q in g and g[q]["kind"] == "dungeon"]
+        summary = R.resummarise(g, base, pos)
+        v = dungeon_value(
+            g, hand, mimics, boss, False, summary, R.open_after(g, pos, cell, open_now), known, near
+        )
+        if best is None or v > best[0]:
+            best = (v, {"a": "place", "tile": tile, "side": side, "at": R.coord(pos), "rot": rot})
+    return best
+
+
+def _quick_tile(grid: R.Grid, floors: Counter[str], tile: Any) -> float:
+    """A draft's worth without trying its placements: its helper, a star, and what its
+    floor adds to the colour scores; a tile that fits nowhere is worth little."""
+    if not R.has_placement(grid, tile):
+        return -1.0
+    spec = R.TILES[tile]
+    v = ASSISTANT_VALUE[spec["assistant"]]
+    floor = spec["floor"]
+    if floor == "star":
+        v += 3.0
+    elif R.is_colour(floor):
+        v += 2.0 if floors[floor] == 0 else 1.0 + 0.5 * (floors[floor] == max(floors.values()))
+    return v
+
+
+def rollout(state: dict[str, Any], seat: int, rnd: random.Random) -> Any:
+    """The move search plays outside its tree (other seats, and after the tree): the
+    heuristic player's choices by its quick pass only, with no Arcane Architect, on
+    the sampled state itself (no view is built). Mid-Architect, the heuristic player
+    mends the dungeon."""
+    from engine import core
+
+    game: Any = core.get("dungeon-decorators")
+    phase = state["phase"]
+    p = state["players"][seat]
+    if phase == "build" and state["relaxed"]:
+        return choose(game.view(state, seat), game.legal_actions(state, seat), rnd)
+    if phase in ("keep", "exchange_discard"):
+        summary = R.summarise(R.to_grid(p["dungeon"]))
+        k = 2 if phase == "keep" else 1
+        worst = set(sorted(p["hand"], key=lambda g: _goal_keep_value(g, summary))[:k])
+        return {"a": "discard", "cards": [g for g in p["hand"] if g in worst]}
+    if phase in ("refill", "exchange_draw"):
+        ready = [d for d in "SD" if state["decks"][d] or state["discards"][d]]
+        want = "S" if sum(1 for g in p["hand"] if g.startswith("S")) < 2 else "D"
+        return {"a": "draw", "deck": want if want in ready else ready[0]}
+    if phase == "score":
+        met = game._scorable(state, seat)
+        if not met:
+            return {"a": "done"}
+        met.sort(key=lambda gc: (gc[1], -R.GOALS[gc[0]]["points"]))
+        return {"a": "score", "goal": met[0][0]}
+    grid = R.to_grid(p["dungeon"])
+    hand, mimics, boss = p["hand"], p["tokens"]["mimic"], state["boss"]
+    if phase in ("draft", "burrow"):
+        floors = Counter(
+            c["floor"] for c in grid.values() if c["kind"] == "dungeon" and R.is_colour(c["floor"])
+        )
+        tiles = [t for t in state["board"] if t is not None] if phase == "draft" else state["burrow"]
+        best: tuple[float, Any] = (2.2 if phase == "draft" and game._exchange_open(state) else -1e9, None)
+        for t in tiles:
+            v = _quick_tile(grid, floors, t) + rnd.random()
+            if v > best[0]:
+                best = (v, t)
+        if best[1] is None:
+            return {"a": "exchange"}
+        return {"a": "draft" if phase == "draft" else "keep", "tile": best[1]}
+    # build
+    if p["pending"]:
+        t = p["pending"][0]["t"]
+        placed = _quick_best(grid, t, hand, mimics, boss, rnd)
+        if placed is not None:
+            return placed[1]
+        if len(p["storage"]) < 2:
+            return {"a": "store", "tile": t}
+        for s in p["storage"]:
+            placed = _quick_best(grid, s, hand, mimics, boss, rnd)
+            if placed is not None:
+                return placed[1]
+        return {"a": "box", "tile": t}
+    if p["storage"] and _late_state(state):
+        for s in p["storage"]:
+            placed = _quick_best(grid, s, hand, mimics, boss, rnd)
+            if placed is not None:
+                return placed[1]
+    met = game._scorable(state, seat)
+    if met and game.rules_revision(state) >= 3:
+        return {"a": "score", "goal": min(met, key=lambda gc: (gc[1], -R.GOALS[gc[0]]["points"]))[0]}
+    return {"a": "done"}
+
+
+def _late_state(state: dict[str, Any]) -> bool:
+    bags = len(state["blue"]) + len(state["red"])
+    return bool(state["hourglasses"] >= 2 or bags <= 4 * state["seats"])
+
+
+def _left(state: dict[str, Any]) -> float:
+    """The share of the game still to come, by the tiles left in the bags."""
+    bags = len(state["blue"]) + len(state["red"])
+    return min(1.0, bags / BAG_TILES) if state["hourglasses"] < 3 else 0.0
+
+
+def projected_scores(state: dict[str, Any], seat: int | None = None) -> list[float]:
+    """Every player's score if the game ended now (the rulebook's final scoring, the
+    bosses judged between the players), plus the goals in hand (met ones nearly in
+    full, the others by how likely they still are, which fades as the bags empty) and
+    the room a dungeon has to grow, by the same share. Shape progress, the costly
+    part, is judged for ``seat`` only; the others' unmet shapes by their size."""
+    from engine import core
+
+    final = core.get("dungeon-decorators")._final_scores(state)  # type: ignore[attr-defined]
+    left = _left(state)
+    out = []
+    for i, (p, b) in enumerate(zip(state["players"], final["breakdown"], strict=True)):
+        total = float(sum(b.values()))
+        grid = R.to_grid(p["dungeon"])
+        summary = R.summarise(grid)
+        pool = R.hallway_pool(summary)
+        mimics = p["tokens"]["mimic"]
+        for gid in p["hand"]:
+            goal = R.GOALS[gid]
+            cost = R.goal_cost(summary, gid, None, pool)
+            if cost is not None and cost <= mimics:
+                total += MET_SHARE * goal["points"]
+            elif left > 0:
+                if goal["kind"] == "decoration":
+                    total += left * _goal_keep_value(gid, summary)
+                elif i == seat:
+                    total += left * _goal_keep_value(gid, summary)
+                else:
+                    total += left * goal["points"] / (1 + 0.3 * len(goal["cells"]))
+        growth = GROWTH * min(R.open_passages(grid), 6) + 0.15 * sum(
+            s["free_walls"] for s in summary.values()
+        )
+        total += left * (growth + STORED * len(p["storage"]) + TOKEN * p["tokens"]["architect"])
+        out.append(total)
+    return out
+
+
+def evaluate(state: dict[str, Any], seat: int) -> float:
+    """From 0 to 1, how likely ``seat`` wins from a sampled position: a logistic of its
+    projected score's lead over the best other player."""
+    scores = projected_scores(state, seat)
+    lead = scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
+    return 1.0 / (1.0 + math.exp(-lead / LEAD_SCALE))
+
+
+def match_stats(state: dict[str, Any], seat: int, log: list[tuple[int, Any]]) -> dict[str, float]:
+    """The figures bench/ai.py reports per level: tiles left in storage at the end,
+    Arcane Architect uses (moves, turns, swaps; a use that disconnects the dungeon and
+    is then filled counts as one use), goal cards scored."""
+    p = state["players"][seat]
+    arch = sum(1 for s, a in log if s == seat and isinstance(a, dict) and a.get("a") in ("arch", "swap"))
+    return {"stored": float(len(p["storage"])), "architect": float(arch), "goals": float(len(p["scored"]))}
+
+
+CANDIDATE_PLACEMENTS = 6  # best placements of each tile kept by ``candidates``
+CANDIDATE_ARCHITECT = 3  # best Architect uses kept
+
+
+def candidates(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> list[Any]:
+    """The moves worth searching in a build, best first by the heuristic's quick pass:
+    the heuristic player's own choice, the best few placements of each tile, the best
+    few Architect uses, and every other move (store, box, score, done, reset). A build
+    offers a median of 56 moves (up to several hundred), more than a 0.5 s search
+    tries once, so search expands only these (``search_moves``)."""
+    if view["phase"] != "build" or len(legal) <= CANDIDATE_PLACEMENTS * 2:
+        return legal
+    ctx = Ctx(view, rnd)
+    if view["relaxed"] and R.dungeon_problem(ctx.grid) is not None:
+        return legal
+    keep: list[Any] = [choose(view, legal, random.Random(rnd.random()))]
+    for tile in dict.fromkeys(a["tile"] for a in legal if a["a"] == "place"):
+        for _, act in best_placements(
+            ctx.grid, tile, ctx.hand, ctx.mimics, ctx.boss, prune=CANDIDATE_PLACEMENTS
+        ):
+            keep.append(act)
+    uses: list[tuple[float, int, Any]] = []
+    for a in legal:
+        if a["a"] in ("arch", "swap"):
+            g = A.apply_use(ctx.grid, a)
+            if R.dungeon_problem(g) is None:
+                uses.append((ctx.value(g, full=False), len(uses), a))
+    keep += [a for _, _, a in sorted(uses, key=lambda t: (-t[0], t[1]))[:CANDIDATE_ARCHITECT]]
+    keep += [a for a in legal if a["a"] not in ("place", "arch", "swap")]
+    out: list[Any] = []
+    for a in keep:
+        if a in legal and a not in out:
+            out.append(a)
+    return out
+
+
+# The root of a search (Game.search_moves): a build searches the heuristic's candidates.
+search_moves = candidates

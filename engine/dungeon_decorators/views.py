@@ -80,7 +80,13 @@ def last_turn_info(state: dict[str, Any]) -> dict[str, Any] | None:
         parts.append(f"gained {last['points']} points")
     done = " and ".join(parts) if parts else "changed nothing in their dungeon"
     words = f"Last turn: {seat_ref(last['seat'])} {done}."
-    return {"seat": last["seat"], "squares": list(last["squares"]), "words": words}
+    return {
+        "seat": last["seat"],
+        "squares": list(last["squares"]),
+        "points": last["points"],
+        "goals": last["goals"],
+        "words": words,
+    }
 
 
 def guide_view(section: str) -> dict[str, Any]:
@@ -120,6 +126,15 @@ def dungeon_view(dungeon: dict[str, Any]) -> dict[str, Any]:
         "open_passages": R.open_passages(grid),
         "problem": R.dungeon_problem(grid),
         "start": R.START,
+    }
+
+
+def _copy_snapshot(snap: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "dungeon": R.copy_dungeon(snap["dungeon"]),
+        "storage": list(snap["storage"]),
+        "pending": [dict(x) for x in snap["pending"]],
+        "architect": snap["architect"],
     }
 
 
@@ -175,9 +190,14 @@ def view(game: DungeonDecorators, state: dict[str, Any], seat: int | None) -> di
     }
     if seat is not None:
         p = state["players"][seat]
+        snap = state["snapshot"] if current == seat else None
         out["mine"] = {
             "hand": [goal_info(g) for g in p["hand"]],
             "scored": [goal_info(g) for g in p["scored"]],
+            # The seat's own build as it began (its dungeon, stored and new tiles, Architect
+            # tokens): what "reset" returns to, which the seat saw a moment ago. A
+            # computer player's sample needs it (engine/dungeon_decorators/sample.py).
+            "build_start": _copy_snapshot(snap) if snap else None,
         }
     return out
 

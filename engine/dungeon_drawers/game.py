@@ -15,10 +15,11 @@ from engine import core
 from engine.core import Choice, Event, IllegalAction, Result, Rng, State, seat_ref
 
 from . import board, build, choose, defend, notation, paths, views, whatnow
-from .data import CARDS, DIE, HEARTS, SHEET
+from .data import ACTIONS, CARDS, DIE, HEARTS, SHEET
 from .rules import crossed_monsters, empty_sheet, levels, score_player
 
 STALE = core.STALE_CHOICE
+PATH_OPTIONS = 25  # one select menu: the runs, "Turn earlier" and as many routes as fit
 
 
 class DungeonDrawers(core.Game):
@@ -257,6 +258,8 @@ class DungeonDrawers(core.Game):
             return choose.build_segments(state, seat, action)
         if t == "refill":
             return choose.refill_segments(action)
+        if t == "hero" and state["phase"] == "defend":
+            return self._hero_segments(state, seat, action)
         if t == "path" and state["phase"] == "path":
             owner = state["players"][(seat - 1) % state["seats"]]["sheet"]
             return [(tok, tok) for tok in paths.run_tokens(owner, action["cells"])]
@@ -287,11 +290,24 @@ class DungeonDrawers(core.Game):
         if not prefix:
             first = self.narrow(state, seat, heroes, [], prompt).options if heroes else []
             return Choice(prompt, first + choose.refill_options(hand))
-        if prefix == ["refill"]:
-            return Choice(prompt, [], {"t": "refill", "under": []})
-        if prefix[0] == "under" and hand:
-            return choose.under_choice(state, seat, prefix[1:])
+        refill = choose.refill_choice(state, seat, prefix)
+        if refill is not None:
+            return Choice(refill.prompt or prompt, refill.options, refill.action)
         return self.narrow(state, seat, heroes, prefix, prompt)
+
+    def _hero_segments(self, state: State, seat: int, action: dict) -> list[tuple[str, str]]:
+        """A hero action by its card, then the dungeon; one pick when the card can go on one
+        dungeon only (always with two players: the one opponent)."""
+        segs = notation.segments(state, seat, action)
+        targets = {
+            a["to"] for a in defend.legal(state, seat) if a["t"] == "hero" and a["card"] == action["card"]
+        }
+        if len(targets) != 1:
+            return segs
+        a = ACTIONS[CARDS[action["card"]].action]
+        where = f"{seat_ref(action['to'])}'s dungeon"
+        label = notation.fit(f"Hero action {a['name']} #{action['card']} on {where} ({a['short']})")
+        return [(segs[0][0] + segs[1][0], label)]
 
     def _prompt(self, state: State, seat: int) -> str:
         if state["step"] == "encounter":
@@ -300,7 +316,8 @@ class DungeonDrawers(core.Game):
 
     def _path_choice(self, state: State, seat: int, prefix: list[str]) -> Choice:
         """The path drawn run by run: each option runs to the next junction, monster or trap,
-        or turn (paths.next_runs); Done once it stands on H10."""
+        or turn (paths.next_runs); beside the runs, whole routes to H10 (choose.path_routes);
+        Done once it stands on H10."""
         owner = (seat - 1) % state["seats"]
         sheet = state["players"][owner]["sheet"]
         cells = paths.cells_of(prefix)
@@ -317,6 +334,11 @@ class DungeonDrawers(core.Game):
         options = [(token, self._run_label(sheet, cells, token, run)) for token, run in runs]
         if not more and {t for t, _ in paths.straight_options(sheet, cells) or []} - {t for t, _ in runs}:
             options.append((paths.MORE, "Turn earlier: every space on the four straight lines"))
+        labels = {run[-1]: run[-1] for _, run in runs}
+        routes = [] if more else choose.path_routes(sheet, cells, runs, PATH_OPTIONS - len(options))
+        for token, text, named, _way in routes:
+            options.append((token, text))
+            labels[named] = named
         where = f"Hero's path in {seat_ref(owner)}'s dungeon: {views.plural(len(cells), 'space')}, now on {cells[-1]}."
         tail = " Done draws it here, or keep going." if finished else ""
         if more:
@@ -330,7 +352,8 @@ class DungeonDrawers(core.Game):
                 "cells": cells,
                 "next": [run[-1] for _, run in runs],
                 "runs": [run for _, run in runs],
-                "labels": {run[-1]: run[-1] for _, run in runs},
+                "labels": labels,
+                "routes": [way for _, _, _, way in routes],
             },
         )
 

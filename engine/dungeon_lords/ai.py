@@ -443,3 +443,89 @@ def _expansion_choice(view: dict[str, Any], legal: list[Any], near: bool) -> str
     if kind == "rent":
         return "rent gold" if "rent gold" in legal else str(legal[0])
     return str(legal[0])
+
+
+# ---- search (issue 30; engine/search.py) ----------------------------------------------------------
+# How the shared search treats Dungeon Lords: a game is ~140 decisions of one seat and many are
+# tasks with a single sensible answer, so the tree stays shallow and the rollout short; the
+# position is then scored by the game's own final scoring (evaluate below).
+SEARCH = {"rollout_moves": 20, "exploration": 0.5, "depth": 4, "walk_moves": 300}
+
+# Points of lead that make a game about three quarters won (the logistic's scale).
+EVAL_SCALE = 6.0
+
+
+def projected(state: dict[str, Any], seat: int) -> float:
+    """The seat's score if the game ended now (the game's own scoring), less what the
+    adventurers already in its dungeon are likely to conquer: one tile each, 2 points."""
+    from . import scoring
+
+    bd = scoring.breakdown(state, seat)
+    p = state["players"][seat]
+    threat = len(p["party"]) * 2 if state["phase"] != "over" else 0
+    return float(sum(bd.values()) - threat)
+
+
+def evaluate(state: dict[str, Any], seat: int) -> float:
+    """In [0, 1]: a logistic of the seat's projected score minus the best other's."""
+    import math
+
+    n = state["seats"]
+    mine = projected(state, seat)
+    best = max(projected(state, s) for s in range(n) if s != seat)
+    return 1.0 / (1.0 + math.exp(-(mine - best) / EVAL_SCALE))
+
+
+def search_moves(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> list[Any]:
+    """The moves worth searching among ``legal`` (``Game.search_moves``, the root of a search:
+    see docs/ai/dungeon-lords.md). Orders: the up to 120
+    ordered triples become those of the heuristic's five best cards (each three in the
+    heuristic's order) and every order of its best three, about 15; other decisions: all."""
+    from itertools import combinations, permutations
+
+    if view["phase"] != "orders" or len(legal) <= 16:
+        return legal
+    me = _me(view)
+    hand = [x for x in LOC_IDS if x not in me["inaccessible"]]
+    sc = _order_scores(view)
+    ranked = sorted(hand, key=lambda x: -sc[x])
+    out = ["orders " + " ".join(c) for c in combinations(ranked[:5], 3)]
+    out += ["orders " + " ".join(c) for c in permutations(ranked[:3])]
+    keep = [a for a in dict.fromkeys(out) if a in legal]
+    return keep or legal
+
+
+def rollout(state: dict[str, Any], seat: int, rnd: random.Random) -> Any:
+    """The move search plays outside its tree: the heuristic player (choose) on the seat's
+    view of the sampled state, without the printed names it never reads."""
+    from engine import core
+
+    from . import views
+
+    g = core.get("dungeon-lords")
+    return choose(views.view(g, state, seat, names=False), g.legal_actions(state, seat), rnd)
+
+
+def match_stats(state: dict[str, Any], seat: int, log: list[tuple[int, Any]]) -> dict[str, float]:
+    """The seat's figures at the end of a match: points, conquered tiles, Evil, monsters
+    hired, rooms built, prisoners, tax penalties."""
+    from . import scoring
+    from .data import RULES
+
+    p = state["players"][seat]
+    mine = [str(a) for s, a in log if s == seat]
+    return {
+        "points": float(sum(scoring.breakdown(state, seat).values())),
+        "conquered": float(board.conquered(p)),
+        "evil": float(p["evil"]),
+        "evil gained": float(p["evil"] - RULES["evilometer"]["start"]),
+        # Monsters hired at the Monster location or its Expert board, or taken as a festival prize.
+        "hired": float(
+            sum(1 for a in mine if a.split()[0] in ("hire", "expert") and a.split()[-1] != "none")
+            + sum(1 for a in mine if a.startswith("prize monster "))
+        ),
+        "monsters": float(len(p["monsters"])),
+        "rooms": float(len(board.rooms(p))),
+        "prisoners": float(len(p["prison"])),
+        "penalty": float(p["penalty"]),
+    }

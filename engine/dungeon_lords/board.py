@@ -76,17 +76,32 @@ def is_cell(c: str) -> bool:
 
 
 def neighbours(c: str) -> list[str]:
-    col, row = coords(c)
-    out = []
-    for dc, dr in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-        nc, nr = col + dc, row + dr
-        if 0 <= nc < COLS and 0 <= nr < ROWS:
-            out.append(cell(nc, nr))
-    return out
+    return list(_nb(c))
+
+
+def _nb(c: str) -> list[str]:
+    # Pure geometry, asked for thousands of times a search: computed once a square (callers
+    # outside this module get a copy).
+    got = _NEIGHBOURS.get(c)
+    if got is None:
+        col, row = coords(c)
+        got = []
+        for dc, dr in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            nc, nr = col + dc, row + dr
+            if 0 <= nc < COLS and 0 <= nr < ROWS:
+                got.append(cell(nc, nr))
+        _NEIGHBOURS[c] = got
+    return got
+
+
+_NEIGHBOURS: dict[str, list[str]] = {}
 
 
 def all_cells() -> list[str]:
     return [cell(c, r) for r in range(ROWS) for c in range(COLS)]
+
+
+_ALL_CELLS = tuple(all_cells())
 
 
 # ---- the dungeon -------------------------------------------------------------------
@@ -110,17 +125,27 @@ def conquered(p: Player) -> int:
     return own + sum(1 for r in p.get("rented", []) if r["c"])
 
 
+def _blocks(c: str) -> list[list[str]]:
+    """The 2x2 blocks on the board that hold ``c``, each as its other three squares."""
+    got = _BLOCKS.get(c)
+    if got is None:
+        col, row = coords(c)
+        got = []
+        for dc in (-1, 0):
+            for dr in (-1, 0):
+                block = [(col + dc + i, row + dr + j) for i in (0, 1) for j in (0, 1)]
+                if all(0 <= bc < COLS and 0 <= br < ROWS for bc, br in block):
+                    got.append([cell(bc, br) for bc, br in block if cell(bc, br) != c])
+        _BLOCKS[c] = got
+    return got
+
+
+_BLOCKS: dict[str, list[list[str]]] = {}
+
+
 def makes_square(grid: dict[str, Any], c: str) -> bool:
     """Would a tile on ``c`` complete a 2x2 block of dungeon tiles?"""
-    col, row = coords(c)
-    for dc in (-1, 0):
-        for dr in (-1, 0):
-            block = [cell(col + dc + i, row + dr + j) for i in (0, 1) for j in (0, 1)]
-            if all(
-                0 <= coords(b)[0] < COLS and 0 <= coords(b)[1] < ROWS and (b == c or b in grid) for b in block
-            ):
-                return True
-    return False
+    return any(all(b in grid for b in block) for block in _blocks(c))
 
 
 def dig_cells(p: Player) -> list[str]:
@@ -128,8 +153,8 @@ def dig_cells(p: Player) -> list[str]:
     grid = p["grid"]
     return [
         c
-        for c in all_cells()
-        if c not in grid and any(n in grid for n in neighbours(c)) and not makes_square(grid, c)
+        for c in _ALL_CELLS
+        if c not in grid and any(n in grid for n in _nb(c)) and not makes_square(grid, c)
     ]
 
 
@@ -164,7 +189,7 @@ def distances(p: Player) -> dict[str, int]:
     todo = [ENTRANCE]
     while todo:
         c = todo.pop(0)
-        for n in neighbours(c):
+        for n in _nb(c):
             if n in grid and n not in dist:
                 dist[n] = dist[c] + 1
                 todo.append(n)

@@ -23,9 +23,11 @@ COMPONENTS: dict[str, dict[str, Any]] = {
 }
 
 
-def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
+def view(g: Any, state: State, seat: int | None, names: bool = True) -> dict[str, Any]:
     """What ``seat`` may see (None: the public). ``viewer`` names the seat; the other keys
-    are read by the renderer and the AI."""
+    are read by the renderer and the AI. ``names=False`` (search's rollouts, read only by the
+    heuristic player) leaves out what only the renderer reads: the printed names, the status
+    sentence and the outline of the last turn's changes, most of a view's cost."""
     y = str(state["year"])
     c = state["combat"]
     cards = state["decks"][y]["cards"]
@@ -33,7 +35,7 @@ def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
     v: dict[str, Any] = {
         "game": g.key, "viewer": seat, "seat": seat, "seats": state["seats"], "year": state["year"],
         "round": state["round"], "seasons": state["seasons"], "phase": state["phase"], "start": state["start"],
-        "status": status(g, state), "to_act": sorted(g.to_act(state)),
+        "status": status(g, state) if names else None, "to_act": sorted(g.to_act(state)),
         "players": [_player(state, s) for s in range(state["seats"])], "offer": state["offer"],
         "board": state["board"], "event": state["event"], "next_event": state["next_event"],
         "next_advs": state["next_advs"],
@@ -46,14 +48,23 @@ def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
         "planned": sorted(int(s) for s, x in c.get("plans", {}).items() if x is not None),
         "task": state["task"], "specials_seen": state["specials_seen"], "x": state.get("x"),
         "discard": state.get("discard"), "improved": state.get("improved", []),
-        "changed": changed(state),
+        "changed": changed(state) if names else None,
+        # Public pieces a searching player needs to deal a full state (issue 30): the adventurers
+        # who arrived this season, the minions still to resolve, the lords still to pay at Pay Day,
+        # the lords a paladin ignores, and who started the First Year.
+        "advs": state.get("advs", []), "queue": state.get("queue", []), "payq": state.get("payq", []),
+        "pal_ignore": state.get("pal_ignore", {}), "y1_start": state.get("y1_start", 0),
+        "revision": state.get("revision"),
     }  # fmt: skip
+    if state["dummy"].get("pal_ignored"):
+        v["dummy"]["pal_ignored"] = True
     _expansion_view(state, v)
     if seat is not None and 0 <= seat < state["seats"]:
         v["private"] = _private(state, seat, cards)
     if state["phase"] == "over":
         v["result"] = g.result(state).to_json()  # the last board shows the final scores
-    v["components"] = component_names(v)
+    if names:
+        v["components"] = component_names(v)
     return v
 
 
@@ -126,6 +137,10 @@ def _player(state: State, s: int) -> dict[str, Any]:
         "mourn": p.get("mourn", 0),
         # An Illusion still standing in front of the party from an earlier round (public).
         "illusion": p.get("illusion"),
+        # This season's room uses (imps on the rooms), public: what production may still do.
+        "uses": p.get("uses", {}), "train_dir": p.get("train_dir"), "shed_used": p.get("shed_used"),
+        # Whether each played order found room on the board (public once revealed).
+        "played_ok": [o["ok"] for o in state["played"].get(str(s), [])],
     }  # fmt: skip
 
 
@@ -133,7 +148,7 @@ def _expansion_view(state: State, v: dict[str, Any]) -> None:
     o = state.get("opps")
     if o:
         v["opps"] = {"now": o.get("now"), "next": o.get("next"), "used": o.get("used", []),
-                     "traps": o.get("traps", [])}  # fmt: skip
+                     "traps": o.get("traps", []), "rent_gold": o.get("rent_gold", 0)}  # fmt: skip
     fest = state.get("fest")
     if fest:
         revealed = len(fest["bids"]) == state["seats"]
@@ -159,6 +174,11 @@ def _private(state: State, seat: int, cards: list[str]) -> dict[str, Any]:
         "pets": list(p.get("pets", [])),
         "pet_pass": (state.get("pet_pass") or {}).get(str(seat)),
         "bid": (fest["bids"].get(str(seat)) if fest else None),
+        # The seat's own revealed orders it declined ('-'), its own pick among the first drawn
+        # orders, and the pet it is discarding: its own choices, until they are carried out.
+        "declined": [i for i, o in enumerate(state["played"].get(str(seat), [])) if o.get("skip")],
+        "inacc_pick": state["inacc_pick"].get(str(seat)) if state["phase"] == "inacc" else None,
+        "pet_discard": (state.get("pet_discards") or {}).get(str(seat)),
     }
 
 

@@ -3,6 +3,8 @@ at most 25 options, and the small image of the path so far."""
 
 from __future__ import annotations
 
+import copy
+import functools
 import itertools
 import random
 import time
@@ -30,6 +32,12 @@ def choose(state: dict, prefix: list[str]):  # noqa: ANN201
     return GAME.chooser(state, 1, prefix)
 
 
+def runs(choice) -> list[tuple[str, str]]:  # noqa: ANN001
+    """The step's runs and "Turn earlier", without the whole routes to the exit after them."""
+    n = len(choice.preview.get("routes") or [])
+    return choice.options[: len(choice.options) - n]
+
+
 def test_a_rulebook_legal_path_is_built_only_through_chooser_steps_and_done() -> None:
     """Issue 26: "A hero path step runs to the next junction or turn, not one cell"; a corner
     the runs pass by is reached through "Turn earlier", which lists every space of the lines."""
@@ -44,11 +52,23 @@ def test_a_rulebook_legal_path_is_built_only_through_chooser_steps_and_done() ->
         assert all(len(label) <= 80 for _, label in choice.options)
         cells = paths.cells_of(prefix)
         assert choice.preview["cells"] == cells and choice.preview["owner"] == 0
-        # every place on offer is named in the picture as its option names it
-        for tok, label in choice.options:
-            if tok != paths.MORE:
-                end = paths.cells_of([*prefix, tok])[-1]
-                assert choice.preview["labels"][end] == end and label.startswith(f"{end}: ")
+        # every place on offer is named in the picture as its option names it: a run by the
+        # space it ends on, a whole route by its first run's end or the monster or trap it meets
+        n_runs = len(runs(choice))
+        for k, (tok, label) in enumerate(choice.options):
+            if tok == paths.MORE:
+                continue
+            named = label.split(":")[0]
+            assert choice.preview["labels"][named] == named
+            full = paths.cells_of([*prefix, tok])
+            if k < n_runs:
+                assert named == full[-1]
+            else:  # a route: on to H10 under the path laws, through the space it names
+                assert full[-1] == "H10" and board.path_problem(SHEET, full) is None
+                assert named in full[len(cells) :]
+        assert set(choice.preview["labels"]) == {
+            lab.split(":")[0] for t, lab in choice.options if t != "more"
+        }
         # Done only where the path is complete: on H10 (the first arrival may go on)
         assert (choice.action is not None) == (cells[-1] == "H10" and prefix[-1:] != ["more"])
         prefix.append(token)
@@ -65,7 +85,7 @@ def test_a_run_goes_on_to_the_next_junction_or_turn() -> None:
     right open all along) and round the corner on A10, where the only way on is right, to H10;
     right until the wall on G2 closes the way down."""
     state = path_state([SHEET, sheet_from(EMPTY)])
-    assert dict(choose(state, []).options) == {
+    assert dict(runs(choose(state, []))) == {
         "D9R7": "H10: Down 9 then Right 7",
         "R5": "F1: Right 5 spaces",
         "more": "Turn earlier: every space on the four straight lines",
@@ -73,7 +93,7 @@ def test_a_run_goes_on_to_the_next_junction_or_turn() -> None:
     # a corridor: walls on both sides, the run follows its bends and ends where it opens out
     corridor = sheet_from([".#######", ".#######", "...#####", "##.#####", "##......"] + ["........"] * 5)
     state = path_state([corridor, sheet_from(EMPTY)])
-    assert dict(choose(state, []).options) == {
+    assert dict(runs(choose(state, []))) == {
         "D2R2D2": "C5: Down 2 then Right 2 then Down 2",
         "more": "Turn earlier: every space on the four straight lines",
     }
@@ -116,7 +136,7 @@ def test_the_monster_law_and_dead_ends_remove_steps_before_they_are_taken() -> N
     state = path_state([pocket, sheet_from(EMPTY)])
     assert "R1" in dict(choose(state, []).options)  # into the pocket once is fine: back out via A1
     # out of the pocket the only way is back to A1 and round its corner, down to B3's opening
-    assert [t for t, _ in choose(state, ["R1"]).options] == ["L1D2", "more"]
+    assert [t for t, _ in runs(choose(state, ["R1"]))] == ["L1D2", "more"]
     assert [t for t, _ in choose(state, ["R1", "more"]).options] == ["L1"]
     # on A1 a second time, the pocket would need a third pass of A1 to get out: only down
     assert all(t.startswith("D") for t, _ in choose(state, ["D", "U", "more"]).options)
@@ -220,3 +240,73 @@ def test_every_other_move_is_offered_in_steps_of_at_most_25_options() -> None:
         state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
         steps += 1
     assert {"take", "wall", "place", "treasure", "improve", "done", "erase", "refill some"} <= checked
+
+
+@functools.cache
+def _built_once(seed: int) -> dict:
+    state = GAME.new(2, None, seed)
+    while state["phase"] == "build":
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+    return state
+
+
+def _built(seed: int) -> dict:
+    """An AI-built dungeon pair at Phase B (built once per test run)."""
+    return copy.deepcopy(_built_once(seed))
+
+
+def test_a_random_clicker_draws_a_path_in_at_most_ten_clicks() -> None:
+    """Issue 26's target for the clicks benchmark's player, who picks uniformly among the
+    offered options and presses Done once the path stands complete on H10: "Your move", the
+    picks and Done, at most 10 for every path, over AI-built dungeons and many clicker seeds.
+    Every path it draws is one apply accepts (rulebook: "a single, continuous line from the
+    Entrance to the Exit")."""
+    worst, clicks = 0, []
+    for seed in range(4):
+        state = _built(seed)
+        for seat in (0, 1):
+            for k in range(25):
+                rnd = random.Random(k)
+                prefix: list[str] = []
+                n = 1  # "Your move"
+                while True:
+                    choice = GAME.chooser(state, seat, prefix)
+                    assert len(choice.options) <= 25
+                    if choice.action is not None:
+                        n += 1 if choice.options else 0  # Done, unless the pick played it
+                        break
+                    prefix.append(rnd.choice(choice.options)[0])
+                    n += 1
+                GAME.apply(state, seat, choice.action)
+                clicks.append(n)
+                worst = max(worst, n)
+    assert worst <= 10, sorted(clicks)[-10:]
+
+
+def test_every_offered_route_is_legal_and_every_legal_path_stays_reachable() -> None:
+    """The routes come beside the runs, never instead of them: random legal paths (drawn
+    step by step, each step one that can still be finished) are reached through the runs and
+    "Turn earlier" as before, and every route offered on the way ends on H10 under the laws
+    ("passes through a space at most twice", "a Monster a second time" only after another)."""
+    rnd = random.Random(5)
+    state = _built(1)
+    sheet = state["players"][0]["sheet"]
+    for _ in range(6):
+        cells = ["A1"]
+        while cells[-1] != "H10" or rnd.random() < 0.2:
+            steps = paths.next_steps(sheet, cells)
+            if not steps:  # on H10, where going on could not come back
+                assert cells[-1] == "H10"
+                break
+            cells.append(rnd.choice(steps)[1])
+        assert board.path_problem(sheet, cells) is None
+        prefix: list[str] = []
+        for token in paths.run_tokens(sheet, cells):
+            choice = GAME.chooser(state, 1, prefix)
+            assert token in dict(choice.options)
+            for way in choice.preview.get("routes") or []:
+                full = paths.cells_of(prefix) + way
+                assert full[-1] == "H10" and board.path_problem(sheet, full) is None
+            prefix.append(token)
+        assert GAME.chooser(state, 1, prefix).action == {"t": "path", "cells": cells}

@@ -164,8 +164,8 @@ def test_the_final_board_names_the_winner_and_every_score_and_is_phone_shaped(pl
 
 def test_every_place_preview_draws_the_seats_dungeon_with_the_places_named() -> None:
     """Issue 26: every step choosing a place shows the player's own dungeon with the candidate
-    places labelled as the options name them: spaces, the quarters "Q1".."Q4", and the shapes a
-    wall formation can take; each is a PNG of phone size."""
+    places labelled as the options name them: spaces, the quarters "Q1".."Q4", and the wall
+    formation's placements on small copies ("W1"..); each is a PNG of phone size."""
     state = GAME.new(2, None, 3)
     drawn: set[str] = set()
     labels: list[str] = []
@@ -177,7 +177,7 @@ def test_every_place_preview_draws_the_seats_dungeon_with_the_places_named() -> 
 
     R.text = spy  # type: ignore[assignment]
     try:
-        while state["phase"] == "build" and len(drawn) < 3:
+        while state["phase"] == "build" and len(drawn) < 4:
             seat = min(GAME.to_act(state))
             steps = [GAME.chooser(state, seat, [])]
             steps += [
@@ -198,4 +198,4 @@ def test_every_place_preview_draws_the_seats_dungeon_with_the_places_named() -> 
             state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
     finally:
         R.text = real  # type: ignore[assignment]
-    assert drawn == {"cells", "cells+quarters", "shapes"}
+    assert drawn == {"cells", "cells+quarters", "shapes", "shapes+quarters"}

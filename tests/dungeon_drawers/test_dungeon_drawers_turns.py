@@ -165,7 +165,7 @@ def test_every_place_step_has_a_picture_naming_its_places_as_the_options_do() ->
         ]
         if places:
             pv = choice.preview
-            assert pv and pv["kind"] == "cells" and pv["owner"] == seat
+            assert pv and pv["kind"] in ("cells", "shapes") and pv["owner"] == seat
             named = dict(choice.options)
             for tok in places:
                 if tok.startswith("q:"):
@@ -173,11 +173,18 @@ def test_every_place_step_has_a_picture_naming_its_places_as_the_options_do() ->
                     assert tag in [q["label"] for q in pv["quarters"]]
                     kinds.add("quarter")
                     inner = GAME.chooser(state, seat, [tok])
-                    assert all(inner.preview["labels"][t.removeprefix("at:")] for t, _ in inner.options)
+                    if inner.preview["kind"] == "cells":
+                        assert all(inner.preview["labels"][t.removeprefix("at:")] for t, _ in inner.options)
+                    else:  # a quarter's wall placements, whole
+                        tags = [sh["label"] for sh in inner.preview["shapes"]]
+                        assert [lab.split(":")[0] for _, lab in inner.options] == tags
+                elif tok.startswith("w:"):  # a wall formation whole, on its own small picture
+                    shape = next(sh for sh in pv["shapes"] if sh["label"] == named[tok].split(":")[0])
+                    assert tok == "w:" + "".join(shape["cells"])
+                    kinds.add("wall")
                 else:
-                    cell = tok.removeprefix("at:")
-                    assert pv["labels"][cell] == cell and named[tok].startswith(cell)
-                    kinds.add("wall" if tok.startswith("at:") else "cell")
+                    assert pv["labels"][tok] == tok and named[tok].startswith(tok)
+                    kinds.add("cell")
         state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
     assert kinds == {"quarter", "wall", "cell"}
 
@@ -236,3 +243,35 @@ def test_random_revision_3_games_end_and_replay() -> None:
     state, log = random_playout(GAME, 2, 21)
     assert GAME.is_over(state)
     assert replay(GAME, 2, 21, None, log) == state
+
+
+def test_one_card_under_and_a_hero_action_on_the_only_opponent_are_one_pick_each() -> None:
+    """Rulebook p.12: "as many (including none) of your remaining Cards in hand as you want"
+    under the deck - one card is one pick, several go through "under" in the order picked; a
+    hero action goes "onto an opponent's dungeon": with two players there is one, so the card's
+    pick plays it (with three, the dungeon is a second pick)."""
+    hand = cards_with("sword")[:1] + cards_with("ax")[:2]
+    down = GAME.parse("path A1 A10 H10")["cells"]
+    state = defend_state([sheet_from(EMPTY_ROWS)] * 2, [down, down], hands=[hand, []], decks=[[5, 6, 7], []])
+    first = dict(GAME.chooser(state, 0, []).options)
+    for card in hand:
+        step = GAME.chooser(state, 0, [f"u{card}"])
+        assert step.action == {"t": "refill", "under": [card]} and not step.options
+        assert f"#{card}" in first[f"u{card}"]
+    assert GAME.segments(state, 0, {"t": "refill", "under": [hand[1]]}) == [
+        (f"u{hand[1]}", first[f"u{hand[1]}"])
+    ]
+    sword = hand[0]
+    token = f"c{sword}p2"
+    assert token in first and "dungeon" in first[token] and f"#{sword}" in first[token]
+    step = GAME.chooser(state, 0, [token])
+    assert step.action == {"t": "hero", "card": sword, "to": 1} and not step.options
+    assert f"c{sword}" not in first
+    GAME.apply(state, 0, step.action)
+    # three players: two opponents to choose from, the card then the dungeon
+    state3 = defend_state(
+        [sheet_from(EMPTY_ROWS)] * 3, [down] * 3, hands=[hand, [], []], decks=[[5, 6, 7], [], []]
+    )
+    first3 = dict(GAME.chooser(state3, 0, []).options)
+    assert f"c{sword}" in first3 and token not in first3
+    assert {t for t, _ in GAME.chooser(state3, 0, [f"c{sword}"]).options} == {"p2", "p3"}

@@ -9,8 +9,11 @@ the bot shows them privately - every button and every option of every select men
 their newest private message that still offers one (edited in place or new). Two
 exceptions, as a person plays: navigation is never chosen at random (Back,
 Previous/Next page, "Show my hand", Cancel, Undo: a player who goes back at random
-would never finish), and once a move is complete its Done is pressed (``done_bias``
-1.0; None: Done is one choice among the others, and a random walker then extends a
+would never finish; nor is starting over, Dungeon Drawers' Erase, which wipes what the
+face-up card installed and begins the card again - the rulebook's "erase and rebuild":
+pressed at random it cost 14-35 Erase clicks a 2-player game, plus the elements placed
+again, and build turns of 23-44 clicks; the chooser still offers it), and once a move is
+complete its Done is pressed (``done_bias`` 1.0; None: Done is one choice among the others, and a random walker then extends a
 Drawers path or a refill for hundreds of clicks: 1,354 clicks for a 2-player Drawers
 game instead of about 800, the issue's 841). Nothing is typed.
 
@@ -39,6 +42,9 @@ from tests.standin import Actor, Interaction, Message, StandIn
 # Navigation: offered on a private message, never chosen at random (see the module doc).
 NAVIGATION = re.compile(r"(back|previous|next|show my hand|my hand|cancel|undo|start over)", re.I)
 NAVIGATION_IDS = re.compile(r"lk:(hand:|cx:\d+:\d+:\d+:(back|page):)")
+# Starting a part of the turn over, as a button or a select option: Dungeon Drawers' Erase
+# ("you can erase and rebuild elements installed using this Card": the card begun again).
+START_OVER = re.compile(r"(erase|start over)\b", re.I)
 YOUR_MOVE = "Your move"
 ANSWER_TIMEOUT = 30.0  # a click not answered in this time counts as unanswered
 QUIET = 0.04  # the bot has finished answering when the stand-in saw no request for this long
@@ -59,10 +65,15 @@ def offered(m: Message | None) -> list[tuple[dict[str, Any], str | None]]:
         if c.get("disabled") or NAVIGATION_IDS.match(str(c.get("custom_id", ""))):
             continue
         if c.get("type") == 2 and c.get("style") != 5:
-            if not NAVIGATION.fullmatch(str(c.get("label") or "").strip()):
+            label = str(c.get("label") or "").strip()
+            if not NAVIGATION.fullmatch(label) and not START_OVER.match(label):
                 out.append((c, None))
         elif c.get("type") == 3:
-            out.extend((c, str(o["value"])) for o in c.get("options", []))
+            out.extend(
+                (c, str(o["value"]))
+                for o in c.get("options", [])
+                if not START_OVER.match(str(o.get("label") or ""))
+            )
     return out
 
 

@@ -1,8 +1,8 @@
 """A Dungeon Drawers hero path drawn only through the chooser's buttons, through the
 real bot and the Discord stand-in (issue 19 item 6, issue 26): the legal next runs
 only (at most four directions, each running to the next junction or turn, and "Turn
-earlier"), a preview image after each step, Back, and Done only once the path is
-complete; the path is one move, saved only at Done."""
+earlier") beside whole routes to the exit, a preview image after each step, Back, and
+Done only once the path is complete; the path is one move, saved only at Done."""
 
 from __future__ import annotations
 
@@ -35,22 +35,30 @@ async def test_e2e_hero_path_drawn_by_buttons(standin: StandIn, bot: BotProcess)
         steps = backs = 0
         while True:
             items = step_items(reply)
-            picks = [c for c in items if ":pick:" in c["custom_id"]]
+            # (custom_id, value or None, label) of every option: buttons when few, else a select
+            options = [
+                (c["custom_id"], None, c.get("label", "")) for c in items if ":pick:" in c["custom_id"]
+            ]
+            for sel in (c for c in items if c["type"] == 3):
+                options += [(sel["custom_id"], o["value"], o["label"]) for o in sel["options"]]
             done = [c for c in items if ":done:" in c["custom_id"]]
-            assert all(c["type"] == 2 for c in items), "path steps are buttons, never a select"
-            assert len(picks) <= 5, "at most the four directions and Turn earlier"
-            picks = [c for c in picks if not c.get("label", "").startswith("Turn earlier")]
+            assert len(options) <= 25, "one select at most: runs, Turn earlier and whole routes"
+            routes = [o for o in options if "spaces to H10" in o[2]]
+            picks = [o for o in options if o not in routes and not o[2].startswith("Turn earlier")]
+            assert len(picks) <= 4, "at most the four directions"
             assert ("Done draws it here" in reply.content) == bool(done), "Done only on a complete path"
             if done and (steps >= 10 or not picks):
                 break
-            assert picks, "a half-drawn path always has a next step"
+            assert picks or routes, "a half-drawn path always has a next step"
             if steps == 3 and backs == 0:  # one step back, then on
                 back = next(c for c in items if ":back:" in c["custom_id"])
                 r = await ann.click(reply, back["custom_id"])
                 backs += 1
                 steps -= 1
             else:
-                r = await ann.click(reply, t.rng.choice(picks)["custom_id"])
+                # runs for a while, then a whole route to the exit in one pick
+                cid, value, _label = t.rng.choice(picks if picks and (steps < 8 or not routes) else routes)
+                r = await (ann.click(reply, cid) if value is None else ann.select(reply, [value], cid))
                 steps += 1
             assert r.ack_seconds is not None and r.ack_seconds < 3
             reply = await r.reply()
