@@ -9,12 +9,14 @@ answering clicks within 3 s while four searching players think at once").
   games opened by ``/game new computers:2 strength:hard`` with one person clicking in
   each, and a fifth game of two people and an easy computer player, measured click
   -> answer as a player on Discord sees it.
+- ``bot_real_search``: the same through the bot with the real searching players, on
+  Dungeon Decorators (a game whose ``sample`` is written).
 
-The searching players (both parts) are stand-ins that burn CPU for the level's time
-budget (2 s for hard) and then play the easy move: the games' ``sample`` (needed by
-the real search) is written in other branches; the load on the machine is the same.
-In the bot they are installed by bench/aiload_site/sitecustomize.py, in the bot and in
-its worker processes alike."""
+The searching players of ``tables`` and ``bot`` are stand-ins that burn CPU for the
+level's time budget (2 s for hard) and then play the easy move, so the section runs
+for every game whether or not its ``sample`` is written; the load on the machine is
+the same. In the bot they are installed by bench/aiload_site/sitecustomize.py, in the
+bot and in its worker processes alike."""
 
 from __future__ import annotations
 
@@ -111,12 +113,13 @@ async def _run(seconds: float, log: Any) -> dict[str, Any]:
 SITE = Path(__file__).resolve().parent / "aiload_site"
 
 
-async def _through_the_bot(key: str, seconds: float, log: Any) -> dict[str, Any]:
+async def _through_the_bot(key: str, seconds: float, log: Any, real: bool = False) -> dict[str, Any]:
     """The real bot (``python bot.py``, its pool of 2 workers) and the Discord stand-in:
     four games of one person and two hard computer players (added by ``/game new
     computers:2 strength:hard``), the person clicking at random, keep the searching
     players thinking; a fifth game, two people and an easy computer player, is the one
-    measured: click -> the bot's answer, as a player on Discord sees it."""
+    measured: click -> the bot's answer, as a player on Discord sees it. ``real``: the
+    real searching players (a game whose ``sample`` is written), no stand-in."""
     import os
 
     from bench.common import ROOT
@@ -129,7 +132,9 @@ async def _through_the_bot(key: str, seconds: float, log: Any) -> dict[str, Any]
     bot = BotProcess(standin, tmp / "aiload.db", tmp / "bot.log")
     bot.env = {
         "LAIRKEEPER_AI_WORKERS": "2",
-        "PYTHONPATH": os.pathsep.join([str(SITE), str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        "PYTHONPATH": os.pathsep.join(
+            [*([] if real else [str(SITE)]), str(ROOT), os.environ.get("PYTHONPATH", "")]
+        ),
     }
 
     class Thinking(ClickGame):
@@ -172,7 +177,8 @@ async def _through_the_bot(key: str, seconds: float, log: Any) -> dict[str, Any]
         finally:
             await store.close()
         out = {
-            "how": "real bot and stand-in; searching players: CPU-burning stand-ins (bench/aiload_site)",
+            "how": "real bot and stand-in; searching players: "
+            + ("the real search" if real else "CPU-burning stand-ins (bench/aiload_site)"),
             "game": key,
             "seconds": round(wall, 1),
             "clicks": len(measured.clicks),
@@ -189,7 +195,7 @@ async def _through_the_bot(key: str, seconds: float, log: Any) -> dict[str, Any]
             "worker_fallbacks_logged": fallbacks,
         }
         log(
-            f"  through the bot: {out['clicks']} clicks of a person in a fifth game while 4 games with hard "
+            f"  through the bot ({key}{', real search' if real else ''}): {out['clicks']} clicks of a person in a fifth game while 4 games with hard "
             f"players thought ({thinker_clicks} clicks there): p50 {out['click_p50_s']} s, p99 {out['click_p99_s']} s, "
             f"max {out['click_max_s']} s, unanswered {unanswered}"
         )
@@ -199,11 +205,19 @@ async def _through_the_bot(key: str, seconds: float, log: Any) -> dict[str, Any]
         await standin.close()
 
 
+# A game whose ``sample`` is written, played with the real searching players.
+REAL_SEARCH_GAME = "dungeon-decorators"
+
+
 def aiload(seconds: float, log: Any, key: str = "monster-inn") -> dict[str, Any]:
     out = {"tables": asyncio.run(_run(seconds, log))}
-    try:
-        out["bot"] = asyncio.run(_through_the_bot(key, seconds, log))
-    except Exception as exc:  # noqa: BLE001  (the Tables figures stand on their own)
-        log(f"  through the bot: failed: {type(exc).__name__}: {exc}")
-        out["bot"] = {"error": f"{type(exc).__name__}: {exc}"[:500]}
+    runs = [("bot", key, False)]
+    if (Path(__file__).resolve().parents[1] / "engine" / "dungeon_decorators" / "sample.py").exists():
+        runs.append(("bot_real_search", REAL_SEARCH_GAME, True))
+    for name, game, real in runs:
+        try:
+            out[name] = asyncio.run(_through_the_bot(game, seconds, log, real))
+        except Exception as exc:  # noqa: BLE001  (the other figures stand on their own)
+            log(f"  {name}: failed: {type(exc).__name__}: {exc}")
+            out[name] = {"error": f"{type(exc).__name__}: {exc}"[:500]}
     return out
