@@ -276,6 +276,9 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
             if warm is not None:
                 warm.cancel()
             await super().close()
+            tables = getattr(self, "tables", None)
+            if tables is not None:  # the computer players' worker processes
+                await asyncio.to_thread(tables.close)
             await self.store.close()
 
     return Lairkeeper()
@@ -374,9 +377,11 @@ class PngSaver:
 
 async def play_one(tables, store, args: argparse.Namespace, g: int, saver: PngSaver, stats: dict) -> str:  # type: ignore[no-untyped-def]
     """One AI-only game, each move stepped and timed; returns its result line."""
+    from tables.text import seat_label
+
     lobby = await tables.create(0, "selfplay", args.game, args.options, seed=args.seed + g, take_seat=False)
-    for _ in range(args.players):
-        await tables.add_ai(lobby.game_id, 0)
+    for level in args.levels:  # one strength a seat
+        await tables.add_ai(lobby.game_id, 0, level)
     gid = lobby.game_id
     # AI moves are stepped one at a time below, so each is measured.
     opening = await tables.start(gid, None, run_ai=False)
@@ -406,21 +411,35 @@ async def play_one(tables, store, args: argparse.Namespace, g: int, saver: PngSa
     stats["moves"] += moves
     row = await store.get(gid)
     assert row is not None and row.result is not None, "selfplay game did not finish"
-    scores = ", ".join(f"{s.name} {sc}" for s, sc in zip(row.seats, row.result["scores"], strict=False))
-    winners = " and ".join(row.seats[w].name for w in row.result["winners"])
+    scores = ", ".join(
+        f"{seat_label(s)} {sc}" for s, sc in zip(row.seats, row.result["scores"], strict=False)
+    )
+    winners = " and ".join(seat_label(row.seats[w]) for w in row.result["winners"])
     return f"game {g + 1}: {moves} moves; scores: {scores}; winner: {winners}"
 
 
 async def selfplay(args: argparse.Namespace) -> int:
-    from engine import core
+    from engine import core, search
     from store import Store
     from tables import TableError, Tables, parse_options
 
     game = core.get(args.game)
-    args.players = args.players or game.min_players
+    levels = [lv.strip() for lv in (args.ai or "easy").split(",")]
+    bad = [lv for lv in levels if lv not in search.LEVELS]
+    if bad:
+        print(f"--ai: {', '.join(bad)} is not a strength; use easy, normal or hard.", file=sys.stderr)
+        return 2
+    args.players = args.players or (len(levels) if len(levels) > 1 else game.min_players)
     if not game.min_players <= args.players <= game.max_players:
         print(f"{game.title} is for {game.min_players} to {game.max_players} players.", file=sys.stderr)
         return 2
+    if len(levels) not in (1, args.players):
+        print(
+            f"--ai names {len(levels)} strengths for {args.players} players: one, or one a seat.",
+            file=sys.stderr,
+        )
+        return 2
+    args.levels = levels * args.players if len(levels) == 1 else levels
     try:
         args.options = parse_options(" ".join(args.option or []))
         game.resolve_options(dict(args.options))
@@ -439,6 +458,7 @@ async def selfplay(args: argparse.Namespace) -> int:
             for g in range(args.games):
                 print(await play_one(tables, store, args, g, PngSaver(png_dir, args.game, g + 1), stats))
         finally:
+            tables.close()
             await store.close()
     where = args.db or "temporary, removed"
     print(
@@ -468,6 +488,12 @@ def selfplay_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=games, metavar="GAME", help="which game: " + ", ".join(games))
     p.add_argument("--players", type=int, help="number of AI players (default: the game's minimum)")
     p.add_argument("--games", type=int, default=1, help="how many games to play (default 1)")
+    p.add_argument(
+        "--ai",
+        metavar="LEVEL[,LEVEL...]",
+        help="the computer players' strengths, easy, normal or hard: one for every seat, or one a seat "
+        "in seat order (then --players defaults to their number); default easy",
+    )
     p.add_argument(
         "--seed", type=int, default=1, help="seed of the first game; game n uses seed+n-1 (default 1)"
     )

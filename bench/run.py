@@ -1,7 +1,7 @@
 """Lairkeeper benchmarks: engine playouts, render, storage, the move pipeline,
 start-up, whole games by clicks; and the long reliability figures.
 
-    python -m bench [--quick] [--only engine,render,storage,pipeline,startup,clicks,backends,reliability]
+    python -m bench [--quick] [--only engine,render,storage,pipeline,startup,clicks,backends,reliability,aiload]
                     [--games monster-inn,...] [--out bench/results]
                     [--clicks-players min,4] [--clicks-max N] [--clicks-seconds S] [--clicks-seed K]
     python bench/run.py ...          (the same)
@@ -35,7 +35,7 @@ from bench import sections  # noqa: E402
 from bench.common import ROOT, game_keys, machine  # noqa: E402
 
 DEFAULT = ("engine", "render", "storage", "pipeline", "startup", "clicks")
-ALL = (*DEFAULT, "backends", "reliability")
+ALL = (*DEFAULT, "backends", "reliability", "aiload")
 
 
 def log(msg: str) -> None:
@@ -100,6 +100,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         out["act100k"] = backends.pipeline_both(keys, 20 if q else 200, log)
         log("backends: throughput through the stand-in")
         out["throughput"] = backends.throughput(8 if q else 16, 10 if q else 25, log)
+    if "aiload" in only:
+        from bench import aiload
+
+        log("aiload: a person's moves while four hard computer players think (issue 30)")
+        out["aiload"] = aiload.aiload(20.0 if q else 60.0, log)
     if "reliability" in only:
         log("reliability: pytest tests/reliability --long")
         out["reliability"] = sections.reliability(log)
@@ -130,6 +135,17 @@ def markdown(r: dict[str, Any]) -> str:
         ]
         for k, v in r["engine"].items():
             lines.append(f"| {k} | {v['playouts_per_s']} | {v['moves_per_s']} | {v['moves_per_playout']} |")
+        lines.append("")
+    if "aiload" in r:
+        lines += ["## Clicks while four hard computer players think (issue 30)", ""]
+        for part, v in r["aiload"].items():
+            if "error" in v:
+                lines.append(f"- {part}: failed: {v['error']}")
+                continue
+            lines.append(
+                f"- {part}: {v['clicks']} clicks, answered p50 {v['click_p50_s']} s, p99 {v['click_p99_s']} s, "
+                f"max {v['click_max_s']} s; within 3 s: {v['within_3s']:.0%}"
+            )
         lines.append("")
     if "render" in r:
         lines += [

@@ -11,8 +11,10 @@ import re
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from tables import (
+    AI_LEVELS,
     NOT_TAKEN,
     SLOW,
     CommitUnknown,
@@ -34,6 +36,11 @@ UNCONFIRMED = "The database did not confirm this in time; look at the game befor
 # reads get this long, then the list is empty.
 AUTOCOMPLETE_SECONDS = 2.0
 NOBODY = discord.AllowedMentions.none()
+# The strengths of computer players, as /game new and /settings offer them:
+# "Hard: thinks about two seconds a move".
+STRENGTHS = [
+    app_commands.Choice(name=f"{lv.name}: {lv.blurb}"[:100], value=lv.key) for lv in AI_LEVELS.values()
+]
 
 
 def only(user_ids: list[int]) -> discord.AllowedMentions:
@@ -285,10 +292,12 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
         for op, label, style in (
             ("join", "Join", discord.ButtonStyle.success),
             ("leave", "Leave", discord.ButtonStyle.secondary),
-            ("ai", "Add AI", discord.ButtonStyle.secondary),
             ("start", "Start", discord.ButtonStyle.primary),
         ):
             view.add_item(LobbyButton(lobby.game_id, op, label, style))
+        # Adding a computer player: open the menu, pick a strength (one tap more than
+        # the old button, and the strength is said where it is chosen).
+        view.add_item(AddAISelect(lobby.game_id))
     return view
 
 
@@ -338,6 +347,46 @@ class LobbyButton(
             lobby = await t.leave(self.game_id, user.id)
         else:
             lobby = await t.add_ai(self.game_id, user.id)
+        await interaction.response.edit_message(
+            content=lobby.text, view=lobby_view(lobby), allowed_mentions=NOBODY
+        )
+
+
+class AddAISelect(discord.ui.DynamicItem[discord.ui.Select], template=r"lk:addai:(?P<gid>\d{1,20})"):
+    """The lobby's "Add a computer player" menu: one option a strength, each saying
+    what it does. (Lobby messages posted before it have an "Add AI" button,
+    ``LobbyButton`` op ``ai``: it still adds one at the server's strength.)"""
+
+    PLACEHOLDER = "Add a computer player..."
+
+    def __init__(self, game_id: int) -> None:
+        select: discord.ui.Select = discord.ui.Select(
+            custom_id=f"lk:addai:{game_id}",
+            placeholder=self.PLACEHOLDER,
+            options=[
+                discord.SelectOption(label=f"{lv.name} computer player", value=lv.key, description=lv.blurb)
+                for lv in AI_LEVELS.values()
+            ],
+            row=1,
+        )
+        super().__init__(select)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> AddAISelect:
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self.game_id, self._run(interaction), ack="update")
+
+    async def _run(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        level = str(values[0]) if values else ""
+        if level not in AI_LEVELS:
+            raise TableError("Pick a strength from the menu.")
+        lobby = await tables_of(interaction).add_ai(self.game_id, interaction.user.id, level)
         await interaction.response.edit_message(
             content=lobby.text, view=lobby_view(lobby), allowed_mentions=NOBODY
         )
@@ -589,7 +638,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:hand:(
         await guarded(interaction, self.game_id, show_hand(interaction, self.game_id))
 
 
-DYNAMIC_ITEMS = (LobbyButton, MoveButton, ChooseButton, HandButton, StepButton, StepSelect)
+DYNAMIC_ITEMS = (LobbyButton, AddAISelect, MoveButton, ChooseButton, HandButton, StepButton, StepSelect)
 
 
 # ---- shared handlers ----------------------------------------------------------

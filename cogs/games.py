@@ -16,6 +16,7 @@ from cogs.common import (
     AUTOCOMPLETE_SECONDS,
     NOBODY,
     NOT_TAKEN,
+    STRENGTHS,
     game_here,
     guarded,
     hours,
@@ -47,7 +48,10 @@ class Games(commands.Cog):
         deadline="This game's turn deadline: off, hours (12h) or days (3d); default: the server's",
         reminders="This game's reminder interval: off, 12h, 1d; default: the server's",
         on_deadline="What happens at this game's deadline; default: the server's",
+        computers="Computer players to seat at once (you can add more in the lobby)",
+        strength="How well those computer players play; default: the server's",
     )
+    @app_commands.choices(strength=STRENGTHS)
     async def game_new(
         self,
         interaction: discord.Interaction,
@@ -56,6 +60,8 @@ class Games(commands.Cog):
         deadline: str | None = None,
         reminders: str | None = None,
         on_deadline: Literal["ai", "skip", "abandon"] | None = None,
+        computers: app_commands.Range[int, 0, 5] = 0,
+        strength: str | None = None,
     ) -> None:
         async def run() -> None:
             settings: dict[str, Any] = {}
@@ -65,12 +71,18 @@ class Games(commands.Cog):
                 settings["reminder_hours"] = hours(reminders)
             if on_deadline is not None:
                 settings["on_deadline"] = on_deadline
-            await self._new(interaction, game, options, settings)
+            await self._new(interaction, game, options, settings, computers, strength)
 
         await guarded(interaction, None, run())
 
     async def _new(
-        self, interaction: discord.Interaction, key: str, options: str | None, settings: dict[str, Any]
+        self,
+        interaction: discord.Interaction,
+        key: str,
+        options: str | None,
+        settings: dict[str, Any],
+        computers: int = 0,
+        strength: str | None = None,
     ) -> None:
         t = tables_of(interaction)
         channel = interaction.channel
@@ -89,6 +101,8 @@ class Games(commands.Cog):
             guild_id=interaction.guild_id,
             channel_id=channel.id,
             settings=settings,
+            ai_players=computers,
+            ai_level=strength,
         )
         # The interaction was acknowledged privately (cogs.common.guarded): the lobby
         # is a message of its own, and members' names in it ping nobody.

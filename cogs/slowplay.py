@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import (
+    STRENGTHS,
     game_here,
     guarded,
     hours,
@@ -26,7 +27,7 @@ from cogs.common import (
     tables_of,
     thread_of,
 )
-from tables import DatabaseTimeout, Notice, TableError, Tables
+from tables import AI_LEVELS, DatabaseTimeout, Notice, TableError, Tables
 
 log = logging.getLogger("lairkeeper.slowplay")
 
@@ -41,10 +42,12 @@ def describe_settings(s: dict[str, Any]) -> str:
     dl = "off" if not s["deadline_hours"] else f"{s['deadline_hours']:g} hours"
     rem = "off" if not s["reminder_hours"] else f"every {s['reminder_hours']:g} hours"
     chan = f"<#{s['channel_id']}>" if s.get("channel_id") else "the channel where /game new is used"
+    strength = AI_LEVELS.get(s.get("ai_level") or "normal", AI_LEVELS["normal"])
     return (
         f"Turn deadline: {dl}. Reminders: {rem}. At the deadline: {s['on_deadline']}. "
         f"New games open in: {chan}. Unstarted lobbies close after {s['lobby_days']:g} days. "
-        f"A player's only possible move is played for them: {'on' if s.get('auto_play', True) else 'off'}."
+        f"A player's only possible move is played for them: {'on' if s.get('auto_play', True) else 'off'}. "
+        f"Computer players: {strength.name} ({strength.blurb})."
     )
 
 
@@ -147,7 +150,9 @@ class SlowPlay(commands.Cog):
         channel="Channel where new games open",
         lobby_days="Days a lobby may wait unstarted before it is closed (default 7)",
         only_moves="Play a player's only possible move for them when it reveals nothing (default on)",
+        computer_strength="How well new computer players, deadline moves and takeovers play (default normal)",
     )
+    @app_commands.choices(computer_strength=STRENGTHS)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings_cmd(
@@ -159,6 +164,7 @@ class SlowPlay(commands.Cog):
         channel: discord.TextChannel | None = None,
         lobby_days: app_commands.Range[float, 1, 365] | None = None,
         only_moves: Literal["on", "off"] | None = None,
+        computer_strength: str | None = None,
     ) -> None:
         async def run() -> None:
             perms = getattr(interaction.user, "guild_permissions", None)
@@ -178,6 +184,8 @@ class SlowPlay(commands.Cog):
                 changes["lobby_days"] = lobby_days
             if only_moves is not None:
                 changes["auto_play"] = only_moves == "on"
+            if computer_strength is not None:
+                changes["ai_level"] = computer_strength
             t = tables_of(interaction)
             if changes:
                 merged = await t.set_guild_settings(interaction.guild_id, changes)

@@ -169,6 +169,12 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN upgrades TEXT NOT NULL DEFAULT '[]';
     UPDATE games SET revision = CASE WHEN {from_schema} <= 2 THEN 1 ELSE 2 END WHERE state IS NOT NULL;
     """,
+    # 6: a computer seat's strength (issue 30): "easy", "normal" or "hard"; NULL for
+    #    people. AI seats stored by earlier releases keep NULL and play as "easy",
+    #    the player their game was started with (SeatRow.level).
+    """
+    ALTER TABLE seats ADD COLUMN ai_level TEXT;
+    """,
 ]
 
 # PostgreSQL spelling of the same history: Discord ids and seeds are BIGINT,
@@ -278,6 +284,10 @@ PG_MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN upgrades TEXT NOT NULL DEFAULT '[]';
     UPDATE games SET revision = CASE WHEN {from_schema} <= 2 THEN 1 ELSE 2 END WHERE state IS NOT NULL;
     """,
+    # 6
+    """
+    ALTER TABLE seats ADD COLUMN ai_level TEXT;
+    """,
 ]
 
 # The tables every schema version has (foreign/damaged checks, `bot.py migrate`).
@@ -301,6 +311,15 @@ class SeatRow:
     user_id: int | None
     name: str
     is_ai: bool
+    # A computer seat's strength (schema 6): "easy", "normal", "hard"; None for
+    # people, and for AI seats stored before schema 6 (they play as "easy").
+    ai_level: str | None = None
+
+    @property
+    def level(self) -> str:
+        """The strength this computer seat plays at: a seat stored by an earlier
+        release (no level) keeps today's player, the one its game started with."""
+        return self.ai_level or "easy"
 
 
 @dataclass
@@ -477,9 +496,9 @@ class Store:
     # ---- reads ---------------------------------------------------------------
     async def _seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._fetch(
-            "SELECT seat, user_id, name, is_ai FROM seats WHERE game_id=? ORDER BY seat", game_id
+            "SELECT seat, user_id, name, is_ai, ai_level FROM seats WHERE game_id=? ORDER BY seat", game_id
         )
-        return [SeatRow(r[0], r[1], r[2], bool(r[3])) for r in rows]
+        return [SeatRow(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows]
 
     def _game(self, r: Any, seats: list[SeatRow]) -> GameRow:
         return GameRow(
@@ -606,8 +625,11 @@ class Store:
             yield from self._bump(game_id, version, ("lobby",))
             yield execute("DELETE FROM seats WHERE game_id=?", game_id)
             yield executemany(
-                "INSERT INTO seats (game_id, seat, user_id, name, is_ai) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, i, s.user_id, s.name, int(s.is_ai)) for i, s in enumerate(seats)],
+                "INSERT INTO seats (game_id, seat, user_id, name, is_ai, ai_level) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (game_id, i, s.user_id, s.name, int(s.is_ai), s.ai_level if s.is_ai else None)
+                    for i, s in enumerate(seats)
+                ],
             )
 
         await self._tx(body)
@@ -936,12 +958,15 @@ class Store:
                 (user_id, since, until),
             )
 
-    async def hand_to_ai(self, game_id: int, version: int, seat: int) -> int:
-        """A running game's seat is taken over by the AI (the player left)."""
+    async def hand_to_ai(self, game_id: int, version: int, seat: int, level: str | None = None) -> int:
+        """A running game's seat is taken over by the AI (the player left), playing
+        at strength ``level`` (the server's default; None: "easy")."""
 
         def body() -> Body[None]:
             yield from self._bump(game_id, version, ("active",))
-            yield execute("UPDATE seats SET is_ai=1 WHERE game_id=? AND seat=?", game_id, seat)
+            yield execute(
+                "UPDATE seats SET is_ai=1, ai_level=? WHERE game_id=? AND seat=?", level, game_id, seat
+            )
             yield execute("DELETE FROM timers WHERE game_id=? AND seat=?", game_id, seat)
 
         await self._tx(body)
@@ -1124,7 +1149,7 @@ class Store:
             yield from self._bump(game_id, version, ("active",))
             old = yield fetch("SELECT user_id FROM seats WHERE game_id=? AND seat=?", game_id, seat)
             yield execute(
-                "UPDATE seats SET user_id=?, name=?, is_ai=0 WHERE game_id=? AND seat=?",
+                "UPDATE seats SET user_id=?, name=?, is_ai=0, ai_level=NULL WHERE game_id=? AND seat=?",
                 user_id,
                 name,
                 game_id,

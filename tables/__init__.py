@@ -27,6 +27,7 @@ nothing.
 
 from __future__ import annotations
 
+from engine import search
 from store import CommitUnknown, DatabaseTimeout
 from tables.base import NOT_TAKEN, SLOW, GameInfo, MoveTaken, TablesBase, replayed
 from tables.board import BoardMixin
@@ -55,6 +56,9 @@ from tables.text import MESSAGE_ROOM, display_name, fit_message
 from tables.timers import TimersMixin
 from tables.upkeep import UpkeepMixin
 
+# The strengths of computer players (engine/search.py), for the menus of the cogs.
+AI_LEVELS = search.LEVELS
+
 
 class Tables(
     UpkeepMixin,
@@ -74,6 +78,7 @@ class Tables(
 
 
 __all__ = [
+    "AI_LEVELS",
     "GuidePage",
     "CHOICE_REF",
     "NOT_TAKEN",

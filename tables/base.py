@@ -17,6 +17,7 @@ from store import Conflict, DatabaseTimeout, GameRow, Store, encode_state
 from store.backends import time_left
 from tables.replay import replayed  # noqa: F401  (the one replay; re-exported)
 from tables.results import HOUR, TableError
+from tables.thinking import Thinker
 
 if TYPE_CHECKING:
     from engine.core import Event
@@ -96,9 +97,13 @@ def game_info(game: core.Game) -> GameInfo:
 
 
 class TablesBase:
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, store: Store, clock: Callable[[], float] = time.time, thinker: Thinker | None = None
+    ) -> None:
         self.store = store
         self.clock = clock
+        # Where computer players think (a process pool, started on first use).
+        self.thinker = thinker if thinker is not None else Thinker()
         self._locks: dict[int, asyncio.Lock] = {}
         # What the moves since each game's last board said (tables/turns.py).
         self._kept_news: dict[int, Any] = {}
@@ -106,6 +111,10 @@ class TablesBase:
         # is coming from that move, so the poster of owed boards leaves them alone (it
         # would post a board from the middle of the AI's turn).
         self._busy: dict[int, int] = {}
+
+    def close(self) -> None:
+        """Stop the computer players' pool (the bot is closing)."""
+        self.thinker.close()
 
     @contextlib.contextmanager
     def _moving(self, game_id: int) -> Iterator[None]:
@@ -135,6 +144,8 @@ class TablesBase:
         ) -> None: ...
 
         async def settings_for(self, row: GameRow) -> dict[str, Any]: ...
+
+        async def guild_settings(self, guild_id: int | None) -> dict[str, Any]: ...
 
         async def is_paused(self, game_id: int) -> bool: ...
 

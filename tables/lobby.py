@@ -5,14 +5,20 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from engine import core
+from engine import core, search
 from engine.core import IllegalAction
 from store import Conflict, GameRow, SeatRow
 from tables.base import TablesBase
 from tables.results import Lobby, TableError, Update
 from tables.settings import check_settings
+
+
+def check_level(level: str) -> None:
+    if level not in search.LEVELS:
+        raise TableError(f"'{level}' is not a strength of computer players; choose easy, normal or hard.")
 
 
 def lobby_of(row: GameRow) -> Lobby:
@@ -44,7 +50,11 @@ class LobbyMixin(TablesBase):
         seed: int | None = None,
         take_seat: bool = True,
         settings: dict[str, Any] | None = None,
+        ai_players: int = 0,
+        ai_level: str | None = None,
     ) -> Lobby:
+        """A new lobby; ``ai_players`` computer players of strength ``ai_level``
+        (None: the server's default) sit down at once."""
         game_settings = check_settings(settings or {})
         try:
             game = core.get(game_key)
@@ -52,10 +62,21 @@ class LobbyMixin(TablesBase):
         except IllegalAction as exc:
             raise TableError(str(exc)) from None
         opts.pop("setup", None)  # stacking decks is for tests, never for players
+        seats = 1 if take_seat else 0
+        if ai_players < 0 or seats + ai_players > game.max_players:
+            raise TableError(
+                f"{game.title} seats at most {game.max_players} players; "
+                f"that is {game.max_players - seats} computer players at most."
+            )
+        if ai_players:
+            level = ai_level or (await self.guild_settings(guild_id))["ai_level"]
+            check_level(level)
         seed = secrets.randbits(31) if seed is None else seed
         gid = await self.store.create_game(game_key, opts, seed, user_id, guild_id, channel_id, game_settings)
-        if take_seat:
-            await self.store.set_seats(gid, 0, [SeatRow(0, user_id, name, False)])
+        people = [SeatRow(0, user_id, name, False)] if take_seat else []
+        bots = [SeatRow(0, None, f"Bot {i + 1}", True, level) for i in range(ai_players)]
+        if people or bots:
+            await self.store.set_seats(gid, 0, [replace(s, seat=i) for i, s in enumerate(people + bots)])
         return lobby_of(await self._load(gid))
 
     async def lobby(self, game_id: int) -> Lobby:
@@ -98,7 +119,12 @@ class LobbyMixin(TablesBase):
 
         return await self._change_seats(game_id, change)
 
-    async def add_ai(self, game_id: int, user_id: int) -> Lobby:
+    async def add_ai(self, game_id: int, user_id: int, level: str | None = None) -> Lobby:
+        """A computer player of strength ``level`` (None: the server's default) sits down."""
+        if level is None:
+            level = (await self.settings_for(await self._load(game_id)))["ai_level"]
+        check_level(level)
+
         def change(row: GameRow, seats: list[SeatRow]) -> None:
             game = core.get(row.game_key)
             if row.seat_of(user_id) is None and user_id != row.host_id:
@@ -106,7 +132,7 @@ class LobbyMixin(TablesBase):
             if len(seats) >= game.max_players:
                 raise TableError(f"This game is full ({game.max_players} players).")
             n = sum(1 for s in seats if s.is_ai) + 1
-            seats.append(SeatRow(len(seats), None, f"Bot {n}", True))
+            seats.append(SeatRow(len(seats), None, f"Bot {n}", True, level))
 
         return await self._change_seats(game_id, change)
 
@@ -166,8 +192,9 @@ class LobbyMixin(TablesBase):
             seat = row.seat_of(target)
             if seat is None:
                 raise TableError("That player holds no seat in this game.")
+            level = (await self.settings_for(row))["ai_level"]
             try:
-                await self.store.hand_to_ai(game_id, row.version, seat)
+                await self.store.hand_to_ai(game_id, row.version, seat, level)
             except Conflict:
                 raise TableError("The game changed at the same moment; please try again.") from None
             name = row.seats[seat].name

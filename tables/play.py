@@ -16,6 +16,7 @@ from store import CommitUnknown, DatabaseTimeout, GameRow
 from tables.base import NOT_TAKEN, UNSURE, MoveTaken, TablesBase
 from tables.results import TableError, Update
 from tables.text import display_name, named
+from tables.thinking import RETHINK, Job, job_for
 from tables.turns import ONLY_MOVE, only_move, said
 from tables.upkeep import PAUSED
 
@@ -193,8 +194,13 @@ class PlayMixin(TablesBase):
     async def step_ai(self, game_id: int) -> list[Event] | None:
         """One move the bot makes: an AI seat's, else a person's only legal move
         that reveals nothing (issue 26 item 3; the ``auto_play`` setting). Returns
-        its events, or None when every seat to act has a choice to make."""
-        async with self._lock(game_id):
+        its events, or None when every seat to act has a choice to make.
+
+        A computer player thinks (up to seconds, tables/thinking.py) on a snapshot,
+        outside the game's lock: a person's click in the same game (simultaneous
+        orders) is never held up by it. The move is applied under the lock only if
+        the game is where the player saw it, else the player thinks again."""
+        for _ in range(RETHINK):
             row = await self._load(game_id)
             if row.status != "active" or row.state is None or await self.is_paused(game_id):
                 return None
@@ -202,9 +208,11 @@ class PlayMixin(TablesBase):
             acting = sorted(game.to_act(row.state))
             ai_seats = [s for s in acting if row.seats[s].is_ai]
             intro: list[Event] = []
+            job: Job | None = None
             if ai_seats:
                 seat = ai_seats[0]
-                action = await asyncio.to_thread(game.ai_action, row.state, seat)
+                job = job_for(game, row.state, seat, row.seats[seat].level)
+                action = await self.thinker.decide(job)
             else:
                 humans = [s for s in acting if not row.seats[s].is_ai]
                 if not humans or not (await self.settings_for(row)).get("auto_play", True):
@@ -214,10 +222,38 @@ class PlayMixin(TablesBase):
                     return None
                 seat, action = found
                 intro = [Event(ONLY_MOVE.format(core.seat_ref(seat)))]
-            new, events = game.apply(row.state, seat, action)
-            told = said(game, row.state, seat, action, intro + events)
-            await self._commit(row, [(seat, None, game.format(action))], new, news=[told])
-            return told.events
+            async with self._lock(game_id):
+                now = await self._load(game_id)
+                if now.status != "active" or now.state is None or await self.is_paused(game_id):
+                    return None
+                if now.version != row.version and not (
+                    job is not None and self._same_decision(now, seat, job)
+                ):
+                    continue  # the game moved on while the player thought: think again
+                new, events = game.apply(now.state, seat, action)
+                told = said(game, now.state, seat, action, intro + events)
+                await self._commit(now, [(seat, None, game.format(action))], new, news=[told])
+                return told.events
+        log.info("game %s: the AI's move was overtaken %d times; it moves at the next turn", game_id, RETHINK)
+        return None
+
+    @staticmethod
+    def _same_decision(now: GameRow, seat: int, job: Job) -> bool:
+        """Whether a decision made for ``job`` still stands in ``now``: the seat is
+        still a computer seat of that level and to act, and sees exactly what it saw,
+        with the same legal moves (another seat's secret order came in meanwhile).
+        The player decided on that view and those moves alone, so it would decide
+        the same again (up to its randomness)."""
+        game = core.get(now.game_key)
+        assert now.state is not None
+        s = now.seats[seat]
+        return (
+            s.is_ai
+            and s.level == job.level
+            and seat in game.to_act(now.state)
+            and game.view(now.state, seat) == job.view
+            and game.legal_actions(now.state, seat) == job.legal
+        )
 
     async def _run_ai(self, game_id: int) -> list[Event]:
         """Let the bot move (AI seats, a person's only move) until a person must

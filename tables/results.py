@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from store import SeatRow
+from tables.text import seat_label
 
 # Buttons are offered for the current choices when there are at most this many
 # (one row); more go in one select menu (issue 26: one pick, not a wall of buttons).
@@ -66,7 +67,7 @@ class Lobby:
 
     @property
     def text(self) -> str:
-        names = ", ".join(s.name + (" (AI)" if s.is_ai else "") for s in self.seats) or "nobody yet"
+        names = ", ".join(seat_label(s) for s in self.seats) or "nobody yet"
         opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
         lines = [
             f"**{self.title}** (game #{self.game_id}) - {self.min_players}-{self.max_players} players.",
@@ -76,6 +77,8 @@ class Lobby:
             lines.append(f"Options: {opts}.")
         if self.status == "lobby":
             lines.append("Press **Join** to take a seat; the host presses **Start** when ready.")
+            # The menu's instructions live here: a phone cuts a placeholder short (issue 28).
+            lines.append("To seat a computer player, pick how well it plays in the menu below.")
         elif self.status == "active":
             lines.append("The game has started in its thread.")
         else:

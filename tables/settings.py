@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine import search
 from store import GameRow
 from tables.base import TablesBase
 from tables.results import TableError
@@ -19,6 +20,9 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     # A person's only legal move that reveals nothing is played for them at once
     # and said on the board (issue 26 item 3).
     "auto_play": True,
+    # The strength of new computer players unless the host chooses one, and of every
+    # deadline move and takeover (issue 30): easy, normal or hard (engine/search.py).
+    "ai_level": search.DEFAULT_LEVEL,
 }
 ON_DEADLINE = ("ai", "skip", "abandon")
 # The shortest turn deadline (hours). A deadline hands a person's turn to the AI: under
@@ -48,6 +52,10 @@ def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
         elif k == "auto_play":
             if not isinstance(v, bool):
                 raise TableError("'auto_play' must be on or off.")
+            out[k] = v
+        elif k == "ai_level":
+            if v not in search.LEVELS:
+                raise TableError("'ai_level' must be easy, normal or hard.")
             out[k] = v
         elif k == "on_deadline":
             if v not in ON_DEADLINE:

@@ -8,7 +8,7 @@ from typing import Any
 from engine import core
 from store import GameRow
 from tables.base import TablesBase
-from tables.text import plural
+from tables.text import plural, seat_label
 
 
 def tally(rows: list[GameRow]) -> list[dict[str, Any]]:
@@ -18,10 +18,9 @@ def tally(rows: list[GameRow]) -> list[dict[str, Any]]:
         if r.result is None:
             continue
         for s in r.seats:
-            key: int | str = s.user_id if s.user_id is not None and not s.is_ai else f"AI:{s.name}"
-            e = table.setdefault(
-                key, {"name": s.name + (" (AI)" if s.is_ai else ""), "games": 0, "wins": 0, "total": 0}
-            )
+            # A computer player of each strength is a player of its own.
+            key: int | str = s.user_id if s.user_id is not None and not s.is_ai else f"AI:{s.name}:{s.level}"
+            e = table.setdefault(key, {"name": seat_label(s), "games": 0, "wins": 0, "total": 0})
             e["games"] += 1
             e["total"] += r.result["scores"][s.seat]
             if s.seat in r.result["winners"]:

@@ -3,8 +3,8 @@ scores, and fitting it all in one Discord message."""
 
 from __future__ import annotations
 
-from engine import core
-from store import GameRow
+from engine import core, search
+from store import GameRow, SeatRow
 
 # Discord's 2000 characters, less room for the pings.
 MESSAGE_ROOM = 1900
@@ -19,9 +19,14 @@ def plural(n: int, noun: str, many: str | None = None) -> str:
     return f"{n} {noun if n == 1 else (many or noun + 's')}"
 
 
+def seat_label(s: SeatRow) -> str:
+    """A seat's name as messages show it: a computer player's says its strength
+    in words, "Bot 1 (Hard AI)"."""
+    return f"{s.name} ({search.level(s.level).name} AI)" if s.is_ai else s.name
+
+
 def display_name(row: GameRow, seat: int) -> str:
-    s = row.seats[seat]
-    return s.name + (" (AI)" if s.is_ai else "")
+    return seat_label(row.seats[seat])
 
 
 def display_names(row: GameRow) -> list[str]:

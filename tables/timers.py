@@ -7,10 +7,12 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from engine import core
+from engine.core import Action, State
 from store import DatabaseTimeout, GameRow
 from tables.base import TablesBase
 from tables.results import HOUR, Notice, TableError
 from tables.text import display_name
+from tables.thinking import RETHINK, job_for
 from tables.turns import play_turn, public
 from tables.upkeep import PAUSE_SHIFT
 
@@ -100,32 +102,47 @@ class TimersMixin(TablesBase):
     async def _fire(
         self, timer_id: int, game_id: int, seat: int, kind: str, due: float, now: float
     ) -> Notice | None:
-        async with self._lock(game_id):
-            row = await self._load(game_id)
-            game = core.get(row.game_key)
-            if row.status != "active" or row.state is None or seat not in game.to_act(row.state):
-                await self.store.reschedule(timer_id, None)
-                return None
-            if await self.is_paused(game_id):  # armed while paused: wait for the resume
-                await self.store.reschedule(timer_id, due + PAUSE_SHIFT)
-                return None
-            if kind == "reminder":
-                return await self._remind(row, timer_id, seat, due, now)
-            name = display_name(row, seat)
-            policy = (await self.settings_for(row))["on_deadline"]
-            if policy == "abandon":
-                await self.store.abandon(game_id, row.version)
-                text = f"{name} missed the turn deadline, so game #{row.id} was abandoned."
-                return Notice("deadline", game_id, row.thread_id, text)
+        for _ in range(RETHINK):
+            async with self._lock(game_id):
+                row = await self._load(game_id)
+                game = core.get(row.game_key)
+                if row.status != "active" or row.state is None or seat not in game.to_act(row.state):
+                    await self.store.reschedule(timer_id, None)
+                    return None
+                if await self.is_paused(game_id):  # armed while paused: wait for the resume
+                    await self.store.reschedule(timer_id, due + PAUSE_SHIFT)
+                    return None
+                if kind == "reminder":
+                    return await self._remind(row, timer_id, seat, due, now)
+                name = display_name(row, seat)
+                settings = await self.settings_for(row)
+                policy = settings["on_deadline"]
+                if policy == "abandon":
+                    await self.store.abandon(game_id, row.version)
+                    text = f"{name} missed the turn deadline, so game #{row.id} was abandoned."
+                    return Notice("deadline", game_id, row.thread_id, text)
             # The deadline owns the turn: the seat's whole turn is played (moves until
-            # the turn id changes or the seat no longer acts), in one transaction with
-            # the timer, so a crash never leaves a seat owing half a turn undeadlined.
+            # the turn id changes or the seat no longer acts) by a computer player of the
+            # server's strength, thinking outside the lock and any transaction; then it is
+            # saved in one transaction with the timer, so a crash never leaves a seat
+            # owing half a turn undeadlined.
+            level = settings["ai_level"]
+
+            def decide(state: State, s: int, game: core.Game = game, level: str = level) -> Action:
+                return self.thinker.decide_now(job_for(game, state, s, level))
+
             new, actions, news, passed = await asyncio.to_thread(
-                play_turn, game, row.state, seat, policy == "skip"
+                play_turn, game, row.state, seat, policy == "skip", decide
             )
-            how = "was skipped" if passed else "had the AI play the turn"
-            moves: list[tuple[int, int | None, str]] = [(seat, None, game.format(a)) for a in actions]
-            await self._commit(row, moves, new, fired_timer=timer_id, news=news)
+            async with self._lock(game_id):
+                if (await self._load(game_id)).version != row.version:
+                    continue  # a move came in while the turn was played: look again
+                moves: list[tuple[int, int | None, str]] = [(seat, None, game.format(a)) for a in actions]
+                await self._commit(row, moves, new, fired_timer=timer_id, news=news)
+                break
+        else:
+            return None  # the game kept moving: the timer stays claimed and fires again
+        how = "was skipped" if passed else "had the AI play the turn"
         await self._run_ai(game_id)
         intro = f"{name} missed the turn deadline and {how}."
         if not await self._owes_board(game_id):  # the turn goes on for others: no board yet

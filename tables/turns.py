@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -106,11 +107,17 @@ def only_move(game: core.Game, state: State, seats: list[int]) -> tuple[int, Act
 
 
 def play_turn(
-    game: core.Game, state: State, seat: int, skip: bool
+    game: core.Game,
+    state: State,
+    seat: int,
+    skip: bool,
+    decide: Callable[[State, int], Action] | None = None,
 ) -> tuple[State, list[Action], list[Said], bool]:
     """The rest of ``seat``'s turn played for it: moves until the turn id changes or
-    the seat no longer acts. ``skip``: the rules' pass where there is one. Returns
-    the state after, the moves, what they said, and whether every move was a pass."""
+    the seat no longer acts. ``skip``: the rules' pass where there is one; ``decide``
+    the computer player's move (the timers': in the pool, tables/thinking.py; None:
+    the game's easy player). Returns the state after, the moves, what they said, and
+    whether every move was a pass. Blocking: run it in a thread."""
     turn = game.turn_id(state)
     moves: list[Action] = []
     out: list[Said] = []
@@ -123,7 +130,7 @@ def play_turn(
         action = game.pass_action(state, seat) if skip else None
         if action is None:
             passed = False
-            action = game.ai_action(state, seat)
+            action = decide(state, seat) if decide is not None else game.ai_action(state, seat)
         new, events = game.apply(state, seat, action)
         out.append(said(game, state, seat, action, events))
         moves.append(action)

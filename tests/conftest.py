@@ -30,6 +30,21 @@ def pytest_configure(config: pytest.Config) -> None:
             config.option.timeout = 0
 
 
+# Computer players think in a thread in tests (a process pool per Tables would start
+# processes in every test); tests/test_thinking.py runs the real pool.
+os.environ.setdefault("LAIRKEEPER_AI_WORKERS", "0")
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _fake_game() -> None:
     fakegame.install()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _easy_computer_players() -> None:
+    # Tests play whole games with computer players in them: at the server's default
+    # strength (a search of half a second a move) they would take minutes. A test of
+    # the strengths sets one (tests/test_thinking.py).
+    from tables import settings
+
+    settings.DEFAULT_SETTINGS["ai_level"] = "easy"

@@ -6,6 +6,7 @@ it scores their secret card plus 5; the others score their card."""
 from __future__ import annotations
 
 import io
+import random
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -61,7 +62,13 @@ class Race(core.Game):
             c if (seat == i or state["options"]["open_cards"] or self.is_over(state)) else None
             for i, c in enumerate(state["cards"])
         ]
-        return {"total": state["total"], "turn": state["turn"], "cards": cards, "seats": state["seats"]}
+        return {
+            "total": state["total"],
+            "turn": state["turn"],
+            "cards": cards,
+            "seats": state["seats"],
+            "viewer": seat,
+        }
 
     def status(self, state: State) -> str:
         return f"The total is {state['total']}."
@@ -76,8 +83,46 @@ class Race(core.Game):
         scores = [c + (5 if i == state["winner"] else 0) for i, c in enumerate(state["cards"])]
         return Result(scores, core.rank(scores), [{"card": c} for c in state["cards"]])
 
-    def ai_action(self, state: State, seat: int) -> int:
-        return 3 if state["total"] >= 7 else 1
+    # The computer player sees what a player sees (core.Game.ai_action gives it the
+    # seat's view and legal moves), like the real games' ai.py.
+    def ai_choose(self, view: dict[str, Any], legal: list[Any], rnd: random.Random) -> int:
+        return 3 if view["total"] >= 7 else 1
+
+    # ---- search (engine/search.py): a game that can be searched without an ai.py ----
+    def sample(self, view: dict[str, Any], rnd: random.Random) -> State:
+        """The secret cards nobody showed this seat, dealt from the cards it has not seen."""
+        unseen = [c for c in range(1, 10) if c not in view["cards"]]
+        rnd.shuffle(unseen)
+        cards = [c if c is not None else unseen.pop() for c in view["cards"]]
+        return {
+            "game": self.key,
+            "seats": view["seats"],
+            "options": {"open_cards": False},
+            "rng": {"seed": rnd.randrange(2**31), "n": 1},
+            "revision": 2,
+            "total": view["total"],
+            "turn": view["turn"],
+            "cards": cards,
+            "winner": None,
+        }
+
+    def evaluate(self, state: State, seat: int) -> float:
+        if self.is_over(state):
+            from engine.search import terminal_value
+
+            return terminal_value(self, state, seat)
+        return 0.5
+
+    def rollout_action(self, state: State, seat: int, rnd: random.Random) -> Any:
+        return self.ai_choose(self.view(state, seat), self.legal_actions(state, seat), rnd)
+
+    def search_params(self) -> Any:
+        from engine.search import Params
+
+        return Params()
+
+    def search_moves(self, view: dict[str, Any], legal: list[Any], rnd: random.Random) -> list[Any]:
+        return legal
 
 
 def render(view: dict[str, Any]) -> bytes:
@@ -176,8 +221,11 @@ class Turns(Race):
     def header(self, state: State, seat: int) -> str:
         return f"Your card: {state['cards'][seat]}. Total: {state['total']}."
 
-    def ai_action(self, state: State, seat: int) -> int:
-        return self.legal_actions(state, seat)[-1]
+    def ai_choose(self, view: dict[str, Any], legal: list[Any], rnd: random.Random) -> int:
+        return int(legal[-1])
+
+    def sample(self, view: dict[str, Any], rnd: random.Random) -> State:
+        raise NotImplementedError("the votes are not in the view: this game cannot be searched")
 
 
 def install_turns() -> None:

@@ -95,3 +95,32 @@ def test_a_select_says_what_each_pick_does_and_the_message_carries_the_turn() ->
     text, view, _files = panel_message(buttons)
     assert text.startswith("Your card: 4.\nYour choices:")
     assert [c["label"] for row in view.to_components() for c in row["components"]] == ["Add 1", "Add 2"]
+
+
+def test_the_lobby_offers_each_strength_in_one_menu_that_says_what_it_does() -> None:
+    """Issue 30: the lobby's Add AI offers the three strengths, one tap more at most:
+    a menu whose options say what each does; its custom_id is read back by its item."""
+    from cogs.common import lobby_view
+    from engine.search import LEVELS
+    from store import SeatRow
+    from tables import Lobby
+
+    lobby = Lobby(BIG, 1, "test-race", "Race", 1, [SeatRow(0, 1, "a", False)], 2, 4, {}, "lobby")
+    rows = lobby_view(lobby).to_components()
+    assert len(rows) <= 5 and all(len(r["components"]) <= 5 for r in rows)
+    items = [c for row in rows for c in row["components"]]
+    (menu,) = [c for c in items if c["type"] == 3]
+    assert [o["value"] for o in menu["options"]] == list(LEVELS)
+    assert [o["description"] for o in menu["options"]] == [lv.blurb for lv in LEVELS.values()]
+    assert [o["label"] for o in menu["options"]] == [
+        "Easy computer player",
+        "Normal computer player",
+        "Hard computer player",
+    ]
+    assert "pick how well it plays in the menu below" in lobby.text, "the instruction is in the message"
+    templates = [cls.__discord_ui_compiled_template__ for cls in DYNAMIC_ITEMS]
+    for c in items:
+        assert sum(bool(t.fullmatch(c["custom_id"])) for t in templates) == 1, c["custom_id"]
+    assert [c["label"] for c in items if c["type"] == 2] == ["Join", "Leave", "Start"]
+    started = Lobby(BIG, 2, "test-race", "Race", 1, [], 2, 4, {}, "active")
+    assert lobby_view(started).to_components() == []

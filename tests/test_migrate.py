@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from store import Store
+from store import SeatRow, Store
 from tables import Tables
 from tests.pgserver import fresh_database
 
@@ -33,6 +33,16 @@ async def build(path: str) -> list[int]:
                 if await t.step_ai(lobby.game_id) is None:
                     break
             ids.append(lobby.game_id)
+        # A lobby of computer players of every strength, one stored by an earlier
+        # release (no strength): `migrate` carries seats.ai_level (schema 6).
+        lobby = await t.create(0, "host", "monster-inn", seed=7, take_seat=False)
+        await store.set_seats(
+            lobby.game_id,
+            lobby.version,
+            [SeatRow(0, None, "Bot 1", True, None), SeatRow(1, None, "Bot 2", True, "normal")],
+        )
+        await t.add_ai(lobby.game_id, 0, "hard")
+        ids.append(lobby.game_id)
         await store.set_guild_settings(2**40, {"deadline_hours": 24})
         row = await store.get(ids[0])
         assert row is not None
@@ -66,6 +76,7 @@ async def test_migrate_copies_verifies_and_refuses_a_non_empty_target(tmp_path: 
                 assert ra == rb and await a.log_full(gid) == await b.log_full(gid)
                 assert await a.timers_of(gid) == await b.timers_of(gid)
             assert (await b.get(ids[2])).status == "over"  # type: ignore[union-attr]
+            assert [s.ai_level for s in (await b.get(ids[3])).seats] == [None, "normal", "hard"]  # type: ignore[union-attr]
             assert await b.guild_settings(2**40) == {"deadline_hours": 24}
             # New games continue after the copied ids.
             assert await b.create_game("monster-inn", {}, 1, None) == max(ids) + 1

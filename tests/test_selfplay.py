@@ -116,3 +116,66 @@ def test_selfplay_passes_options_and_refuses_bad_ones(tmp_path: Path) -> None:
     with sqlite3.connect(db) as c:
         (options,) = c.execute("SELECT options FROM games").fetchone()
     assert '"open_treasure": true' in options
+
+
+def test_selfplay_ai_easy_prints_each_game_with_the_seats_strengths(tmp_path: Path) -> None:
+    p = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), "selfplay", "monster-inn", "--ai", "easy", "--games", "2"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
+    assert p.returncode == 0, p.stderr[-2000:]
+    games = [line for line in p.stdout.splitlines() if line.startswith("game ")]
+    assert len(games) == 2, p.stdout
+    for line in games:
+        assert re.match(
+            r"game \d+: \d+ moves; scores: Bot 1 \(Easy AI\) -?\d+, Bot 2 \(Easy AI\) -?\d+", line
+        ), line
+        assert re.search(r"; winner: Bot \d \(Easy AI\)", line), line
+
+
+def test_selfplay_ai_gives_each_seat_its_strength(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``--ai easy,hard,normal``: seat 1 easy, seat 2 hard, seat 3 normal, as the
+    names say and as the computer players are asked to play (every job a seat's
+    player receives carries that seat's strength; the move itself is the easy
+    player's here, so the test takes seconds)."""
+    import asyncio
+
+    import bot
+    from tables import thinking
+
+    asked: dict[int, set[str]] = {}
+
+    def record(job: thinking.Job) -> object:
+        asked.setdefault(job.view["viewer"], set()).add(job.level)
+        return thinking.easy(job)
+
+    monkeypatch.setattr(thinking, "decide", record)
+    monkeypatch.setenv("LAIRKEEPER_AI_WORKERS", "0")
+    args = bot.selfplay_parser().parse_args(["monster-inn", "--ai", "easy,hard,normal"])
+    assert asyncio.run(bot.selfplay(args)) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("game 1:"))
+    assert (
+        "scores: Bot 1 (Easy AI) " in line and ", Bot 2 (Hard AI) " in line and ", Bot 3 (Normal AI) " in line
+    )
+    # The easy player never goes to the pool (it answers at once): seat 1 is not asked.
+    assert asked == {1: {"hard"}, 2: {"normal"}}
+    assert "with 3 players" in out
+
+
+def test_selfplay_ai_refuses_unknown_strengths_and_miscounts() -> None:
+    for extra, says in (
+        (["--ai", "expert"], "expert is not a strength"),
+        (["--ai", "easy,hard", "--players", "3"], "2 strengths for 3 players"),
+    ):
+        p = subprocess.run(
+            [sys.executable, str(ROOT / "bot.py"), "selfplay", "monster-inn", *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+        )
+        assert p.returncode == 2 and says in p.stderr, p.stderr

@@ -563,3 +563,18 @@ async def test_a_deadline_is_at_least_one_hour(t: Tables) -> None:
     await t.store.set_guild_settings(GUILD, {"deadline_hours": 0.0001})  # written before the floor
     row = await t.store.get(gid)
     assert row is not None and (await t.settings_for(row))["deadline_hours"] == 1.0
+
+
+async def test_the_computer_players_strength_is_a_server_setting_said_in_words(t: Tables) -> None:
+    from cogs.slowplay import describe_settings
+
+    with pytest.raises(TableError, match="easy, normal or hard"):
+        await t.set_guild_settings(GUILD, {"ai_level": "grandmaster"})
+    merged = await t.set_guild_settings(GUILD, {"ai_level": "hard"})
+    assert merged["ai_level"] == "hard"
+    assert "Computer players: Hard (thinks about two seconds a move)." in describe_settings(merged)
+    # A server that never chose one: the default strength, in words.
+    assert "Computer players: Normal (" in describe_settings(
+        {k: v for k, v in merged.items() if k != "ai_level"}
+    )
+    assert "ai_level" not in describe_settings(merged), "words a player would say"

@@ -459,3 +459,31 @@ async def test_identify_slots_are_spaced_across_processes(db_target: str) -> Non
     finally:
         for s in stores:
             await s.close()
+
+
+async def test_a_computer_seats_strength_is_stored(db_target: str) -> None:
+    """Schema 6: seats.ai_level; NULL for people and for computer seats of earlier
+    releases, which play as easy (today's player, the one their game began with)."""
+    store = await Store(db_target).open()
+    gid = await store.create_game("test-race", {}, 5, 1)
+    await store.set_seats(
+        gid,
+        0,
+        [
+            SeatRow(0, 1, "a", False, "hard"),
+            SeatRow(1, None, "Bot 1", True, "hard"),
+            SeatRow(2, None, "Bot 2", True),
+        ],
+    )
+    await store.start(gid, 1, {"n": 0})
+    row = await store.get(gid)
+    assert row is not None
+    assert [s.ai_level for s in row.seats] == [None, "hard", None], "a person has no strength"
+    assert [s.level for s in row.seats[1:]] == ["hard", "easy"], "a seat without one plays as easy"
+    v = await store.hand_to_ai(gid, row.version, 0, "normal")
+    row = await store.get(gid)
+    assert row is not None and row.seats[0].is_ai and row.seats[0].ai_level == "normal"
+    await store.give_seat(gid, v, 0, 3, "c")
+    row = await store.get(gid)
+    assert row is not None and not row.seats[0].is_ai and row.seats[0].ai_level is None
+    await store.close()

@@ -235,12 +235,13 @@ async def test_an_ai_failure_never_loses_the_human_move(
     assert row is not None and row.state is not None
     assert row.seats[who(row.state)].user_id == ALICE
 
-    def broken(self: object, state: dict, seat: int) -> int:
+    def broken(self: object, view: dict, legal: list, rnd: object) -> int:
         raise KeyError("monster")
 
     from tests.fakegame import Race
 
-    monkeypatch.setattr(Race, "ai_action", broken)
+    # Both the searching player and the easy one it falls back on fail.
+    monkeypatch.setattr(Race, "ai_choose", broken)
     update = await tables.act(lobby.game_id, ALICE, "1")
     assert update.png is not None
     assert [n for _q, _s, n in await tables.store.log(lobby.game_id)] == ["1"], "the human move stands"
@@ -408,3 +409,88 @@ async def test_hand_sends_the_players_own_area_drawn_with_names(
     view, names = seen[-1]
     assert names == ["alice", "bob"]
     assert view["cards"][1] == row.state["cards"][1] and view["cards"][0] is None, "bob's own view"
+
+
+# ---- computer players' strengths (issue 30) ------------------------------------------
+
+
+async def test_computer_players_get_the_chosen_or_the_servers_strength(tables: Tables) -> None:
+    from tables import DEFAULT_SETTINGS
+
+    guild = 4242
+    lobby = await tables.create(ALICE, "alice", "test-race", guild_id=guild, ai_players=2, ai_level="hard")
+    assert [(s.name, s.is_ai, s.ai_level) for s in lobby.seats] == [
+        ("alice", False, None),
+        ("Bot 1", True, "hard"),
+        ("Bot 2", True, "hard"),
+    ]
+    assert "Seated (3): alice, Bot 1 (Hard AI), Bot 2 (Hard AI)." in lobby.text
+    with pytest.raises(TableError, match="3 computer players at most"):
+        await tables.create(ALICE, "alice", "test-race", ai_players=4)
+    with pytest.raises(TableError, match="not a strength"):
+        await tables.create(ALICE, "alice", "test-race", ai_players=1, ai_level="expert")
+    # Unless chosen: the server's strength.
+    await tables.set_guild_settings(guild, {"ai_level": "normal"})
+    other = await tables.create(ALICE, "alice", "test-race", guild_id=guild)
+    other = await tables.add_ai(other.game_id, ALICE)
+    assert other.seats[1].ai_level == "normal" and "Bot 1 (Normal AI)" in other.text
+    other = await tables.add_ai(other.game_id, ALICE, "easy")
+    assert other.seats[2].ai_level == "easy"
+    with pytest.raises(TableError, match="easy, normal or hard"):
+        await tables.set_guild_settings(guild, {"ai_level": "expert"})
+    assert (await tables.guild_settings(None))["ai_level"] == DEFAULT_SETTINGS["ai_level"]
+
+
+def test_the_servers_default_strength_is_normal() -> None:
+    """The shipped default (the test suite plays with easy players: tests/conftest.py)."""
+    import importlib
+
+    import tables.settings
+
+    fresh = importlib.reload(tables.settings)
+    try:
+        assert fresh.DEFAULT_SETTINGS["ai_level"] == "normal"
+    finally:
+        fresh.DEFAULT_SETTINGS["ai_level"] = "easy"
+
+
+async def test_a_seat_taken_over_plays_at_the_servers_strength(tables: Tables) -> None:
+    guild = 4343
+    await tables.set_guild_settings(guild, {"ai_level": "hard"})
+    lobby = await tables.create(ALICE, "alice", "test-race", guild_id=guild)
+    await tables.join(lobby.game_id, BOB, "bob")
+    await tables.start(lobby.game_id, ALICE)
+    from tables import thinking
+
+    asked: list[str] = []
+
+    def run(job: thinking.Job) -> object:  # the easy move, at once (a hard one takes 2 s)
+        asked.append(job.level)
+        return thinking.easy(job)
+
+    tables.thinker = thinking.Thinker(0, run=run)
+    row = await tables.store.get(lobby.game_id)
+    assert row is not None
+    seat = row.seat_of(BOB)
+    update = await tables.take_over(lobby.game_id, BOB)
+    row = await tables.store.get(lobby.game_id)
+    assert row is not None and seat is not None
+    assert row.seats[seat].is_ai and row.seats[seat].ai_level == "hard"
+    assert "bob left; the AI plays their seat" in update.text
+    if not asked:  # it was alice's turn: her move lets the new computer player move
+        await tables.act(lobby.game_id, ALICE, "1")
+    assert asked and set(asked) == {"hard"}, "the taken-over seat's moves are asked of a hard player"
+
+
+async def test_a_computer_seat_of_an_earlier_release_plays_as_easy_and_says_so(tables: Tables) -> None:
+    from store import SeatRow
+
+    lobby = await tables.create(ALICE, "alice", "test-race")
+    await tables.store.set_seats(
+        lobby.game_id,
+        lobby.version,
+        [SeatRow(0, ALICE, "alice", False), SeatRow(1, None, "Bot 1", True, None)],
+    )
+    row = await tables.store.get(lobby.game_id)
+    assert row is not None and row.seats[1].ai_level is None and row.seats[1].level == "easy"
+    assert "Bot 1 (Easy AI)" in (await tables.lobby(lobby.game_id)).text

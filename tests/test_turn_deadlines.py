@@ -129,3 +129,37 @@ async def test_a_deadline_plays_the_whole_turn(tmp_path: Path) -> None:
     assert notice.update.ping == [USERS[1 - seat]]
     assert [(s, k) for _i, s, k, _d in await store.timers_of(gid)] == [(1 - seat, "deadline")]
     await store.close()
+
+
+async def test_a_deadline_turn_is_played_at_the_servers_strength_outside_the_lock(tmp_path: Path) -> None:
+    """Issue 30: "A deadline or takeover move uses the server's default", and the
+    search runs in the pool, never inside the game's lock or a transaction: while
+    the deadline's player thinks, the game's lock is free."""
+    import asyncio
+
+    from tables import thinking
+
+    clock = Clock()
+    store = await Store(str(tmp_path / "s.db"), clock=clock).open()
+    seen: list[tuple[str, bool]] = []
+    t: Tables
+
+    def run(job: thinking.Job) -> object:
+        seen.append((job.level, t._locks[gid].locked()))
+        return thinking.easy(job)
+
+    t = Tables(store, clock=clock, thinker=thinking.Thinker(0, run=run))
+    await t.set_guild_settings(GUILD, {"ai_level": "hard"})
+    lobby = await t.create(
+        USERS[0], "p1", Turns.key, seed=3, guild_id=GUILD, settings={"deadline_hours": 2, "reminder_hours": 0}
+    )
+    gid = lobby.game_id
+    await t.join(gid, USERS[1], "p2")
+    await t.start(gid, USERS[0])
+    clock.now += 2 * HOUR + 1
+    (notice,) = await asyncio.wait_for(t.fire_due(), 30)
+    assert "had the AI play the turn" in notice.text
+    assert seen and all(level == "hard" for level, _ in seen), seen
+    assert not any(locked for _, locked in seen), "a player thought while holding the game's lock"
+    t.close()
+    await store.close()

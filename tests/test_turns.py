@@ -214,7 +214,7 @@ async def test_after_the_ai_turn_the_mover_is_pinged_for_their_new_turn(t: Table
     assert not first.post and first.next is not None
     end = await t.act(gid, ALICE, "5")
     assert end.post and end.next is None and end.ping == [ALICE], "a new turn: the board pings alice"
-    assert "Bot 1 (AI) adds 3" in end.text, "the AI's turn is summed up on the same board"
+    assert "Bot 1 (Easy AI) adds 3" in end.text, "the AI's turn is summed up on the same board"
 
 
 async def test_a_move_made_while_the_board_is_on_its_way_owes_no_second_board(t: Tables) -> None:

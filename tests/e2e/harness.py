@@ -182,7 +182,8 @@ class Table:
             await c.reply()  # deferred (type 6), then the lobby is edited
             assert c.response_type == 6 and p.name in self.lobby.content
         for _ in range(ais):
-            c = await host.click(self.lobby, f"lk:lobby:{self.game_id}:ai")
+            # The lobby's "Add a computer player" menu; easy: the tests' players answer at once.
+            c = await host.select(self.lobby, ["easy"], f"lk:addai:{self.game_id}")
             await c.reply()
             assert c.response_type == 6
         if before_start is not None:

@@ -294,6 +294,8 @@ async def click(t: Tables, custom_id: str, user: int) -> str | None:
             await t.choose(gid, user, int(m["ver"]), int(m["depth"]), m["op"], int(m["n"]))
         elif name == "StepSelect":
             await t.choose(gid, user, int(m["ver"]), int(m["depth"]), "pick", 0)
+        elif name == "AddAISelect":
+            await t.add_ai(gid, user, "easy")
         else:
             op = {"join": t.join, "leave": t.leave, "ai": t.add_ai}
             if m["op"] == "start":

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -317,3 +318,78 @@ async def test_a_turns_summary_never_holds_a_secret(key: str, tmp_path: Any) -> 
             assert secret not in text, f"{key}: private text {secret!r} in a turn's board: {text!r}"
     record("secrets_turn_summary", game=key, boards=len(boards), secrets_checked=len(checked))
     assert boards, "no board was posted: nothing was checked"
+
+
+# ---- computer players (issue 30): what a thinking worker receives ----------------------
+
+
+@pytest.mark.parametrize("key", ["test-race", *core.available()])
+async def test_a_computer_players_job_holds_only_its_seats_view(key: str, tmp_path: Any) -> None:
+    """Every job a computer player's worker receives, captured as it is sent (pickled,
+    as a process pool sends it), is exactly (game, the seat's view, its legal moves,
+    a seed, the level): a state that differs only in what the seat cannot see gives
+    the same bytes, and neither the game's random seed nor anything else of the state
+    is in it. The players are "hard" (searching) ones; the worker here answers with
+    the easy player's move, so whole games play in seconds."""
+    import pickle
+
+    from tables import thinking
+
+    game = core.get(key)
+    sent: list[tuple[dict[str, Any], int, bytes]] = []
+    real_job_for = thinking.job_for
+
+    def capture(g: core.Game, state: dict[str, Any], seat: int, level: str) -> thinking.Job:
+        job = real_job_for(g, state, seat, level)
+        sent.append((json.loads(json.dumps(state)), seat, pickle.dumps(job)))
+        return job
+
+    import tables.play
+
+    store = await Store(str(tmp_path / "ai.db")).open()
+    t = Tables(store, thinker=thinking.Thinker(0, run=thinking.easy))
+    try:
+        # Patched where step_ai looks it up: the jobs Tables really sends.
+        orig = tables.play.job_for
+        tables.play.job_for = capture  # type: ignore[assignment]
+        try:
+            # Seeds of nine digits: a seed found in a job's bytes is no coincidence.
+            for seed in range(987_654_321, 987_654_321 + size(2, 10)):
+                lobby = await t.create(0, "host", key, seed=seed, take_seat=False)
+                for _ in range(game.min_players):
+                    await t.add_ai(lobby.game_id, 0, "hard")
+                await t.start(lobby.game_id, None, run_ai=False)
+                for _ in range(size(60, 400)):
+                    if await t.step_ai(lobby.game_id) is None:
+                        break
+        finally:
+            tables.play.job_for = orig  # type: ignore[assignment]
+    finally:
+        t.close()
+        await store.close()
+    assert sent, "the computer players were asked nothing"
+    rnd = random.Random(7)
+    compared = 0
+    for state, seat, blob in sent[:: max(1, len(sent) // size(40, 400))]:
+        job = pickle.loads(blob)
+        assert job == thinking.Job(
+            key,
+            game.view(state, seat),
+            game.legal_actions(state, seat),
+            thinking.ai_seed(state, seat),
+            "hard",
+        ), "a job is the seat's view, legal moves, seed and level, nothing more"
+        assert str(state["rng"]["seed"]).encode() not in blob, "the game's random seed never reaches a worker"
+        assert re.fullmatch(r"[0-9a-f]{64}", job.seed), "the seed is a digest, not the game's randomness"
+        for other in variants(state, rnd, size(30, 200), key):
+            if safe(game.view, other, seat) != job.view:
+                continue  # the seat would see the difference
+            same = safe(real_job_for, game, other, seat, "hard")
+            if same is None:
+                continue
+            compared += 1
+            assert same.legal == job.legal, "legal moves depend on what the seat cannot see"
+            assert same.seed == job.seed, "the seed depends on what the seat cannot see"
+            assert pickle.dumps(same) == blob, "what the seat cannot see changed what the worker receives"
+    assert compared or key != "test-race", "no pair of states differing in a secret was compared"
+    record("ai_jobs_hide_secrets", game=key, jobs=len(sent), secret_pairs=compared)

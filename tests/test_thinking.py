@@ -1,0 +1,155 @@
+"""Where computer players think (tables/thinking.py, issue 30): a process pool that
+never holds a game's lock while thinking, and a crash that never stalls a game."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from store import Store
+from tables import Tables, thinking
+
+ALICE = 11
+
+
+def crash(job: thinking.Job) -> Any:
+    os._exit(3)  # a worker dies mid-thought (killed, out of memory)
+
+
+def slow(job: thinking.Job) -> Any:
+    """A computer player that thinks for 1.5 s, burning CPU, then plays the easy move."""
+    from tests import fakegame
+
+    fakegame.install()
+    end = time.perf_counter() + 1.5
+    while time.perf_counter() < end:
+        pass
+    return thinking.easy(job)
+
+
+def with_fake(job: thinking.Job) -> Any:
+    from tests import fakegame
+
+    fakegame.install()
+    return thinking.decide(job)
+
+
+async def test_a_crashed_worker_is_replaced_by_the_easy_player(tmp_path: Path, caplog: Any) -> None:
+    store = await Store(str(tmp_path / "t.db")).open()
+    t = Tables(store, thinker=thinking.Thinker(1, run=crash))
+    try:
+        lobby = await t.create(0, "host", "test-race", seed=5, take_seat=False)
+        for _ in range(2):
+            await t.add_ai(lobby.game_id, 0, "hard")
+        await t.start(lobby.game_id, None)
+        row = await store.get(lobby.game_id)
+        assert row is not None and row.status == "over", "the game went on to its end without its workers"
+        assert t.thinker.fallbacks == row.moves > 0
+        assert "the easy player moves instead" in caplog.text
+    finally:
+        t.close()
+        await store.close()
+
+
+async def test_a_real_pool_plays_a_searched_game(tmp_path: Path) -> None:
+    """Normal players in worker processes (spawned) play a whole game of the test game."""
+    store = await Store(str(tmp_path / "t.db")).open()
+    t = Tables(store, thinker=thinking.Thinker(2, run=with_fake))
+    try:
+        lobby = await t.create(
+            0, "host", "test-race", seed=5, take_seat=False, ai_players=2, ai_level="normal"
+        )
+        await t.start(lobby.game_id, None)
+        row = await store.get(lobby.game_id)
+        assert row is not None and row.status == "over" and t.thinker.fallbacks == 0
+        assert [s.ai_level for s in row.seats] == ["normal", "normal"]
+    finally:
+        t.close()
+        await store.close()
+
+
+async def test_a_person_is_not_held_while_a_computer_player_thinks(tmp_path: Path) -> None:
+    """A computer seat thinking 1.5 s in the pool holds no lock: a person's move in
+    another game, and any read of this one, is answered meanwhile."""
+    store = await Store(str(tmp_path / "t.db")).open()
+    t = Tables(store, thinker=thinking.Thinker(1, run=slow))
+    try:
+        bot_game = await t.create(
+            0, "host", "test-race", seed=1, take_seat=False, ai_players=2, ai_level="hard"
+        )
+        person = await t.create(ALICE, "alice", "test-race", seed=2)
+        await t.add_ai(person.game_id, ALICE, "easy")
+        await t.start(person.game_id, ALICE, run_ai=False)
+        await t.start(bot_game.game_id, None, run_ai=False)
+        thinking_task = asyncio.create_task(t.step_ai(bot_game.game_id))
+        await asyncio.sleep(0.3)
+        t0 = time.perf_counter()
+        async with t._lock(bot_game.game_id):  # the thinking game's lock is free
+            pass
+        row = await store.get(person.game_id)
+        assert row is not None and row.state is not None
+        if row.seats[row.state["turn"] % 2].user_id == ALICE:
+            await t.act(person.game_id, ALICE, "1")
+        waited = time.perf_counter() - t0
+        assert not thinking_task.done(), "the computer player was still thinking"
+        assert waited < 0.5, f"a person waited {waited:.2f} s for a computer player"
+        assert await thinking_task is not None
+    finally:
+        t.close()
+        await store.close()
+
+
+async def test_a_decision_overtaken_by_a_move_is_thought_again(tmp_path: Path) -> None:
+    """The game moved on while the player thought: its decision is not applied on
+    the new position; it thinks again from there."""
+    store = await Store(str(tmp_path / "t.db")).open()
+    seen: list[int] = []
+
+    def run(job: thinking.Job) -> Any:
+        seen.append(job.view["total"])
+        return thinking.easy(job)
+
+    t = Tables(store, thinker=thinking.Thinker(0, run=run))
+    try:
+        lobby = await t.create(0, "host", "test-race", seed=1, take_seat=False, ai_players=2, ai_level="hard")
+        await t.start(lobby.game_id, None, run_ai=False)
+        real = t.thinker.decide
+
+        async def overtaken(job: thinking.Job) -> Any:
+            action = await real(job)
+            if len(seen) == 1:  # another move lands while the first decision is out
+                row = await store.get(lobby.game_id)
+                assert row is not None
+                await t.step_ai(lobby.game_id)
+            return action
+
+        t.thinker.decide = overtaken  # type: ignore[method-assign]
+        await t.step_ai(lobby.game_id)
+        row = await store.get(lobby.game_id)
+        assert row is not None and row.moves == 2
+        assert seen[0] == 0 and seen[-1] > 0, "the overtaken decision was made again on the new total"
+    finally:
+        t.close()
+        await store.close()
+
+
+async def test_a_stuck_worker_is_given_up_and_the_easy_player_moves(monkeypatch: Any) -> None:
+    monkeypatch.setattr(thinking, "THINK_LIMIT", 0.3)
+
+    def stuck(job: thinking.Job) -> Any:
+        time.sleep(1.0)
+        return 99  # never played: given up
+
+    thinker = thinking.Thinker(0, run=stuck)
+    try:
+        from tests import fakegame
+
+        fakegame.install()
+        job = thinking.Job("test-race", {"total": 8}, [1, 2, 3], "s", "hard")
+        assert await thinker.decide(job) == 3, "the easy player's move (total 8: add 3)"
+        assert thinker.fallbacks == 1
+    finally:
+        thinker.close()
