@@ -215,7 +215,10 @@ async def post_board(
     if update.dm:
         for uid in update.dm:
             await send_dm(client, uid, f"It is your turn in game #{update.game_id}: {message.jump_url}")
-    await carry_turns(client, update, skip=mover)
+    if mover is None:
+        await carry_turns(client, update)
+    else:  # after the mover's own answer, not before it: another player's picture takes a moment
+        later(carry_turns(client, update, skip=mover))
     return message
 
 
@@ -223,6 +226,16 @@ async def post_board(
 
 YOUR_TURN = "It is your turn again; the table's board is in the thread."
 MOVED_ON = "Another player moved meanwhile; your choices below are up to date."
+
+
+_later: set[asyncio.Task[Any]] = set()
+
+
+def later(coro: Any) -> None:
+    """Run ``coro`` beside the answer being given (a reference is kept: tasks are weakly held)."""
+    task = asyncio.create_task(coro)
+    _later.add(task)
+    task.add_done_callback(_later.discard)
 
 
 def live_turns(client: discord.Client) -> LiveTurns:
@@ -747,7 +760,7 @@ async def post_taken(interaction: discord.Interaction, update: Update, game_id: 
         if update.post:
             await post_board(interaction.client, update, mover=interaction.user.id)
         else:  # a move inside a turn: no board, but the others choosing now see it
-            await carry_turns(interaction.client, update, skip=interaction.user.id)
+            later(carry_turns(interaction.client, update, skip=interaction.user.id))
     except DatabaseTimeout:
         log.warning("posting the board of game %s waits for the database", game_id)
         confirm += "\nYour move was taken; the board will be posted when the database answers again."

@@ -46,6 +46,9 @@ YOUR_MOVE = "Your move"
 ANSWER_TIMEOUT = 30.0  # a click not answered in this time counts as unanswered
 QUIET = 0.04  # the bot has finished answering when the stand-in saw no request for this long
 QUIET_AFTER_MOVE = 0.15  # ... after a click that left the player without a private message
+# A player whose turn begins looks at their private turn message this long for the bot to
+# bring the new turn into it (it does so beside the mover's answer), before "Your move".
+GLANCE = 2.0
 
 
 class Stuck(RuntimeError):
@@ -238,6 +241,8 @@ class ClickGame:
                 who = self.rng.choice(acting)
             assert who is not None
             choices = self._choices(who)
+            if not choices and self._panels.get(who.id) is not None:
+                choices = await self._glance(who)
             if choices:
                 await self._pick(row, who, choices)
                 refused_opens = 0
@@ -252,6 +257,15 @@ class ClickGame:
                     )
                 await self._wait_board(self.standin.mark(), 5.0)
         self.seconds = time.monotonic() - t0
+
+    async def _glance(self, who: Actor) -> list[tuple[dict[str, Any], str | None]]:
+        """``who`` was pinged and looks at their private turn message for a moment: what it
+        offers once the bot has brought their turn into it (nothing if it does not)."""
+        try:
+            await self.standin.wait_until(lambda: self._choices(who), GLANCE, "the turn in the message")
+        except TimeoutError:
+            pass
+        return self._choices(who)
 
     def _choices(self, who: Actor) -> list[tuple[dict[str, Any], str | None]]:
         """What ``who``'s private turn message offers now (nothing while a click on it
