@@ -16,6 +16,7 @@ from cogs.live import Live, LiveTurns, received, retire
 from tables import (
     NOT_TAKEN,
     SLOW,
+    TAKEN_BACK,
     CommitUnknown,
     DatabaseTimeout,
     Lobby,
@@ -669,6 +670,37 @@ async def step_done(interaction: discord.Interaction, button: StepButton) -> Non
     content, view, files = await after_move(interaction, update, button.game_id)
     await interaction.edit_original_response(content=content, view=view, attachments=files)
     await keep_live(interaction, button.game_id, clicked_on(interaction), view)
+
+
+async def take_back(interaction: discord.Interaction, game_id: int, update: Update) -> None:
+    """After /undo of a move the table has not seen: the player's live private turn
+    message shows their turn as it stands again (edited in place), and /undo answers
+    in one sentence; without a live message the answer is the turn itself (a new
+    private message, the live one from now on). Others choosing at the same time get
+    their choices brought up to date."""
+    assert update.next is not None
+    uid = interaction.user.id
+    turns = live_turns(interaction.client)
+    content, view, files = panel_message(update.next, TAKEN_BACK)
+    edited = False
+    async with turns.lock(game_id, uid):
+        live = turns.get(game_id, uid)
+        if live is not None:
+            try:
+                await live.interaction.edit_original_response(
+                    content=content, view=view, attachments=files, allowed_mentions=NOBODY
+                )
+                live.version = choices_version(view)
+                edited = True
+            except discord.HTTPException as exc:
+                log.info("game %s: the private turn message was not taken back (%s)", game_id, exc.status)
+                turns.drop(game_id, uid, live)
+    if edited:
+        await interaction.followup.send(TAKEN_BACK + " Your private message above shows it.", ephemeral=True)
+    else:
+        sent = await interaction.followup.send(content, view=view, files=files, ephemeral=True, wait=True)
+        await keep_live(interaction, game_id, sent.id, view)
+    later(carry_turns(interaction.client, update, skip=uid))
 
 
 def clicked_on(interaction: discord.Interaction) -> int | None:
