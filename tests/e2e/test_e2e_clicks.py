@@ -212,3 +212,45 @@ async def test_e2e_tiny_margin_never_edits_an_old_message(standin: StandIn, tmp_
         assert standin.errors == [], standin.errors
     finally:
         await bot.stop()
+
+
+async def test_e2e_undo_inside_a_turn_edits_the_private_message_back(
+    standin: StandIn, bot: BotProcess
+) -> None:
+    """/undo of a move inside one's own turn that no board showed (a Dungeon Drawers
+    element installed while the card is face up): no board in the thread, the private
+    turn message shows the turn as it stands again, /undo answers in one sentence."""
+    from tables import TAKEN_BACK
+    from tests.e2e.harness import GOES_ON
+
+    actors = [standin.user(26_400 + i, f"player{i + 1}") for i in range(2)]
+    g = ClickGame(standin, bot.db, "dungeon-drawers", actors, seed=SEED)
+    await g.__aenter__()
+    try:
+        await g.open()
+        for _ in range(150):
+            await g.play(max_clicks=len(g.clicks) + 1)
+            row = await g._row()
+            last = g.clicks[-1].seat if g.clicks else None
+            who = next((h for h in g.humans if row.seat_of(h.id) == last), None)
+            m = g._panels.get(who.id) if who is not None else None
+            if who is None or m is None or not m.content.startswith(GOES_ON):
+                continue
+            mark = standin.mark()
+            r = await who.slash("undo", channel=g.table.thread_id)
+            answer = await r.reply()
+            if "taken back" not in answer.content:
+                continue  # that move stands (it revealed something): play on
+            break
+        else:
+            raise AssertionError("no move inside a turn could be taken back in 150 clicks")
+        assert answer.ephemeral and answer.content.startswith(TAKEN_BACK), answer.content
+        await standin.wait_until(lambda: m.content.startswith(TAKEN_BACK), 10, "the message taken back")
+        row = await g._row()
+        assert offered(m) and version_on(m) == row.version, m
+        assert standin.find_messages(g.table.is_board, after=mark) == [], "no board for an unseen move"
+        assert [x for x in standin.find_messages(lambda x: x.ephemeral, after=mark)] == [answer]
+        await g.play(max_clicks=len(g.clicks) + 10)  # the game goes on from the message
+        assert standin.unknown == [] and standin.errors == []
+    finally:
+        await g.__aexit__()
