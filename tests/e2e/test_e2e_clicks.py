@@ -257,3 +257,25 @@ async def test_e2e_undo_inside_a_turn_edits_the_private_message_back(
         assert standin.unknown == [] and standin.errors == []
     finally:
         await g.__aexit__()
+
+
+async def test_e2e_a_restart_forgets_the_live_messages(standin: StandIn, bot: BotProcess) -> None:
+    """The live message is kept in memory only (a token is a credential to a private
+    message): after a restart each player's next new turn is opened with "Your move",
+    the bot never tries a token it no longer holds, and later turns come into the new
+    message again."""
+    g = await monster_inn(standin, bot.db, 26_500)
+    try:
+        await g.play(max_clicks=8)
+        before = len(g.clicks)
+        await bot.kill()
+        await bot.start()
+        await g.play(max_clicks=before + 20)
+        after = g.clicks[before:]
+        opened = sum(c.what == "Your move" for c in after)
+        assert 1 <= opened <= 2, [c.what for c in after]  # once a player at most
+        fig = await g.figures()
+        assert fig["unanswered_clicks"] == 0 and fig["turns_in_private_message"] >= 6, fig
+        assert standin.errors == [], standin.errors
+    finally:
+        await g.__aexit__()
