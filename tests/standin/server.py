@@ -10,8 +10,10 @@ attachments' bytes, interaction responses), and tests act as users through
 :class:`tests.standin.actors.Actor`. Payloads follow Discord's documented
 shapes so discord.py parses them with its own code; where Discord would refuse
 a request (a 2001-character message, a 26th autocomplete choice, a second
-response to one interaction, an acknowledgement after 3 s) the stand-in refuses
-it the same way and records the refusal in :attr:`StandIn.errors`.
+response to one interaction, an acknowledgement after 3 s, a webhook request with
+an interaction token older than 15 minutes: 401, 50027 "Invalid Webhook Token") the
+stand-in refuses it the same way and records the refusal in :attr:`StandIn.errors`.
+:meth:`StandIn.advance` moves the clock those tokens age by.
 """
 
 from __future__ import annotations
