@@ -30,6 +30,8 @@ SETTINGS = {
     "last sign of life, before another process may fire them (default 120)",
     "LAIRKEEPER_DB_TIMEOUT": "seconds any database query or transaction may take before the bot gives up and "
     "says so (default 5)",
+    "LAIRKEEPER_TURN_MESSAGE_SECONDS": "seconds after a player's last click in their private turn message that "
+    "the bot still brings their next turn into it (default 840; Discord's tokens live 900; 0: never)",
     "LAIRKEEPER_LOG_LEVEL": "logging level: DEBUG, INFO, WARNING (default INFO)",
     "LAIRKEEPER_DEV_GUILD": "a server id: sync slash commands to that server only, instantly (for development)",
     "LAIRKEEPER_DISCORD_BASE": "TEST-ONLY: base URL of a local Discord stand-in, e.g. http://127.0.0.1:8080",

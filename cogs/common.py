@@ -13,10 +13,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.live import Live, LiveTurns, received, retire
 from tables import (
     AI_LEVELS,
     NOT_TAKEN,
     SLOW,
+    TAKEN_BACK,
     CommitUnknown,
     DatabaseTimeout,
     Lobby,
@@ -98,6 +100,7 @@ class _Acknowledged(discord.InteractionResponse):  # type: ignore[type-arg]
 async def acknowledge(interaction: discord.Interaction, ack: str) -> bool:
     """Defer the interaction (``private``: an ephemeral "thinking" reply; ``update``: a
     component's own message will be edited). False if Discord no longer takes it."""
+    received(interaction)  # its token's 15 minutes run from about now (cogs/live.py)
     if not interaction.response.is_done():
         try:
             if ack == "update":
@@ -196,11 +199,15 @@ def board_nonce(update: Update) -> str:
 _post_locks: dict[int, asyncio.Lock] = {}
 
 
-async def post_board(client: discord.Client, update: Update, again: bool = False) -> discord.Message | None:
+async def post_board(
+    client: discord.Client, update: Update, again: bool = False, mover: int | None = None
+) -> discord.Message | None:
     """Post the board in the game's thread, pinging whoever must act next, and mark
-    it posted. A board is posted once: one a newer board has already covered is
-    skipped (``again``: /board, post it anyway). A failure leaves the board owed;
-    :func:`post_owed` posts it when Discord answers again."""
+    it posted; then carry each pinged player's new turn into their live private turn
+    message (``mover``: the user whose click this answers, whose own message shows
+    their next turn with that answer). A board is posted once: one a newer board has
+    already covered is skipped (``again``: /board, post it anyway). A failure leaves
+    the board owed; :func:`post_owed` posts it when Discord answers again."""
     tables: Tables = client.tables  # type: ignore[attr-defined]
     if not update.post and not again:  # a move inside a turn: the thread waits for the turn's end
         return None
@@ -216,7 +223,111 @@ async def post_board(client: discord.Client, update: Update, again: bool = False
     if update.dm:
         for uid in update.dm:
             await send_dm(client, uid, f"It is your turn in game #{update.game_id}: {message.jump_url}")
+    if mover is None:
+        await carry_turns(client, update)
+    else:  # after the mover's own answer, not before it: another player's picture takes a moment
+        later(carry_turns(client, update, skip=mover))
     return message
+
+
+# ---- the live private turn message (cogs/live.py) ---------------------------------------
+
+YOUR_TURN = "It is your turn again; the table's board is in the thread."
+MOVED_ON = "Another player moved meanwhile; your choices below are up to date."
+
+
+_later: set[asyncio.Task[Any]] = set()
+
+
+def later(coro: Any) -> None:
+    """Run ``coro`` beside the answer being given (a reference is kept: tasks are weakly held)."""
+    task = asyncio.create_task(coro)
+    _later.add(task)
+    task.add_done_callback(_later.discard)
+
+
+def live_turns(client: discord.Client) -> LiveTurns:
+    turns = getattr(client, "live_turns", None)
+    if turns is None:
+        turns = LiveTurns()
+        client.live_turns = turns  # type: ignore[attr-defined]
+    return turns
+
+
+def choices_version(view: discord.ui.View | None) -> int | None:
+    """The game version the choices on a private message belong to (None: it offers none)."""
+    for item in view.children if view is not None else []:
+        if isinstance(item, (MoveButton, StepButton, StepSelect)):
+            return item.version
+    return None
+
+
+async def keep_live(
+    interaction: discord.Interaction, game_id: int, message_id: int | None, view: discord.ui.View | None
+) -> None:
+    """``interaction`` just showed its user's private turn message ``message_id`` with
+    ``view``: that message is the live one now, and an older one loses its buttons. A
+    courtesy: the answer was given already, so nothing here may fail it."""
+    turns = live_turns(interaction.client)
+    uid = interaction.user.id
+    try:
+        async with turns.lock(game_id, uid):
+            old = turns.keep(game_id, uid, interaction, message_id, choices_version(view))
+            if old is not None:
+                await retire(old)
+    except Exception:
+        log.exception("game %s: the live private message of a player was not recorded", game_id)
+
+
+def stale(live: Live, update: Update) -> bool:
+    """The live message offers choices of a version older than ``update``'s."""
+    return live.version is not None and live.version < update.version
+
+
+async def carry_turns(client: discord.Client, update: Update, skip: int | None = None) -> int:
+    """Each pinged player (but ``skip``) whose private turn message is live gets the
+    new turn in it, as "Your move" would show it: their own state, the choices, the
+    picture. A player still to act from before (several choose at once) whose live
+    message offers choices of an older version gets them brought up to date, so their
+    next click is not refused as out of date. Only their own seat's view goes in
+    (tables.panel), in their own ephemeral message. A token Discord no longer takes is
+    forgotten: the player presses "Your move" on the board. Returns how many messages
+    were edited; never raises (the move is saved, the board posted)."""
+    if update.over:
+        return 0
+    turns = live_turns(client)
+    tables: Tables = client.tables  # type: ignore[attr-defined]
+    n = 0
+    for uid in dict.fromkeys([*update.ping, *update.acting]):
+        first = turns.get(update.game_id, uid)
+        if uid == skip or first is None or (uid not in update.ping and not stale(first, update)):
+            continue
+        live: Live | None = None
+        try:
+            async with turns.lock(update.game_id, uid):
+                live = turns.get(update.game_id, uid)  # the newest, after any "Your move" meanwhile
+                if live is None or (uid not in update.ping and not stale(live, update)):
+                    continue
+                try:
+                    panel = await tables.panel(update.game_id, uid, update.version)
+                except TableError:  # no longer theirs to play (they played it meanwhile), paused...
+                    continue
+                lead = YOUR_TURN if uid in update.ping else MOVED_ON
+                note = "\n".join(p for p in (update.private.get(uid, ""), lead) if p)
+                content, view, files = panel_message(panel, note)
+                await live.interaction.edit_original_response(
+                    content=content, view=view, attachments=files, allowed_mentions=NOBODY
+                )
+                live.version = choices_version(view)
+                n += 1
+        except discord.HTTPException as exc:  # expired (401) or gone (404): the board's button stays
+            log.info(
+                "game %s: a turn was not carried into a private message (%s)", update.game_id, exc.status
+            )
+            turns.drop(update.game_id, uid, live)
+        except Exception:
+            log.exception("game %s: carrying a turn into a private message failed", update.game_id)
+    return n
 
 
 async def _send_board(client: discord.Client, update: Update, nonce: str | None) -> discord.Message | None:
@@ -445,7 +556,8 @@ class ChooseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:ch:(
             await interaction.response.defer(ephemeral=True, thinking=True)
             panel = await tables_of(interaction).panel(self.game_id, interaction.user.id, self.version)
             content, view, files = panel_message(panel)
-            await interaction.followup.send(content, view=view, files=files, ephemeral=True)
+            sent = await interaction.followup.send(content, view=view, files=files, ephemeral=True, wait=True)
+            await keep_live(interaction, self.game_id, sent.id, view)
 
         await guarded(interaction, self.game_id, run())
 
@@ -597,6 +709,7 @@ async def step_click(
     else:
         content, view, files = step_message(step)
     await interaction.edit_original_response(content=content, view=view, attachments=files)
+    await keep_live(interaction, game_id, clicked_on(interaction), view)
 
 
 async def step_done(interaction: discord.Interaction, button: StepButton) -> None:
@@ -605,6 +718,43 @@ async def step_done(interaction: discord.Interaction, button: StepButton) -> Non
     update = await t.choose_done(button.game_id, interaction.user.id, button.version, button.depth)
     content, view, files = await after_move(interaction, update, button.game_id)
     await interaction.edit_original_response(content=content, view=view, attachments=files)
+    await keep_live(interaction, button.game_id, clicked_on(interaction), view)
+
+
+async def take_back(interaction: discord.Interaction, game_id: int, update: Update) -> None:
+    """After /undo of a move the table has not seen: the player's live private turn
+    message shows their turn as it stands again (edited in place), and /undo answers
+    in one sentence; without a live message the answer is the turn itself (a new
+    private message, the live one from now on). Others choosing at the same time get
+    their choices brought up to date."""
+    assert update.next is not None
+    uid = interaction.user.id
+    turns = live_turns(interaction.client)
+    content, view, files = panel_message(update.next, TAKEN_BACK)
+    edited = False
+    async with turns.lock(game_id, uid):
+        live = turns.get(game_id, uid)
+        if live is not None:
+            try:
+                await live.interaction.edit_original_response(
+                    content=content, view=view, attachments=files, allowed_mentions=NOBODY
+                )
+                live.version = choices_version(view)
+                edited = True
+            except discord.HTTPException as exc:
+                log.info("game %s: the private turn message was not taken back (%s)", game_id, exc.status)
+                turns.drop(game_id, uid, live)
+    if edited:
+        await interaction.followup.send(TAKEN_BACK + " Your private message above shows it.", ephemeral=True)
+    else:
+        sent = await interaction.followup.send(content, view=view, files=files, ephemeral=True, wait=True)
+        await keep_live(interaction, game_id, sent.id, view)
+    later(carry_turns(interaction.client, update, skip=uid))
+
+
+def clicked_on(interaction: discord.Interaction) -> int | None:
+    """The id of the message a component was clicked on (its interaction's @original)."""
+    return interaction.message.id if interaction.message is not None else None
 
 
 async def after_move(
@@ -612,10 +762,18 @@ async def after_move(
 ) -> tuple[str, discord.ui.View | None, list[discord.File]]:
     """After a saved move: the turn's board when the turn ended (posted in the
     thread), and what the mover's private message shows now: the turn's next step
-    while it goes on, else the move taken and the turn in words."""
+    while it goes on, their next turn when one of theirs begins at once (the board
+    pinged them), else the move taken and the turn in words."""
     confirm = await post_taken(interaction, update, game_id)
     if update.next is not None:
         return panel_message(update.next, confirm)
+    uid = interaction.user.id
+    if update.post and not update.over and uid in update.ping:
+        try:
+            panel = await tables_of(interaction).panel(game_id, uid, update.version)
+        except TableError:  # not theirs after all (the game moved on meanwhile)
+            return confirm, None, []
+        return panel_message(panel, confirm + "\n" + YOUR_TURN)
     return confirm, None, []
 
 
@@ -660,9 +818,11 @@ async def play(
     content, view, files = await after_move(interaction, update, game_id)
     if button is not None:
         await interaction.edit_original_response(content=content, view=view, attachments=files)
+        await keep_live(interaction, game_id, clicked_on(interaction), view)
     else:
         kw: dict[str, Any] = {"view": view} if view is not None else {}
-        await interaction.followup.send(content, ephemeral=True, files=files, **kw)
+        sent = await interaction.followup.send(content, ephemeral=True, files=files, wait=True, **kw)
+        await keep_live(interaction, game_id, sent.id, view)
 
 
 async def post_taken(interaction: discord.Interaction, update: Update, game_id: int) -> str:
@@ -678,7 +838,10 @@ async def post_taken(interaction: discord.Interaction, update: Update, game_id: 
     if update.actor_private:
         confirm += "\n" + update.actor_private
     try:
-        await post_board(interaction.client, update)
+        if update.post:
+            await post_board(interaction.client, update, mover=interaction.user.id)
+        else:  # a move inside a turn: no board, but the others choosing now see it
+            later(carry_turns(interaction.client, update, skip=interaction.user.id))
     except DatabaseTimeout:
         log.warning("posting the board of game %s waits for the database", game_id)
         confirm += "\nYour move was taken; the board will be posted when the database answers again."

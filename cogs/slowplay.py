@@ -25,6 +25,7 @@ from cogs.common import (
     say,
     send_dm,
     tables_of,
+    take_back,
     thread_of,
 )
 from tables import AI_LEVELS, DatabaseTimeout, Notice, TableError, Tables
@@ -257,8 +258,12 @@ class SlowPlay(commands.Cog):
             gid = await game_here(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             update = await tables_of(interaction).undo(gid, interaction.user.id)
-            await post_board(interaction.client, update)
-            await interaction.followup.send("Your last move was taken back.", ephemeral=True)
+            if update.post:  # the table had seen the move: a board of the state restored
+                await post_board(interaction.client, update)
+                await interaction.followup.send("Your last move was taken back.", ephemeral=True)
+                return
+            # A move inside the turn, unseen by the table: the private turn message goes back.
+            await take_back(interaction, gid, update)
 
         await guarded(interaction, None, run())
 

@@ -32,7 +32,7 @@ from store import CommitUnknown, DatabaseTimeout
 from tables.base import NOT_TAKEN, SLOW, GameInfo, MoveTaken, TablesBase, replayed
 from tables.board import BoardMixin
 from tables.chooser import ChooserMixin
-from tables.history import HistoryMixin
+from tables.history import TAKEN_BACK, HistoryMixin
 from tables.lobby import LobbyMixin
 from tables.play import CHOICE_REF, PlayMixin
 from tables.replay import Replay, same_state
@@ -83,6 +83,7 @@ __all__ = [
     "CHOICE_REF",
     "NOT_TAKEN",
     "SLOW",
+    "TAKEN_BACK",
     "CommitUnknown",
     "DatabaseTimeout",
     "MoveTaken",

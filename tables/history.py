@@ -4,17 +4,28 @@ and taking back one's last move (``/undo``)."""
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
 import render
 from engine import core
 from store import Conflict, GameRow
 from tables.base import TablesBase
 from tables.replay import Replay, replayed
-from tables.results import TableError, Update
+from tables.results import Panel, TableError, Update
 from tables.text import display_name, image_names
+
+TAKEN_BACK = "Your last move was taken back; your turn goes on."
 
 
 class HistoryMixin(TablesBase):
+    if TYPE_CHECKING:  # tables/chooser.py, tables/turns.py
+
+        async def _panel_of(
+            self, row: GameRow, user_id: int, seat: int, turn: list[str] | None = None
+        ) -> Panel: ...
+
+        def _forget(self, game_id: int) -> None: ...
+
     async def history(self, game_id: int, page: int = 1, per_page: int = 20) -> tuple[str, int]:
         """One page of the move log in the public notation. Returns (text, pages)."""
         row = await self._load(game_id)
@@ -48,7 +59,11 @@ class HistoryMixin(TablesBase):
         return f"{game.title} #{row.id} after move {move} of {len(entries)}.", png
 
     async def undo(self, game_id: int, user_id: int) -> Update:
-        """Take back the user's last move, if nobody has acted since and it revealed nothing."""
+        """Take back the user's last move, if nobody has acted since and it revealed nothing.
+        A move inside the user's turn that no board has shown yet is taken back quietly
+        (issue 26: one board a turn): the thread stays as it is, and the Update carries
+        the turn as it stands again for the user's private message (``post`` False,
+        ``next`` their panel). A move a board showed gets a board of the state restored."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             if row.status != "active" or row.state is None:
@@ -71,10 +86,31 @@ class HistoryMixin(TablesBase):
             before, after = game.to_act(row.state), game.to_act(state)
             renew = game.turn_id(row.state) != game.turn_id(state)
             arm, disarm = await self._timer_changes(row, before, after, renew=renew)
+            # Unseen: the thread is up to date and its last board came before the move.
+            shown = await self.store.posted_moves(game_id)
+            unseen = (
+                not renew
+                and (await self.store.flags(game_id))[2] >= row.version
+                and shown < entries[-1][0]
+                and seat in after
+            )
             try:
-                await self.store.undo(game_id, row.version, entries[-1][0], state, arm, disarm)
+                version = await self.store.undo(game_id, row.version, entries[-1][0], state, arm, disarm)
             except Conflict:
                 raise TableError("The game moved on at the same moment; the move stands.") from None
+            self._forget(game_id)  # the moves kept since the last board: one is gone
+            if unseen:
+                # Nothing to show the table: the thread stays up to date (a crash before
+                # this mark leaves a board owed, which is posted as after any restart).
+                await self.store.mark_posted(game_id, version, shown)
+                now = await self._load(game_id)
+                assert now.state is not None
+                update = Update(now.id, now.version, now.thread_id, "", post=False, moves=now.moves)
+                update.next = await self._panel_of(now, user_id, seat)
+                update.turn = update.next.turn
+                others = [now.seats[s] for s in sorted(game.to_act(now.state)) if s != seat]
+                update.acting = [s.user_id for s in others if s.user_id is not None and not s.is_ai]
+                return update
         return await self.board(game_id, intro=f"{display_name(row, seat)} took back their last move.")
 
 

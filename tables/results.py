@@ -120,6 +120,9 @@ class Update:
     next: Panel | None = None
     # The mover's moves of the turn so far (or of the turn just ended), in words.
     turn: list[str] = field(default_factory=list)
+    # After a person's move: the other people to act now (several choose at once),
+    # whose private turn messages may show choices the move made out of date.
+    acting: list[int] = field(default_factory=list)
 
 
 @dataclass

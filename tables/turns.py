@@ -185,6 +185,9 @@ class TurnsMixin(TablesBase):
         update.turn = [named(now, label)[:LABEL_ROOM] for label in labels_of(news, seat)]
         if not due and seat in game.to_act(now.state) and now.seat_of(user_id) == seat:
             update.next = await self._panel_of(now, user_id, seat, update.turn)
+        if not game.is_over(now.state):
+            others = [now.seats[s] for s in sorted(game.to_act(now.state)) if s != seat]
+            update.acting = [s.user_id for s in others if s.user_id is not None and not s.is_ai]
         return update
 
     @property

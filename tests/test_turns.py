@@ -235,3 +235,37 @@ async def test_a_move_made_while_the_board_is_on_its_way_owes_no_second_board(t:
     last = await t.act(gid, nxt, "4")
     assert last.post and "the total is 4." in last.text, "the next board: the next turn"
     assert "the total is 2." not in last.text, "the turn the first board covered is not repeated"
+
+
+async def test_undo_inside_a_turn_posts_no_board(t: Tables) -> None:
+    """/undo of a move inside the mover's own turn, which no board showed: the thread
+    gets nothing (one board a turn), the private turn message goes back to the turn as
+    it stands, and the turn's board later sums up only the moves that stand."""
+    gid = await start(t)
+    mover = await user_to_act(t, gid)
+    other = BOB if mover == ALICE else ALICE
+    boards: list[Update] = []
+    await posted(t, await t.act(gid, mover, "2"), boards)
+    undone = await t.undo(gid, mover)
+    assert not undone.post and undone.ping == [] and undone.png is None and undone.text == ""
+    assert undone.next is not None and undone.next.turn == [], "the turn so far is empty again"
+    assert [label for label, _i in undone.next.buttons] == ["Add 1", "Add 2", "Add 3"]
+    assert undone.next.version == undone.version
+    assert await t.owed() == [], "the thread owes nothing: it never saw the move"
+    # The turn goes on: 1 makes the total odd, so the mark is the only move (played for them).
+    await posted(t, await t.act(gid, mover, "1"), boards)
+    (board,) = boards
+    assert "adds 1" in board.text and "adds 2" not in board.text, board.text
+    assert board.ping == [other]
+
+
+async def test_undo_of_a_move_the_table_saw_posts_a_board(t: Tables) -> None:
+    gid = await start(t)
+    mover = await user_to_act(t, gid)
+    boards: list[Update] = []
+    await posted(t, await t.act(gid, mover, "2"), boards)
+    await posted(t, await t.act(gid, mover, "5"), boards)  # ends the turn: its board is posted
+    assert len(boards) == 1
+    undone = await t.undo(gid, mover)
+    assert undone.post and "took back their last move" in undone.text
+    assert undone.next is None

@@ -3,10 +3,13 @@ stand-in (issue 26 item 5). One driver, shared by the clicks benchmark
 (``python -m bench --only clicks``, bench/clicks.py) and the end-to-end tests
 (tests/e2e/test_e2e_clicks.py).
 
-The humans play as a new user would: whoever the game waits on presses "Your move" on
-the newest board in the thread, then clicks, at random (seeded), among the components
-the bot shows them privately - every button and every option of every select menu on
-their newest private message that still offers one (edited in place or new). Two
+The humans play as a new user would: whoever the game waits on looks at their private
+turn message first - the bot carries a player's new turn into it while its token lives
+(cogs/live.py), as a person sees it updated after the ping - and clicks there when it
+offers choices; else they press "Your move" on the newest board in the thread. Then
+they click, at random (seeded), among the components the bot shows them privately -
+every button and every option of every select menu on their private turn message (edited
+in place or new). A click refused there (out of date) sends them to "Your move". Two
 exceptions, as a person plays: navigation is never chosen at random (Back,
 Previous/Next page, "Show my hand", Cancel, Undo: a player who goes back at random
 would never finish; nor is starting over, Dungeon Drawers' Erase, which wipes what the
@@ -49,6 +52,9 @@ YOUR_MOVE = "Your move"
 ANSWER_TIMEOUT = 30.0  # a click not answered in this time counts as unanswered
 QUIET = 0.04  # the bot has finished answering when the stand-in saw no request for this long
 QUIET_AFTER_MOVE = 0.15  # ... after a click that left the player without a private message
+# A player whose turn begins looks at their private turn message this long for the bot to
+# bring the new turn into it (it does so beside the mover's answer), before "Your move".
+GLANCE = 2.0
 
 
 class Stuck(RuntimeError):
@@ -173,7 +179,13 @@ class ClickGame:
     seconds: float = 0.0
     log: Callable[[str], None] | None = None
     _store: Any = None
+    # Each player's private turn message: the newest one "Your move" opened, or the one
+    # their last click was answered in (edited in place), which the bot may edit again
+    # when their next turn comes.
     _panels: dict[int, Message | None] = field(default_factory=dict)
+    # The number of edits of that message when a click on it was refused: until it is
+    # edited again it offers nothing a click would take.
+    _refused: dict[int, int] = field(default_factory=dict)
     _mark: int = 0
 
     def __post_init__(self) -> None:
@@ -239,7 +251,9 @@ class ClickGame:
             if who not in acting:  # several to act: one takes a whole turn, then the next
                 who = self.rng.choice(acting)
             assert who is not None
-            choices = offered(self._panels.get(who.id))
+            choices = self._choices(who)
+            if not choices and self._panels.get(who.id) is not None:
+                choices = await self._glance(who)
             if choices:
                 await self._pick(row, who, choices)
                 refused_opens = 0
@@ -255,6 +269,23 @@ class ClickGame:
                 await self._wait_board(self.standin.mark(), 5.0)
         self.seconds = time.monotonic() - t0
 
+    async def _glance(self, who: Actor) -> list[tuple[dict[str, Any], str | None]]:
+        """``who`` was pinged and looks at their private turn message for a moment: what it
+        offers once the bot has brought their turn into it (nothing if it does not)."""
+        try:
+            await self.standin.wait_until(lambda: self._choices(who), GLANCE, "the turn in the message")
+        except TimeoutError:
+            pass
+        return self._choices(who)
+
+    def _choices(self, who: Actor) -> list[tuple[dict[str, Any], str | None]]:
+        """What ``who``'s private turn message offers now (nothing while a click on it
+        was refused and it has not changed since)."""
+        m = self._panels.get(who.id)
+        if m is None or self._refused.get(who.id) == len(m.history):
+            return []
+        return offered(m)
+
     async def _pick(self, row: Any, who: Actor, choices: list[tuple[dict[str, Any], str | None]]) -> None:
         panel = self._panels[who.id]
         assert panel is not None
@@ -269,7 +300,7 @@ class ClickGame:
         else:
             what = next(str(o.get("label")) for o in item["options"] if str(o["value"]) == value)
             r = await who.select(panel, [value], item["custom_id"], wait=False)
-        await self._answered(row, who, r, what, opened=False)
+        await self._answered(row, who, r, what, opened=False, clicked=panel)
 
     async def _open(self, row: Any, who: Actor) -> bool:
         """``who`` presses "Your move" on the newest board offering it; whether a private
@@ -282,11 +313,16 @@ class ClickGame:
         assert cid is not None
         r = await who.click(board, cid, wait=False)
         await self._answered(row, who, r, YOUR_MOVE, opened=True)
-        return bool(offered(self._panels.get(who.id)))
+        return bool(self._choices(who))
 
-    async def _answered(self, row: Any, who: Actor, r: Interaction, what: str, opened: bool) -> None:
-        """Wait for the answer and for the bot to go quiet; note the click; the newest
-        private message of the answer that offers a choice is the player's panel now."""
+    async def _answered(
+        self, row: Any, who: Actor, r: Interaction, what: str, opened: bool, clicked: Message | None = None
+    ) -> None:
+        """Wait for the answer and for the bot to go quiet; note the click. The player's
+        private turn message is now the newest private message of the answer that
+        offers a choice, else the message clicked on if the answer edited it ("Move
+        taken": the next turn may come into it); a click answered only by a new
+        message without choices (a refusal) leaves that message offering nothing."""
         self.table.replies.append(r)
         try:
             await r.reply(ANSWER_TIMEOUT)
@@ -298,8 +334,16 @@ class ClickGame:
                 moved_on = False
         await self._quiet(QUIET_AFTER_MOVE if moved_on else QUIET)
         self.clicks.append(Click(self._seat(row, who), row.moves, r.answered_seconds, what, opened))
-        with_choice = [m for m in r.messages if m.ephemeral and offered(m)]
-        self._panels[who.id] = with_choice[-1] if with_choice else None
+        mine = [m for m in r.messages if m.ephemeral]
+        with_choice = [m for m in mine if offered(m)]
+        if with_choice:
+            self._panels[who.id] = with_choice[-1]
+            self._refused.pop(who.id, None)
+        elif clicked is not None and clicked in mine:
+            self._panels[who.id] = clicked
+            self._refused.pop(who.id, None)
+        elif clicked is not None:  # refused: the message stays, its choices are spent
+            self._refused[who.id] = len(clicked.history)
         if self.log is not None and len(self.clicks) % 100 == 0:
             self.log(f"    {self.key}: {len(self.clicks)} clicks, {row.moves} moves")
 
@@ -346,6 +390,7 @@ class ClickGame:
         human_ids = {h.id for h in self.humans}
         per_turn: dict[int, int] = {}
         per_move: dict[int, int] = {}
+        opened: set[int] = set()  # turns in which "Your move" was pressed
         for c in self.clicks:  # a click counts for the seat's next move in the log
             nxt = next((i for i in range(c.moves_before, len(seats)) if seats[i] == c.seat), None)
             if nxt is None:
@@ -353,6 +398,8 @@ class ClickGame:
             per_move[nxt] = per_move.get(nxt, 0) + 1
             turn = cut.turn_of_move[nxt]
             per_turn[turn] = per_turn.get(turn, 0) + 1
+            if c.opened:
+                opened.add(turn)
         human_turns = [t for t, s in enumerate(cut.seat_of_turn) if s in human_seats]
         clicked = [per_turn[t] for t in human_turns if t in per_turn]
         thread = [
@@ -395,6 +442,10 @@ class ClickGame:
             "simultaneous_phases": cut.simultaneous_phases,
             "unanswered_clicks": len(self.clicks) - len(answered),
             "turns_played_for_them": sum(1 for t in human_turns if t not in per_turn),
+            # "Your move" presses, and the human turns played without one (the turn came
+            # into the player's private message)
+            "your_move_clicks": sum(1 for c in self.clicks if c.opened),
+            "turns_in_private_message": sum(1 for t in human_turns if t in per_turn and t not in opened),
             "seconds": round(self.seconds, 1),
             "seed": self.seed,
         }

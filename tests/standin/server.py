@@ -10,8 +10,10 @@ attachments' bytes, interaction responses), and tests act as users through
 :class:`tests.standin.actors.Actor`. Payloads follow Discord's documented
 shapes so discord.py parses them with its own code; where Discord would refuse
 a request (a 2001-character message, a 26th autocomplete choice, a second
-response to one interaction, an acknowledgement after 3 s) the stand-in refuses
-it the same way and records the refusal in :attr:`StandIn.errors`.
+response to one interaction, an acknowledgement after 3 s, a webhook request with
+an interaction token older than 15 minutes: 401, 50027 "Invalid Webhook Token") the
+stand-in refuses it the same way and records the refusal in :attr:`StandIn.errors`.
+:meth:`StandIn.advance` moves the clock those tokens age by.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ EVERYONE_PERMS = (
 ALL_PERMS = (1 << 50) - 1
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+TOKEN_SECONDS = 15 * 60  # an interaction token's life
 
 
 class _Snowflakes:
@@ -295,6 +298,7 @@ class Interaction:
     name: str = ""
     message: Message | None = None  # the component's message
     created: float = field(default_factory=time.monotonic)
+    born: float = 0.0  # the stand-in's clock (StandIn.now) when created: the token's age
     response_type: int | None = None
     response_data: dict[str, Any] | None = None
     ack_seconds: float | None = None
@@ -395,6 +399,10 @@ class StandIn:
         self.port = 0
 
         self.faults = Faults()  # fault injection: see the class
+        # Interaction tokens live 15 minutes (then every webhook request with one is
+        # refused 401, 50027 "Invalid Webhook Token"); ``advance`` moves this clock on.
+        self.token_seconds = TOKEN_SECONDS
+        self.skew = 0.0
         self.users[self.bot_id] = user_payload(self.bot_id, bot_name, bot=True)
         self.users[self.owner_id] = user_payload(self.owner_id, "owner")
         self.bot_role_id = self.snowflake()
@@ -429,6 +437,15 @@ class StandIn:
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    # ---- the clock of interaction tokens ------------------------------------------------
+    def now(self) -> float:
+        return time.monotonic() + self.skew
+
+    def advance(self, seconds: float) -> None:
+        """Move the stand-in's clock on: every interaction token gets that much older
+        (a player who comes back after a long break)."""
+        self.skew += seconds
 
     # ---- waiting -----------------------------------------------------------------------
     def changed(self) -> None:
@@ -1472,6 +1489,10 @@ class StandIn:
         inter = self._by_token.get(token)
         if int(app_id) != self.app_id or inter is None or not inter.responded:
             raise DiscordError(404, 10015, "Unknown Webhook")
+        if self.now() - inter.born > self.token_seconds:
+            # What Discord answers once a token's 15 minutes are over, for every
+            # request with it: followups, and getting, editing or deleting a message.
+            raise DiscordError(401, 50027, "Invalid Webhook Token")
         return inter
 
     def _answer(
@@ -1724,6 +1745,7 @@ class StandIn:
             data=data,
             name=name,
             message=message,
+            born=self.now(),
         )
         self.interactions[inter.id] = inter
         self._by_token[inter.token] = inter
