@@ -173,4 +173,3 @@ def sample(view: dict[str, Any], rnd: random.Random) -> State:
         if p["pending"] is not None and s != me:
             build.advance(state, s, [])  # elements it could never install are lost at once
     return state
-
