@@ -340,8 +340,23 @@ def projected_score(state: dict, s: int) -> float:
         return _projection(
             state, s, p["path"], p["hero"]["pos"] + (0 if state["encounter"] and state["turn"] == s else 1)
         )
-    sheet = p["sheet"]
-    return min(_projection(state, s, c, 1) for c in candidate_paths(sheet, levels(sheet)))
+    return min(_projection(state, s, c, 1) for c in _candidates(p["sheet"]))
+
+
+_CANDIDATES: dict[tuple[Any, ...], list[list[str]]] = {}
+
+
+def _candidates(sheet: dict) -> list[list[str]]:
+    """candidate_paths, remembered by what they depend on (walls, blockers, crossed spaces,
+    levels): in one search the samples share most dungeons, and finding tours is costly."""
+    lv = levels(sheet)
+    key = (frozenset(sheet["grid"].items()), frozenset(sheet["crossed"]), tuple(lv.values()))
+    got = _CANDIDATES.get(key)
+    if got is None:
+        if len(_CANDIDATES) >= 4096:
+            _CANDIDATES.clear()
+        got = _CANDIDATES[key] = candidate_paths(sheet, lv)
+    return got
 
 
 def evaluate(state: dict, seat: int) -> float:
