@@ -340,22 +340,38 @@ def projected_score(state: dict, s: int) -> float:
         return _projection(
             state, s, p["path"], p["hero"]["pos"] + (0 if state["encounter"] and state["turn"] == s else 1)
         )
-    return min(_projection(state, s, c, 1) for c in _candidates(p["sheet"]))
+    return min(_projection(state, s, c, 1) for c in _likely_paths(p["sheet"]))
 
 
-_CANDIDATES: dict[tuple[Any, ...], list[list[str]]] = {}
+_PATHS: dict[tuple[Any, ...], list[list[str]]] = {}
 
 
-def _candidates(sheet: dict) -> list[list[str]]:
-    """candidate_paths, remembered by what they depend on (walls, blockers, crossed spaces,
-    levels): in one search the samples share most dungeons, and finding tours is costly."""
+def _likely_paths(sheet: dict) -> list[list[str]]:
+    """Before a path is drawn: the shortest route and the one round the danger (the first two
+    of paths.candidate_paths, without its monster tours, which cost ten times as much and
+    made evaluate most of a search's time), remembered per dungeon (walls, blockers,
+    crossed spaces, levels), since the samples of one search share most dungeons."""
     lv = levels(sheet)
     key = (frozenset(sheet["grid"].items()), frozenset(sheet["crossed"]), tuple(lv.values()))
-    got = _CANDIDATES.get(key)
+    got = _PATHS.get(key)
     if got is None:
-        if len(_CANDIDATES) >= 4096:
-            _CANDIDATES.clear()
-        got = _CANDIDATES[key] = candidate_paths(sheet, lv)
+        if len(_PATHS) >= 4096:
+            _PATHS.clear()
+        danger: dict[str, float] = {}
+        for c, k in sheet["grid"].items():
+            if k == "trap":
+                danger[c] = 3.0 * lv["trap"]
+            elif k in MONSTERS:
+                danger[c] = 20.0 * p_win(lv[k] + 2) * SHEET["monsters"][k]["damage"]
+        got = [
+            p
+            for p in (
+                board.cost_path(sheet, board.ENTRANCE, board.EXIT),
+                board.cost_path(sheet, board.ENTRANCE, board.EXIT, danger),
+            )
+            if p
+        ]
+        _PATHS[key] = got
     return got
 
 
