@@ -80,6 +80,8 @@ def _deal_treasures(sheet: dict[str, Any], count: int, rnd: random.Random) -> li
         free = [c for c in board.ALL_CELLS if c not in out and sheet["grid"].get(c) != "wall"]
         free = free or [c for c in board.ALL_CELLS if c not in out]
         out.append(free[rnd.randrange(len(free))])
+        if out[-1] in monsters:  # at most one treasure a space
+            monsters.remove(out[-1])
     return out
 
 
