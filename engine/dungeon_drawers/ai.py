@@ -352,38 +352,25 @@ def projected_score(state: dict, s: int) -> float:
         return _projection(
             state, s, p["path"], p["hero"]["pos"] + (0 if state["encounter"] and state["turn"] == s else 1)
         )
-    return min(_projection(state, s, c, 1) for c in _likely_paths(p["sheet"]))
+    return _projection(state, s, _likely_path(p["sheet"]), 1)
 
 
-_PATHS: dict[tuple[Any, ...], list[list[str]]] = {}
+_PATHS: dict[tuple[Any, ...], list[str]] = {}
 
 
-def _likely_paths(sheet: dict) -> list[list[str]]:
-    """Before a path is drawn: the shortest route and the one round the danger (the first two
-    of paths.candidate_paths, without its monster tours, which cost ten times as much and
-    made evaluate most of a search's time), remembered per dungeon (walls, blockers,
-    crossed spaces, levels), since the samples of one search share most dungeons."""
+def _likely_path(sheet: dict) -> list[str]:
+    """Before a path is drawn: the path the neighbour would draw, as the heuristic player draws
+    it (the candidate that leaves the owner least; the treasure count is left out, so one path
+    serves every sample). Remembered per dungeon (walls, blockers, crossed spaces, levels):
+    the samples of one search share most dungeons, and the tours cost milliseconds."""
     lv = levels(sheet)
     key = (frozenset(sheet["grid"].items()), frozenset(sheet["crossed"]), tuple(lv.values()))
     got = _PATHS.get(key)
     if got is None:
         if len(_PATHS) >= 4096:
             _PATHS.clear()
-        danger: dict[str, float] = {}
-        for c, k in sheet["grid"].items():
-            if k == "trap":
-                danger[c] = 3.0 * lv["trap"]
-            elif k in MONSTERS:
-                danger[c] = 20.0 * p_win(lv[k] + 2) * SHEET["monsters"][k]["damage"]
-        got = [
-            p
-            for p in (
-                board.cost_path(sheet, board.ENTRANCE, board.EXIT),
-                board.cost_path(sheet, board.ENTRANCE, board.EXIT, danger),
-            )
-            if p
-        ]
-        _PATHS[key] = got
+        cands = candidate_paths(sheet, lv)
+        got = _PATHS[key] = min(cands, key=lambda p: (expected_owner_score(sheet, lv, p, 0), len(p)))
     return got
 
 
