@@ -280,8 +280,9 @@ def choose(view: dict, legal: list[Any], rnd: random.Random) -> Any:
 # ---- search hooks (issue 30): evaluate, a fast rollout, SEARCH, match figures ----------------
 
 # engine.search.Params. Most moves are installs whose worth shows only once the hero walks,
-# hundreds of moves later: a short rollout then the projection below judges them better than a
-# long rollout of the heuristic player would.
+# hundreds of moves later: the projection below judges them right after the other seats have
+# played up to this seat's next decision, better than rollouts of the heuristic player would, and
+# a deeper tree optimises the seat's own later installs (an optimistic bias in favour of Erase).
 SEARCH = {"rollout_moves": 0, "exploration": 0.5, "depth": 1}
 
 # Points of projected final score (own minus the best other's) that move the evaluation from
