@@ -14,14 +14,16 @@ the public sheets, its hand. Heuristics, in short:
 
 from __future__ import annotations
 
+import copy
+import math
 import random
 from typing import Any
 
 from . import board
-from .build import wall_value
-from .data import ACTIONS, CARDS, DIE, HEARTS, SHEET, TARGET, TRACKS, level, track_size
+from .build import current_element, install, wall_value
+from .data import ACTIONS, CARDS, DEATH_POINTS, DIE, HEARTS, ROUNDS, SHEET, TARGET, TRACKS, level, track_size
 from .paths import candidate_paths, expected_owner_score
-from .rules import p_win
+from .rules import crossed_monsters, fight_strength, levels, p_win
 
 MONSTERS = board.MONSTER_KINDS
 
@@ -273,3 +275,201 @@ def choose(view: dict, legal: list[Any], rnd: random.Random) -> Any:
     if view["step"] == "encounter":
         return _encounter(view, seat)
     return _actions(view, seat)
+
+
+# ---- search hooks (issue 30): evaluate, a fast rollout, SEARCH, match figures ----------------
+
+# engine.search.Params. Most moves are installs whose worth shows only once the hero walks,
+# hundreds of moves later: the projection below judges them right after the other seats have
+# played up to this seat's next decision, better than rollouts of the heuristic player would, and
+# a deeper tree optimises the seat's own later installs (an optimistic bias in favour of Erase).
+SEARCH = {"rollout_moves": 0, "exploration": 0.5, "depth": 1}
+
+# Points of projected final score (own minus the best other's) that move the evaluation from
+# 0.5 to about 0.73: a dragon and its treasure, or a hero's death against his escape.
+SCALE = 4.0
+
+# What one card adds to a dungeon's projected score on average (games of the heuristic
+# player: about 31 points projected after the 14 picks of Phase A).
+PICK = 2.2
+
+# A face-up card with nothing on the sheet yet, scored from its own seat, counts this share of
+# its value. Every card taken bears it alike (the order of the cards on display is kept), so it
+# weighs on Erase alone: Erase can only give back installs the search could have chosen at once,
+# but it keeps the others' next pick out of the moves searched before the position is scored.
+# Measured: with no cost the search erased its card 40 to 150 times a game; with a cost of
+# 8 points still 191 times in one game; as a share, not once in the games of the tuning runs.
+REDO = 0.25
+
+
+def _projection(state: dict, s: int, path: list[str], start: int) -> float:
+    """The score ``s`` may expect if its hero walks ``path`` from index ``start``, with the
+    hearts he has now: every monster ahead wins with the odds of its level plus an average
+    card (+2), traps hit for their level; monsters he may beat and the treasures under them
+    count by the chance they survive. A fight under way counts with its strength now."""
+    p = state["players"][s]
+    sheet = p["sheet"]
+    lv = levels(sheet)
+    hero = p["hero"]
+    hearts = float(hero["hearts"])
+    survive: dict[str, float] = {}
+    if hero["state"] == "in":
+        gone: set[str] = set()
+        enc = state["encounter"] if state["turn"] == s else None
+        for i in range(start, len(path)):
+            cell = path[i]
+            kind = _active(sheet, cell)
+            if kind is None or cell in gone:
+                continue
+            if kind == "trap":
+                hearts -= lv["trap"] + (enc["bonus"] if enc and i == start and enc["cell"] == cell else 0)
+                gone.add(cell)
+                continue
+            sv = survive.get(cell, 1.0)
+            if enc and i == start and enc["cell"] == cell:
+                pw = 1.0 if fight_strength(state, s) >= TARGET else 0.1
+            else:
+                pw = p_win(lv[kind] + 2)
+            hearts -= sv * pw * SHEET["monsters"][kind]["damage"]
+            survive[cell] = sv * pw
+    total = 0.0
+    for c, k in sheet["grid"].items():
+        if k in MONSTERS and c not in sheet["crossed"]:
+            total += survive.get(c, 1.0) * SHEET["monsters"][k]["points"]
+    for c in sheet["treasures"]:
+        if _active(sheet, c) in MONSTERS:
+            total += survive.get(c, 1.0) * lv["treasure"]
+    if hero["state"] == "dead" or (hero["state"] == "in" and hearts <= 0):
+        total += DEATH_POINTS
+    else:
+        total -= max(0.0, hearts)
+    return total
+
+
+def projected_score(state: dict, s: int) -> float:
+    """``s``'s expected final score: along its hero's path once drawn, else along the path
+    the neighbour would most likely draw (the candidate worst for ``s``)."""
+    p = state["players"][s]
+    if p["path"] is not None:
+        return _projection(
+            state, s, p["path"], p["hero"]["pos"] + (0 if state["encounter"] and state["turn"] == s else 1)
+        )
+    return _projection(state, s, _likely_path(p["sheet"]), 1)
+
+
+_PATHS: dict[tuple[Any, ...], list[str]] = {}
+
+
+def _likely_path(sheet: dict) -> list[str]:
+    """Before a path is drawn: the path the neighbour would draw, as the heuristic player draws
+    it (the candidate that leaves the owner least; the treasure count is left out, so one path
+    serves every sample). Remembered per dungeon (walls, blockers, crossed spaces, levels):
+    the samples of one search share most dungeons, and the tours cost milliseconds."""
+    lv = levels(sheet)
+    key = (frozenset(sheet["grid"].items()), frozenset(sheet["crossed"]), tuple(lv.values()))
+    got = _PATHS.get(key)
+    if got is None:
+        if len(_PATHS) >= 4096:
+            _PATHS.clear()
+        cands = candidate_paths(sheet, lv)
+        got = _PATHS[key] = min(cands, key=lambda p: (expected_owner_score(sheet, lv, p, 0), len(p)))
+    return got
+
+
+def _installed(state: dict) -> dict:
+    """``state`` with every face-up card's remaining elements installed by the heuristic
+    player (on a copy of the players). Without it a search prefers to erase its card and
+    install it again: an unfinished card is worth nothing yet, and erasing keeps the others'
+    next card out of the few moves searched before the position is scored."""
+    if state["phase"] != "build" or all(p["pending"] is None for p in state["players"]):
+        return state
+    state = {**state, "players": copy.deepcopy(state["players"])}
+    rnd = random.Random(0)
+    for s, p in enumerate(state["players"]):
+        while p["pending"] is not None and (el := current_element(state, s)) is not None:
+            install(state, s, _install(quick_view(state, s), s, el, rnd), [])
+    return state
+
+
+def evaluate(state: dict, seat: int) -> float:
+    """From 0 to 1: a logistic of ``seat``'s projected final score minus the best other's,
+    face-up cards counted as installed."""
+    pend = state["players"][seat]["pending"]
+    bare = pend is not None and pend["next"] == len(pend["lost"])  # nothing of it on the sheet
+    state = _installed(state)
+    scores = [projected_score(state, s) for s in range(state["seats"])]
+    if state["phase"] == "build":
+        # picks still to come are worth what a pick adds on average, so that stalling (erasing
+        # a card, or anything that keeps the others from their next pick) gains nothing
+        for s, p in enumerate(state["players"]):
+            scores[s] += PICK * (ROUNDS - len(p["taken"]) - (p["pending"] is not None))
+    mine = scores[seat]
+    best = max(v for s, v in enumerate(scores) if s != seat)
+    value = 1.0 / (1.0 + math.exp(-(mine - best) / SCALE))
+    return value * REDO if bare else value
+
+
+def quick_view(state: dict, seat: int) -> dict[str, Any]:
+    """What :func:`choose` reads of ``views.view(state, seat)``, built without copies (for
+    rollouts on sampled states, which nobody else holds): the same facts the seat may see."""
+    n = state["seats"]
+    players = []
+    for s, p in enumerate(state["players"]):
+        own = s == seat
+        pend = p["pending"]
+        sheet = p["sheet"] if (own or pend is None) else pend["before"]
+        path = p["path"]
+        if state["phase"] == "path" and path is not None and seat != (s + 1) % n:
+            path = None
+        players.append(
+            {
+                "seat": s,
+                "sheet": sheet if own else {**sheet, "treasures": []},
+                "treasure_count": len(sheet["treasures"]),
+                "levels": levels(sheet),
+                "pending": (pend if own else {"card": pend["card"]}) if pend else None,
+                "path": path,
+                "hero": p["hero"],
+                "hand": p["hand"] if own else None,
+                "hand_count": len(p["hand"]),
+                "deck_count": len(p["deck"]),
+                "on": p["on"],
+            }
+        )
+    enc = state["encounter"]
+    return {
+        "viewer": seat,
+        "seats": n,
+        "phase": state["phase"],
+        "round": state["round"],
+        "display": state["display"],
+        "step": state["step"],
+        "encounter": enc,
+        "strength": fight_strength(state, state["turn"]) if enc and enc["kind"] != "trap" else None,
+        "players": players,
+    }
+
+
+def rollout(state: dict, seat: int, rnd: random.Random) -> Any:
+    """The heuristic player's move on a sampled state, from what ``seat`` may see."""
+    return choose(quick_view(state, seat), [], rnd)
+
+
+def match_stats(state: dict, seat: int, log: list[tuple[int, Any]]) -> dict[str, float]:
+    """Figures of a finished game for ``seat`` (bench.ai): the hero killed in its dungeon,
+    treasures hidden and scored, monsters left and beaten, hearts the hero left with, cards played."""
+    p = state["players"][seat]
+    sheet = p["sheet"]
+    moves = [a for s, a in log if s == seat and isinstance(a, dict)]
+    return {
+        "hero_killed": float(p["hero"]["state"] == "dead"),
+        "escaped_hearts": float(p["hero"]["hearts"] if p["hero"]["state"] == "escaped" else 0),
+        "treasures_hidden": float(len(sheet["treasures"])),
+        "treasures_scored": float(sum(1 for c in sheet["treasures"] if _active(sheet, c) in MONSTERS)),
+        "monsters_left": float(
+            sum(1 for c, k in sheet["grid"].items() if k in MONSTERS and c not in sheet["crossed"])
+        ),
+        "monsters_beaten": float(crossed_monsters(p)),
+        "dungeon_actions": float(sum(1 for a in moves if a["t"] == "play")),
+        "hero_actions": float(sum(1 for a in moves if a["t"] == "hero")),
+    }

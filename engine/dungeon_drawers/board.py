@@ -260,41 +260,62 @@ def path_problem(sheet: dict, cells: list[str]) -> str | None:
     return None
 
 
+# Neighbours by index, in the order of NEIGHBOURS (the searches below break ties as before).
+_NB: list[tuple[int, ...]] = [tuple(INDEX[n] for n in NEIGHBOURS[c]) for c in ALL_CELLS]
+
+
+def _walls(grid: dict) -> list[bool]:
+    wall = [False] * N
+    for c, k in grid.items():
+        if k == "wall":
+            wall[INDEX[c]] = True
+    return wall
+
+
 def cost_path(sheet: dict, start: str, goal: str, cost: dict[str, float] | None = None) -> list[str] | None:
-    """Cheapest wall-free route (Dijkstra; every step costs 1 plus ``cost`` of the space entered)."""
-    grid = sheet["grid"]
-    cost = cost or {}
-    dist = {start: 0.0}
-    prev: dict[str, str] = {}
-    heap: list[tuple[float, int, str]] = [(0.0, INDEX[start], start)]
+    """Cheapest wall-free route (Dijkstra; every step costs 1 plus ``cost`` of the space entered).
+    On space indices rather than names (search calls it thousands of times a move); the heap
+    orders by (distance, index) as by (distance, index, name), so the route is the same."""
+    wall = _walls(sheet["grid"])
+    extra = [cost.get(c, 0.0) for c in ALL_CELLS] if cost else [0.0] * N
+    s, g = INDEX[start], INDEX[goal]
+    inf = float("inf")
+    dist = [inf] * N
+    dist[s] = 0.0
+    prev = [-1] * N
+    heap: list[tuple[float, int]] = [(0.0, s)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        d, _, c = heapq.heappop(heap)
-        if c == goal:
+        d, c = pop(heap)
+        if c == g:
             out = [c]
-            while out[-1] != start:
+            while out[-1] != s:
                 out.append(prev[out[-1]])
-            return out[::-1]
+            return [ALL_CELLS[i] for i in reversed(out)]
         if d > dist[c]:
             continue
-        for n in NEIGHBOURS[c]:
-            if grid.get(n) == "wall":
+        for n in _NB[c]:
+            if wall[n]:
                 continue
-            nd = d + 1 + cost.get(n, 0.0)
-            if nd < dist.get(n, float("inf")):
+            nd = d + 1 + extra[n]
+            if nd < dist[n]:
                 dist[n] = nd
                 prev[n] = c
-                heapq.heappush(heap, (nd, INDEX[n], n))
+                push(heap, (nd, n))
     return None
 
 
 def distances(sheet: dict, start: str) -> dict[str, int]:
-    grid = sheet["grid"]
-    dist = {start: 0}
-    q = deque([start])
+    """Steps from ``start`` to every space it reaches (breadth first, on space indices)."""
+    wall = _walls(sheet["grid"])
+    s = INDEX[start]
+    dist = {s: 0}
+    q = deque([s])
     while q:
         c = q.popleft()
-        for n in NEIGHBOURS[c]:
-            if n not in dist and grid.get(n) != "wall":
-                dist[n] = dist[c] + 1
+        d = dist[c] + 1
+        for n in _NB[c]:
+            if n not in dist and not wall[n]:
+                dist[n] = d
                 q.append(n)
-    return dist
+    return {ALL_CELLS[i]: d for i, d in dist.items()}
