@@ -85,9 +85,8 @@ def _deal_treasures(sheet: dict[str, Any], count: int, rnd: random.Random) -> li
     return out
 
 
-def sample(view: dict[str, Any], rnd: random.Random) -> State:
-    me = view["viewer"]
-    n = view["seats"]
+def _deal_deck(view: dict[str, Any], rnd: random.Random) -> list[int]:
+    """``deck_count`` cards drawn at random from every card the view does not show."""
     vps = view["players"]
     seen: set[int] = set(view["display"]) | set(view["discard"])
     if view["encounter"]:
@@ -101,47 +100,57 @@ def sample(view: dict[str, Any], rnd: random.Random) -> State:
             seen.update(q["hand"])
     unseen = [c for c in sorted(CARDS) if c not in seen]
     rnd.shuffle(unseen)
-    deck = unseen[: view["deck_count"]]
+    return unseen[: view["deck_count"]]
+
+
+def _player(view: dict[str, Any], s: int, gone: set[int], rnd: random.Random) -> dict[str, Any]:
+    """Player ``s`` of the sample: the table's view of it, its hidden parts dealt."""
+    me = view["viewer"]
+    q = view["players"][s]
+    sheet = copy.deepcopy(q["sheet"])
+    if s != me and view["phase"] != "over":
+        sheet["treasures"] = _deal_treasures(sheet, q["treasure_count"], rnd)
+    pending = None
+    if q["pending"] is not None:
+        if s == me:
+            pending = {**copy.deepcopy(q["pending"]), "before": _before(sheet, q["pending"])}
+        else:
+            pending = {"card": q["pending"]["card"], "next": 0, "lost": [], "log": [], "before": sheet}
+            sheet = copy.deepcopy(sheet)
+    hand: list[int] = []
+    own_deck: list[int] = []
+    if view["phase"] in ("defend", "over"):
+        if s == me:
+            hand = list(q["hand"])
+        left = [c for c in q["taken"] if c not in gone and c not in hand]
+        rnd.shuffle(left)
+        if s != me:
+            hand, left = left[: q["hand_count"]], left[q["hand_count"] :]
+        own_deck = left
+    return {
+        "sheet": sheet,
+        "taken": list(q["taken"]),
+        "pending": pending,
+        "path": list(q["path"]) if q["path"] else None,
+        "hero": dict(q["hero"]),
+        "hand": hand,
+        "deck": own_deck,
+        "on": [dict(h) for h in q["on"]],
+        "started": q["started"],
+    }
+
+
+def sample(view: dict[str, Any], rnd: random.Random) -> State:
+    me = view["viewer"]
+    n = view["seats"]
+    vps = view["players"]
+    deck = _deal_deck(view, rnd)
 
     gone = set(view["discard"])  # action cards the table has seen leave their owner's hand
     for q in vps:
         gone.update(h["card"] for h in q["on"])
 
-    players: list[dict[str, Any]] = []
-    for s, q in enumerate(vps):
-        sheet = copy.deepcopy(q["sheet"])
-        if s != me and view["phase"] != "over":
-            sheet["treasures"] = _deal_treasures(sheet, q["treasure_count"], rnd)
-        pending = None
-        if q["pending"] is not None:
-            if s == me:
-                pending = {**copy.deepcopy(q["pending"]), "before": _before(sheet, q["pending"])}
-            else:
-                pending = {"card": q["pending"]["card"], "next": 0, "lost": [], "log": [], "before": sheet}
-                sheet = copy.deepcopy(sheet)
-        hand: list[int] = []
-        own_deck: list[int] = []
-        if view["phase"] in ("defend", "over"):
-            if s == me:
-                hand = list(q["hand"])
-            left = [c for c in q["taken"] if c not in gone and c not in hand]
-            rnd.shuffle(left)
-            if s != me:
-                hand, left = left[: q["hand_count"]], left[q["hand_count"] :]
-            own_deck = left
-        players.append(
-            {
-                "sheet": sheet,
-                "taken": list(q["taken"]),
-                "pending": pending,
-                "path": list(q["path"]) if q["path"] else None,
-                "hero": dict(q["hero"]),
-                "hand": hand,
-                "deck": own_deck,
-                "on": [dict(h) for h in q["on"]],
-                "started": q["started"],
-            }
-        )
+    players = [_player(view, s, gone, rnd) for s in range(len(vps))]
     if view["phase"] == "path":
         for s, q in enumerate(vps):
             if q["path_drawn"] and q["path"] is None:
