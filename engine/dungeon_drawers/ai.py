@@ -293,14 +293,6 @@ SCALE = 4.0
 # player: about 31 points projected after the 14 picks of Phase A).
 PICK = 2.2
 
-# A face-up card with nothing on the sheet yet, scored from its own seat, counts this share of
-# its value. Every card taken bears it alike (the order of the cards on display is kept), so it
-# weighs on Erase alone: Erase can only give back installs the search could have chosen at once,
-# but it keeps the others' next pick out of the moves searched before the position is scored.
-# Measured: with no cost the search erased its card 40 to 150 times a game; with a cost of
-# 8 points still 191 times in one game; as a share, not once in the games of the tuning runs.
-REDO = 0.25
-
 
 def _projection(state: dict, s: int, path: list[str], start: int) -> float:
     """The score ``s`` may expect if its hero walks ``path`` from index ``start``, with the
@@ -311,8 +303,14 @@ def _projection(state: dict, s: int, path: list[str], start: int) -> float:
     sheet = p["sheet"]
     lv = levels(sheet)
     hero = p["hero"]
-    hearts = float(hero["hearts"])
+    hearts = int(hero["hearts"])
     survive: dict[str, float] = {}
+    # dist[d]: the chance the hero has lost d hearts so far (d == hearts: dead). Every monster
+    # ahead hits him with its chance of winning, so a trap or a strong monster on his way counts
+    # for the hearts it takes and for the death it makes likelier, not only once the expected
+    # hearts reach 0.
+    dist = [0.0] * (hearts + 1)
+    dist[0] = 1.0
     if hero["state"] == "in":
         gone: set[str] = set()
         enc = state["encounter"] if state["turn"] == s else None
@@ -322,7 +320,8 @@ def _projection(state: dict, s: int, path: list[str], start: int) -> float:
             if kind is None or cell in gone:
                 continue
             if kind == "trap":
-                hearts -= lv["trap"] + (enc["bonus"] if enc and i == start and enc["cell"] == cell else 0)
+                hit = lv["trap"] + (enc["bonus"] if enc and i == start and enc["cell"] == cell else 0)
+                dist = _hit(dist, hit, 1.0)
                 gone.add(cell)
                 continue
             sv = survive.get(cell, 1.0)
@@ -330,7 +329,7 @@ def _projection(state: dict, s: int, path: list[str], start: int) -> float:
                 pw = 1.0 if fight_strength(state, s) >= TARGET else 0.1
             else:
                 pw = p_win(lv[kind] + 2)
-            hearts -= sv * pw * SHEET["monsters"][kind]["damage"]
+            dist = _hit(dist, SHEET["monsters"][kind]["damage"], sv * pw)
             survive[cell] = sv * pw
     total = 0.0
     for c, k in sheet["grid"].items():
@@ -339,11 +338,22 @@ def _projection(state: dict, s: int, path: list[str], start: int) -> float:
     for c in sheet["treasures"]:
         if _active(sheet, c) in MONSTERS:
             total += survive.get(c, 1.0) * lv["treasure"]
-    if hero["state"] == "dead" or (hero["state"] == "in" and hearts <= 0):
-        total += DEATH_POINTS
-    else:
-        total -= max(0.0, hearts)
-    return total
+    if hero["state"] == "dead":
+        return total + DEATH_POINTS
+    # a dead hero scores the death points, an escaped one costs the hearts he kept
+    return total + dist[hearts] * DEATH_POINTS - sum(q * (hearts - d) for d, q in enumerate(dist[:hearts]))
+
+
+def _hit(dist: list[float], damage: int, chance: float) -> list[float]:
+    """The hearts-lost distribution after a hit of ``damage`` that lands with ``chance``
+    (the last entry, death, absorbs)."""
+    if chance <= 0.0 or damage <= 0:
+        return dist
+    top = len(dist) - 1
+    out = [q * (1.0 - chance) for q in dist[:top]] + [dist[top]]
+    for d in range(top):
+        out[min(top, d + damage)] += dist[d] * chance
+    return out
 
 
 def projected_score(state: dict, s: int) -> float:
@@ -394,8 +404,6 @@ def _installed(state: dict) -> dict:
 def evaluate(state: dict, seat: int) -> float:
     """From 0 to 1: a logistic of ``seat``'s projected final score minus the best other's,
     face-up cards counted as installed."""
-    pend = state["players"][seat]["pending"]
-    bare = pend is not None and pend["next"] == len(pend["lost"])  # nothing of it on the sheet
     state = _installed(state)
     scores = [projected_score(state, s) for s in range(state["seats"])]
     if state["phase"] == "build":
@@ -405,8 +413,71 @@ def evaluate(state: dict, seat: int) -> float:
             scores[s] += PICK * (ROUNDS - len(p["taken"]) - (p["pending"] is not None))
     mine = scores[seat]
     best = max(v for s, v in enumerate(scores) if s != seat)
-    value = 1.0 / (1.0 + math.exp(-(mine - best) / SCALE))
-    return value * REDO if bare else value
+    return 1.0 / (1.0 + math.exp(-(mine - best) / SCALE))
+
+
+# Placements searched at the root besides the heuristic's own: its best few by its own
+# measure. A blocker may go on up to 80 spaces; at ~100 iterations a decision, searching them
+# all gives each about one sample, so search would pick nearly at random.
+ROOT_PLACES = 4
+
+
+def _blocker_rank(view: dict, seat: int, el: str) -> list[str]:
+    """The spaces for blocker ``el``, best first by the heuristic's measure without its noise."""
+    me = view["players"][seat]
+    sheet = me["sheet"]
+    treasures = set(sheet["treasures"])
+    route = _shortest_set(sheet)
+    dist = board.distances(sheet, board.ENTRANCE)
+    strong = el in MONSTERS and p_win(me["levels"][el] + 2) >= 0.25
+
+    def score(c: str) -> float:
+        choke = c in route and _chokepoint(sheet, c)
+        if el == "trap":
+            return (c in route) + 3.0 * choke - 2.0 * (c in treasures)
+        if strong:
+            return 10.0 * (c in treasures) + (c in route) + 3.0 * choke
+        return 10.0 * (c in treasures) + (0.0 if c in route else 2.0 + 0.05 * dist.get(c, 0))
+
+    return sorted(board.blocker_cells(sheet), key=score, reverse=True)
+
+
+def search_moves(view: dict, legal: list[Any], rnd: random.Random) -> list[Any]:
+    """The moves searched at the root (``Game.search_moves``). Erase is left out: the
+    heuristic never erases, and Erase only gives back installs that could have been chosen
+    at once (searching it, the projection's horizon made it win; docs/ai/dungeon-drawers.md).
+    An element's placements narrow to the heuristic's own choice and its best few, so search
+    can only improve on the heuristic's install. Other decisions: all moves."""
+    keep = [a for a in legal if a["t"] != "erase"] or legal
+    if len(keep) <= ROOT_PLACES + 1 or view["phase"] != "build":
+        return keep
+    seat = view["viewer"]
+    me = view["players"][seat]
+    own = choose(view, keep, rnd)
+    t = keep[0]["t"]
+    el = CARDS[me["pending"]["card"]].elements[me["pending"]["next"]]
+    sheet = me["sheet"]
+    if t == "place":
+        ranked = [{"t": "place", "kind": el, "at": c} for c in _blocker_rank(view, seat, el)]
+    elif t == "wall":
+        ranked = [
+            {"t": "wall", "cells": cs}
+            for cs in sorted((a["cells"] for a in keep), key=lambda cs: -wall_value(sheet, cs))
+        ]
+    elif t == "treasure":
+        route = _shortest_set(sheet)
+
+        def worth(c: str) -> tuple[float, bool]:
+            k = _active(sheet, c)
+            return (SHEET["monsters"][k]["points"] if k in MONSTERS else 0.0, c not in route)
+
+        ranked = [
+            {"t": "treasure", "at": c} for c in sorted((a["at"] for a in keep), key=worth, reverse=True)
+        ]
+    else:
+        return keep
+    out = [own] + [a for a in ranked if a in keep and a != own][:ROOT_PLACES]
+    return out if own in keep else out[1:]
 
 
 def quick_view(state: dict, seat: int) -> dict[str, Any]:

@@ -36,7 +36,7 @@ def test_evaluate_is_a_chance_and_prefers_the_stronger_dungeon() -> None:
 
 def test_the_searcher_turns_its_card_over_instead_of_erasing_it() -> None:
     # Rulebook p.5 lets a player erase the card still face up; a searcher never gains by it, and
-    # without evaluate's REDO cost it erased and reinstalled the same card over and over.
+    # when it searched Erase it erased and reinstalled the same card over and over.
     state = GAME.new(2, None, 23)
     asked = 0
     while state["phase"] == "build" and asked < 4:
