@@ -357,32 +357,31 @@ def _hit(dist: list[float], damage: int, chance: float) -> list[float]:
 
 
 def projected_score(state: dict, s: int) -> float:
-    """``s``'s expected final score: along its hero's path once drawn, else along the path
-    the neighbour would most likely draw (the candidate worst for ``s``)."""
+    """``s``'s expected final score: along its hero's path once drawn, else along the candidate
+    path worst for ``s`` by this projection (the neighbour draws it on the finished dungeon, so a
+    dungeon must hold against every path it may draw)."""
     p = state["players"][s]
     if p["path"] is not None:
         return _projection(
             state, s, p["path"], p["hero"]["pos"] + (0 if state["encounter"] and state["turn"] == s else 1)
         )
-    return _projection(state, s, _likely_path(p["sheet"]), 1)
+    return min(_projection(state, s, c, 1) for c in _candidates(p["sheet"]))
 
 
-_PATHS: dict[tuple[Any, ...], list[str]] = {}
+_CANDS: dict[tuple[Any, ...], list[list[str]]] = {}
 
 
-def _likely_path(sheet: dict) -> list[str]:
-    """Before a path is drawn: the path the neighbour would draw, as the heuristic player draws
-    it (the candidate that leaves the owner least; the treasure count is left out, so one path
-    serves every sample). Remembered per dungeon (walls, blockers, crossed spaces, levels):
-    the samples of one search share most dungeons, and the tours cost milliseconds."""
+def _candidates(sheet: dict) -> list[list[str]]:
+    """The candidate paths of a dungeon before one is drawn. Remembered per dungeon (walls,
+    blockers, crossed spaces, levels): the samples of one search share most dungeons, and the
+    tours cost milliseconds."""
     lv = levels(sheet)
     key = (frozenset(sheet["grid"].items()), frozenset(sheet["crossed"]), tuple(lv.values()))
-    got = _PATHS.get(key)
+    got = _CANDS.get(key)
     if got is None:
-        if len(_PATHS) >= 4096:
-            _PATHS.clear()
-        cands = candidate_paths(sheet, lv)
-        got = _PATHS[key] = min(cands, key=lambda p: (expected_owner_score(sheet, lv, p, 0), len(p)))
+        if len(_CANDS) >= 4096:
+            _CANDS.clear()
+        got = _CANDS[key] = candidate_paths(sheet, lv)
     return got
 
 
@@ -448,11 +447,6 @@ def search_moves(view: dict, legal: list[Any], rnd: random.Random) -> list[Any]:
     at once (searching it, the projection's horizon made it win; docs/ai/dungeon-drawers.md).
     An element's placements narrow to the heuristic's own choice and its best few, so search
     can only improve on the heuristic's install. Other decisions: all moves."""
-    if view["phase"] == "defend":
-        # evaluate does not value the cards in hand, so a searched fight or refill spends or
-        # keeps them blindly (measured: half the heuristic's dungeon actions, 4.4 hearts left
-        # to escaped heroes against 1.3): the heuristic plays Phase C
-        return [choose(view, legal, rnd)]
     keep = [a for a in legal if a["t"] != "erase"] or legal
     if len(keep) <= ROOT_PLACES + 1 or view["phase"] != "build":
         return keep

@@ -1,6 +1,7 @@
 """The searching player's hooks in engine/dungeon_drawers/ai.py (issue 30): the copy-free view
 of rollouts decides as the real view does, evaluate stays in [0, 1] and ranks a better dungeon
-higher, and the searcher turns its card over rather than erasing it."""
+higher, the searcher turns its card over rather than erasing it, the root keeps the heuristic's install and
+its best few, and a likely death counts before the expected hearts reach zero."""
 
 from __future__ import annotations
 
@@ -48,3 +49,34 @@ def test_the_searcher_turns_its_card_over_instead_of_erasing_it() -> None:
             asked += 1
         state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
     assert asked == 4
+
+
+def test_the_root_holds_the_heuristics_install_and_its_best_few_never_erase() -> None:
+    # A blocker may go on up to 80 spaces: the root keeps the heuristic's choice and a few more,
+    # so a hundred iterations are not spread one a move.
+    state = GAME.new(2, None, 24)
+    narrowed = 0
+    while state["phase"] == "build":
+        seat = min(GAME.to_act(state))
+        view = GAME.view(state, seat)
+        legal = GAME.legal_actions(state, seat)
+        got = ai.search_moves(view, legal, random.Random(7))
+        assert got and all(a in legal and a["t"] != "erase" for a in got)
+        if legal[0]["t"] in ("place", "treasure", "wall") and len(legal) > ai.ROOT_PLACES + 2:
+            assert len(got) <= ai.ROOT_PLACES + 1
+            own = ai.choose(view, legal, random.Random(7))
+            assert own in got or own not in legal
+            narrowed += 1
+        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+    assert narrowed > 10
+
+
+def test_a_likely_death_counts_before_the_expected_hearts_reach_zero() -> None:
+    # A hero with 3 hearts facing a dragon (3 damage) that wins half its fights dies half the
+    # time: the hearts-lost distribution carries that chance, where the expected hearts (1.5)
+    # alone would count no death at all.
+    dist = ai._hit([1.0, 0.0, 0.0, 0.0], 3, 0.5)
+    assert dist == [0.5, 0.0, 0.0, 0.5]
+    # damage beyond the last heart stays death, and a sure hit moves everything
+    assert ai._hit([0.5, 0.5, 0.0], 5, 1.0) == [0.0, 0.0, 1.0]
+    assert ai._hit([0.2, 0.8, 0.0, 0.0], 1, 1.0) == [0.0, 0.2, 0.8, 0.0]
