@@ -288,7 +288,7 @@ def choose(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> Any:
 # How search treats Dungeon Lair (fields of engine.search.Params). A turn is one to a few
 # decisions (a tile, maybe more corridor tiles, a monster action), so a short rollout of a
 # few turns, then the zone evaluation, scores a line.
-SEARCH = {"rollout_moves": 3, "exploration": 0.4, "depth": 3}
+SEARCH = {"rollout_moves": 3, "exploration": 0.4, "depth": 3, "iterations": 150}
 # Rooms of projected margin that move the evaluation from 0.5 to about 0.73.
 EVAL_SCALE = 3.0
 
