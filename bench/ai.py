@@ -8,9 +8,9 @@ A match plays ``--games`` games from fixed seeds. Seats are dealt levels from
 ``--levels`` in turn and the dealing rotates every game, so each level sits in every
 seat equally often ("seats swapped"); with more players than levels the last level
 fills the remaining seats (``normal,easy`` at 3 players: one normal, two easy).
-``--iterations`` fixes a searching level's budget in iterations and removes its time
-budget, so a seed replays the same match on any machine; without it the levels'
-time budgets apply. Prints per game ``game N: ... scores: ...; winner: ...`` and a
+A searching level plays the game's iteration budget (``SEARCH["iterations"]`` in its
+``ai.py``, four times that for hard) with no time budget, so a seed replays the same
+match on any machine; ``--iterations normal=N,hard=M`` replaces those budgets. Prints per game ``game N: ... scores: ...; winner: ...`` and a
 summary: wins per level among decided games (and against a fair share), the time a
 searched decision took (median, p99), and the game's own figures
 (``match_stats(state, seat, log)`` in ``engine/<game>/ai.py``), per level.
@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -53,6 +54,10 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
     g, players, levels = job["g"], job["players"], job["levels"]
     iters: dict[str, int] = job["iterations"]
     state = game.new(players, job.get("options"), seed=job["seed"] + g)
+    # The game's budgets (SEARCH["iterations"], four times for hard) and no time budget,
+    # unless --iterations says otherwise: a seed replays the same match on any machine.
+    per = game.search_params().iterations
+    budgets = {lv: per * search.level(lv).scale for lv in set(levels)}
     log: list[tuple[int, Any]] = []
     times: dict[str, list[float]] = {lv: [] for lv in set(levels)}
     its: dict[str, list[int]] = {lv: [] for lv in set(levels)}
@@ -65,7 +70,8 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
         rnd = random.Random(f"ai-match:{job['seed']}:{g}:{n}:{seat}")
         t0 = time.perf_counter()
         report = search.Report()
-        action = search.choose(game, view, legal, rnd, lv, iterations=iters.get(lv), report=report)
+        budget = iters.get(lv) if iters.get(lv) else budgets[lv]
+        action = search.choose(game, view, legal, rnd, lv, iterations=budget, report=report)
         if lv != "easy" and len(legal) > 1:
             times[lv].append(time.perf_counter() - t0)
             its[lv].append(report.iterations)
@@ -224,6 +230,13 @@ def speed(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        # A seeded match replays only with a fixed hash seed: Dungeon Lair's evaluation
+        # adds floats in set order, which follows the string hash of each run.
+        os.environ["PYTHONHASHSEED"] = "0"
+        os.execv(
+            sys.executable, [sys.executable, "-m", "bench.ai", *(sys.argv[1:] if argv is None else argv)]
+        )
     p = argparse.ArgumentParser(prog="python -m bench.ai", description=__doc__.split("\n\n")[0])
     p.add_argument("game", choices=core.available())
     p.add_argument("--levels", default="normal,easy")

@@ -15,9 +15,10 @@ it cannot read the real state, and neither can anything it calls, because the
 states it plays on are samples dealt from the view.
 
 Strengths (``LEVELS``): easy is the game's heuristic player; normal and hard search
-for a time budget (0.5 s and 2 s a decision) or an iteration budget, whichever
-ends first. Measured matches (``python -m bench.ai``) fix the iteration budget and
-no time budget, so a seed replays the same match on any machine.
+until the game's iteration budget (``SEARCH["iterations"]``, four times it for hard)
+or the level's time budget (0.5 s and 2 s a decision) ends, whichever comes first.
+Measured matches (``python -m bench.ai``) fix the iteration budget and no time
+budget, so a seed replays the same match on any machine.
 """
 
 from __future__ import annotations
@@ -40,14 +41,14 @@ class Level:
     key: str  # "easy", "normal", "hard"
     name: str  # what players read: "Easy"
     seconds: float  # time budget a decision (0: no search)
-    iterations: int  # iteration budget a decision (0: no search)
+    scale: int  # iteration budget a decision: this many times the game's ``iterations``
     blurb: str  # what the lobby and /settings say of it
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", "Easy", 0.0, 0, "plays by rules of thumb, at once"),
-    "normal": Level("normal", "Normal", 0.5, 100_000, "thinks about half a second a move"),
-    "hard": Level("hard", "Hard", 2.0, 400_000, "thinks about two seconds a move"),
+    "normal": Level("normal", "Normal", 0.5, 1, "thinks about half a second a move"),
+    "hard": Level("hard", "Hard", 2.0, 4, "thinks about two seconds a move"),
 }
 DEFAULT_LEVEL = "normal"
 
@@ -87,6 +88,10 @@ class Params:
     depth: int = 12
     # Moves a single tree walk may play in all (own and others'), so a walk always ends.
     walk_moves: int = 400
+    # Normal's iteration budget a decision (hard: four times it), the budget its strength
+    # was measured at (docs/ai.md); the level's time budget stops a search earlier on a
+    # slow or busy machine, so a decision never takes longer than the level says.
+    iterations: int = 200
 
 
 @dataclass
@@ -226,4 +231,5 @@ def choose(
         return game.ai_choose(view, legal, rnd)
     if iterations is not None:
         return search(game, view, legal, rnd, iterations=iterations, report=report)
-    return search(game, view, legal, rnd, seconds=lv.seconds, iterations=lv.iterations, report=report)
+    budget = game.search_params().iterations * lv.scale
+    return search(game, view, legal, rnd, seconds=lv.seconds, iterations=budget, report=report)

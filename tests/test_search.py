@@ -130,3 +130,11 @@ def test_a_game_may_narrow_the_moves_searched_at_the_root() -> None:
     view = {"total": 4, "turn": 0, "winner": None, "viewer": 0}
     assert search.search(NIM, view, [1, 2, 3], random.Random(7), iterations=300) == 2
     assert search.search(Narrow(), view, [1, 2, 3], random.Random(7), iterations=300) in (1, 3)
+
+
+def test_normal_and_hard_search_the_games_budget_and_hard_four_times_it() -> None:
+    view = {"total": 1, "turn": 0, "winner": None, "viewer": 0}
+    for key, want in (("normal", 200), ("hard", 800)):
+        report = search.Report()
+        search.choose(NIM, view, [1, 2, 3], random.Random(1), key, report=report)
+        assert report.iterations == want and report.seconds < search.LEVELS[key].seconds

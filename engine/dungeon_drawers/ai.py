@@ -283,7 +283,7 @@ def choose(view: dict, legal: list[Any], rnd: random.Random) -> Any:
 # hundreds of moves later: the projection below judges them right after the other seats have
 # played up to this seat's next decision, better than rollouts of the heuristic player would, and
 # a deeper tree optimises the seat's own later installs (an optimistic bias in favour of Erase).
-SEARCH = {"rollout_moves": 0, "exploration": 0.5, "depth": 1}
+SEARCH = {"rollout_moves": 0, "exploration": 0.5, "depth": 1, "iterations": 800}
 
 # Points of projected final score (own minus the best other's) that move the evaluation from
 # 0.5 to about 0.73: a dragon and its treasure, or a hero's death against his escape.

@@ -14,6 +14,7 @@ and two-player games ended 0-0.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +55,12 @@ class Zone:
         if best > 0 and final.count(best) == 1:
             return final.index(best)
         return None
+
+    def outcome(self, reserve: list[int]) -> tuple[int | None, float]:
+        """``(winner(reserve), worth(reserve))``, the winner worked out once."""
+        w = self.winner(reserve)
+        base = self.rooms + EXIT_WEIGHT * self.exits
+        return w, (base if w == self.owner() else base * INSECURE)
 
     def worth(self, reserve: list[int]) -> float:
         base = self.rooms + EXIT_WEIGHT * self.exits
@@ -112,6 +119,7 @@ class Position:
         if not hasattr(self, "contrib"):
             self.contrib = {k: (z.winner(reserve), z.worth(reserve)) for k, z in self.zones.items()}
             self.mine = {k for k, z in self.zones.items() if z.power[self.seat] > 0}
+            self.memo: dict[tuple[int, ...], dict[str, tuple[int | None, float]]] = {}
             totals = [self.in_hand[s] * self.hand_value for s in range(self.seats)]
             for o, w in self.contrib.values():
                 if o is not None:
@@ -119,16 +127,27 @@ class Position:
             return totals
         totals = list(self.totals)
         redo = dropped | (self.mine if reserve != self.reserve else set())
+        kept = []
         for key in redo:
             o, w = self.contrib[key]
             if o is not None:
                 totals[o] -= w
             if key not in dropped:
-                added = [*added, self.zones[key]]
+                kept.append(key)
         for zone in added:
-            o = zone.winner(reserve)
+            o, w = zone.outcome(reserve)
             if o is not None:
-                totals[o] += zone.worth(reserve)
+                totals[o] += w
+        if kept:
+            # the zones we hold, judged again under a changed reserve: the same few reserves
+            # come back for every tile and turn weighed, so each zone's outcome is kept
+            memo = self.memo.setdefault(tuple(reserve), {})
+            for key in kept:
+                hit = memo.get(key)
+                if hit is None:
+                    hit = memo[key] = self.zones[key].outcome(reserve)
+                if hit[0] is not None:
+                    totals[hit[0]] += hit[1]
         return totals
 
     def margin(self, totals: list[float]) -> float:
@@ -261,3 +280,102 @@ def choose(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> Any:
             v = pos.monster_value(a) - IDLE_COST
         scored.append((v, rnd.random(), i))
     return legal[max(scored)[2]]
+
+
+# ---- the searching player's hooks (issue 30) --------------------------------------------------
+# They run on sampled states only (engine/dungeon_lair/sample.py), never on the real game.
+
+# How search treats Dungeon Lair (fields of engine.search.Params). A turn is one to a few
+# decisions (a tile, maybe more corridor tiles, a monster action), so a short rollout of a
+# few turns, then the zone evaluation, scores a line.
+SEARCH = {"rollout_moves": 3, "exploration": 0.4, "depth": 3, "iterations": 150}
+# Rooms of projected margin that move the evaluation from 0.5 to about 0.73.
+EVAL_SCALE = 3.0
+
+
+def seat_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The parts of ``game.view(state, seat)`` that Position and choose read, built
+    without the view's words, control marks and status: what rollouts can afford."""
+    n = state["seats"]
+    tiles = len(state["deck"]) + sum(len(h) for h in state["hands"])
+    players = []
+    for s in range(n):
+        after = (s - state["current"]) % n or n
+        counts = {"S": 0, "M": 0, "L": 0}
+        for m in state["monsters"][s]:
+            if m["at"] is None:
+                counts[m["s"]] += 1
+        players.append(
+            {
+                "seat": s,
+                "monsters_in_hand": counts,
+                "turns_left": max(0, (tiles - after) // n + 1) if tiles else 0,
+            }
+        )
+    return {
+        "viewer": seat,
+        "seats": n,
+        "catacombs": bool(state["options"].get("catacombs")),
+        "tiles": [{"cell": c, "id": e["t"], "rot": e["r"], "by": e["by"]} for c, e in state["board"].items()],
+        "monsters": [
+            {"seat": s, "size": m["s"], "at": m["at"]}
+            for s in range(n)
+            for m in state["monsters"][s]
+            if m["at"] is not None
+        ],
+        "players": players,
+        "deck": len(state["deck"]),
+    }
+
+
+def projected(view: dict[str, Any]) -> list[float]:
+    """Every seat's projected worth: the rooms of the zones it is likely to hold at the end
+    (a zone a rival can still take counts for less), a little for their free exits, and
+    its monsters in hand while tiles remain to put them on (Position's totals)."""
+    return Position(view).totals
+
+
+def evaluate(state: dict[str, Any], seat: int) -> float:
+    """From 0 to 1: a logistic of the seat's projected worth minus the best other seat's."""
+    totals = projected(seat_view(state, seat))
+    best_other = max(t for s, t in enumerate(totals) if s != seat)
+    margin = totals[seat] - best_other
+    return 1.0 / (1.0 + math.exp(-margin / EVAL_SCALE))
+
+
+# Tile placements a rollout weighs: today's player weighs every tile, cell and turn (often
+# over a hundred); a random handful keeps its judgement at a fraction of the cost.
+ROLLOUT_TILES = 8
+
+
+def rollout(state: dict[str, Any], seat: int, rnd: random.Random) -> Any:
+    """Today's player (``choose``) on the light view, weighing at most ROLLOUT_TILES of
+    the tile placements (every monster action: those are few and cheap to weigh)."""
+    from . import GAME
+
+    legal = GAME.legal_actions(state, seat)
+    if len(legal) > ROLLOUT_TILES and state["phase"] in ("place", "chain"):
+        legal = rnd.sample(legal, ROLLOUT_TILES)
+    return choose(seat_view(state, seat), legal, rnd)
+
+
+def match_stats(state: dict[str, Any], seat: int, log: list[tuple[int, Any]]) -> dict[str, float]:
+    """Figures of a finished game for ``seat``: whether every score was zero, the seat's
+    rooms, how many monsters it put on the map and took back, how many end on the map,
+    its monster moves and passes, and the tiles it removed."""
+    from . import GAME
+
+    scores = GAME.result(state).scores
+    mine = [a for s, a in log if s == seat]
+    monster = [a for a in mine if a["a"] == "monster"]
+    return {
+        "all_zero": float(not any(scores)),
+        "rooms": float(scores[seat]),
+        "margin": float(scores[seat] - max(v for s, v in enumerate(scores) if s != seat)),
+        "monsters_placed": float(sum(1 for a in monster if a["from"] == "hand")),
+        "monsters_taken_back": float(sum(1 for a in monster if a["to"] == "hand")),
+        "monsters_moved": float(sum(1 for a in monster if "hand" not in (a["from"], a["to"]))),
+        "monsters_on_map_at_end": float(sum(1 for m in state["monsters"][seat] if m["at"] is not None)),
+        "passes": float(sum(1 for a in mine if a["a"] == "pass")),
+        "tiles_removed": float(sum(1 for a in mine if a["a"] == "remove")),
+    }

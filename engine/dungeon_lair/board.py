@@ -161,6 +161,12 @@ def is_doorway(edge: str) -> bool:
     return edge != WALL
 
 
+@cache
+def _doorways(tile_id: int, rot: int) -> tuple[bool, ...]:
+    """Which sides (N E S W) of the turned tile are doorways."""
+    return tuple(is_doorway(e) for e in rotate(TILES[tile_id], rot)[0])
+
+
 def passage(a: str, b: str) -> str | None:
     """What lies between two touching edges: None (walls), 'open', 'door' or 'portcullis'."""
     if not (is_doorway(a) and is_doorway(b)):
@@ -186,6 +192,11 @@ class Union:
             x = parent[x]
         return x
 
+    def copy(self) -> Union:
+        out = Union()
+        out.parent = dict(self.parent)
+        return out
+
     def union(self, a: str, b: str) -> None:
         ra, rb = self.find(a), self.find(b)
         if ra != rb:
@@ -210,6 +221,7 @@ class Dungeon:
     doors: list[tuple[str, str]] = field(default_factory=list)
     control_sets: Union = field(default_factory=Union)
     move_sets: Union = field(default_factory=Union)
+    needs: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         underground: list[str] = []
@@ -253,13 +265,71 @@ class Dungeon:
     def of(cls, board: dict[str, Any], catacombs: bool = False) -> Dungeon:
         """The dungeon of ``board``, reused while the map is unchanged (a legal-move list,
         a view and an apply on the same position all need it)."""
-        key = (catacombs, tuple((cell, e["t"], e["r"]) for cell, e in board.items()))
+        laid = tuple((cell, e["t"], e["r"]) for cell, e in board.items())
+        key = (catacombs, laid)
         hit = _CACHE.get(key)
         if hit is None:
             if len(_CACHE) >= 32:
                 _CACHE.pop(next(iter(_CACHE)))
-            hit = _CACHE[key] = cls(dict(board), catacombs)
+            # A tile just laid on a map already built (every placement in play and in
+            # search): the zones are that map's plus the new tile's joins, not a rebuild.
+            before = _CACHE.get((catacombs, laid[:-1])) if laid else None
+            if before is not None:
+                hit = _CACHE[key] = before.plus(laid[-1][0], board[laid[-1][0]])
+            else:
+                hit = _CACHE[key] = cls(dict(board), catacombs)
         return hit
+
+    def plus(self, cell: str, entry: dict[str, Any]) -> Dungeon:
+        """This map with one more tile on ``cell``: the same zones, reaches and doors as
+        a map built from scratch (a union-find root is always its set's smallest label,
+        whatever the order of the unions)."""
+        d = object.__new__(Dungeon)
+        d.board = {**self.board, cell: entry}
+        d.catacombs = self.catacombs
+        d.tiles = {**self.tiles}
+        d.area_at = {**self.area_at}
+        d.room = {**self.room}
+        d.doors = list(self.doors)
+        d.control_sets = self.control_sets.copy()
+        d.move_sets = self.move_sets.copy()
+        d.needs = {}
+        p = d.tiles[cell] = place(cell, entry["t"], entry["r"])
+        underground = p.tile.kind in CATACOMB_KINDS and self.catacombs
+        below = None
+        if underground:  # the catacombs join every catacomb area for moves
+            below = next((lab for lab, pl in self._labels() if pl.tile.kind in CATACOMB_KINDS), None)
+        for label, room, sides in p.areas:
+            d.room[label] = room
+            d.control_sets.find(label)
+            d.move_sets.find(label)
+            for side in sides:
+                d.area_at[(cell, side)] = label
+            if underground and below is not None:
+                d.move_sets.union(below, label)
+            below = below if below is not None or not underground else label
+        if p.tile.link == "bridge":
+            a, b = p.areas[0][0], p.areas[1][0]
+            d.move_sets.union(a, b)
+            if not self.catacombs:
+                d.control_sets.union(a, b)
+        for side in range(4):
+            other = neighbour(cell, side)
+            if other not in d.tiles:
+                continue
+            kind = passage(p.edges[side], d.tiles[other].edges[(side + 2) % 4])
+            if kind is None:
+                continue
+            a, b = d.area_at[(cell, side)], d.area_at[(other, (side + 2) % 4)]
+            if kind == "open":
+                d.control_sets.union(a, b)
+                d.move_sets.union(a, b)
+            elif kind == "door":
+                d.doors.append((a, b) if side in (1, 2) else (b, a))
+        return d
+
+    def _labels(self) -> Iterable[tuple[str, Placed]]:
+        return ((lab, p) for p in self.tiles.values() for lab, _r, _s in p.areas)
 
     # ---- zones -------------------------------------------------------------------
     def zone(self, label: str) -> str:
@@ -330,12 +400,42 @@ class Dungeon:
         return None
 
     def fits(self, tile_id: int, cells: Iterable[str]) -> list[tuple[str, int]]:
-        return [
-            (cell, rot)
-            for cell in cells
-            for rot in distinct_rotations(tile_id)
-            if self.placement_fault(tile_id, cell, rot) is None
-        ]
+        """Where (cell, turn) the tile fits: placement_fault's rule, with each cell's
+        neighbouring edges worked out once per map (legal moves ask for every tile in hand
+        and every cell, and search asks for thousands of positions)."""
+        out = []
+        rots = distinct_rotations(tile_id)
+        for cell in cells:
+            need = self._needs(cell)
+            if need is None:
+                continue
+            for rot in rots:
+                doorways = _doorways(tile_id, rot)
+                if all(doorways[side] == want for side, want in need):
+                    out.append((cell, rot))
+        return out
+
+    def _needs(self, cell: str) -> tuple[tuple[int, bool], ...] | None:
+        """(side, doorway wanted) for each tile touching ``cell``; None where no tile may go
+        (the cell is taken, or touches nothing on a map that has tiles, or is not the start
+        on an empty map)."""
+        hit = self.needs.get(cell, False)
+        if hit is not False:
+            return hit  # type: ignore[return-value]
+        need: tuple[tuple[int, bool], ...] | None
+        if cell in self.tiles:
+            need = None
+        elif not self.tiles:
+            need = () if cell == START else None
+        else:
+            pairs = []
+            for side in range(4):
+                other = self.tiles.get(neighbour(cell, side))
+                if other is not None:
+                    pairs.append((side, is_doorway(other.edges[(side + 2) % 4])))
+            need = tuple(pairs) if pairs else None
+        self.needs[cell] = need
+        return need
 
     # ---- control and scores ------------------------------------------------------
     def control(self, monsters: list[list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:

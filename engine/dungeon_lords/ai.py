@@ -449,7 +449,7 @@ def _expansion_choice(view: dict[str, Any], legal: list[Any], near: bool) -> str
 # How the shared search treats Dungeon Lords: a game is ~140 decisions of one seat and many are
 # tasks with a single sensible answer, so the tree stays shallow and the rollout short; the
 # position is then scored by the game's own final scoring (evaluate below).
-SEARCH = {"rollout_moves": 20, "exploration": 0.5, "depth": 4, "walk_moves": 300}
+SEARCH = {"rollout_moves": 20, "exploration": 0.5, "depth": 4, "walk_moves": 300, "iterations": 40}
 
 # Points of lead that make a game about three quarters won (the logistic's scale).
 EVAL_SCALE = 6.0

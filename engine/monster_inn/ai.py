@@ -160,7 +160,7 @@ def _bid(view: dict[str, Any], me: dict[str, Any], legal: list[str]) -> str:
 # ---- search (issue 30): the hooks engine/search.py calls on sampled states --------------
 
 # The searching player's settings (engine.search.Params).
-SEARCH = {"rollout_moves": 24, "exploration": 0.5, "depth": 12, "walk_moves": 400}
+SEARCH = {"rollout_moves": 24, "exploration": 0.5, "depth": 12, "walk_moves": 400, "iterations": 400}
 
 _GAME = MonsterInn()
 # Each card's face as plain fields, for the rollout: (monster?, value, skulls, kind, range).
