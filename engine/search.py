@@ -122,6 +122,8 @@ def search(
     deadline = start + seconds if seconds else None
     budget = iterations if iterations else (10**9 if deadline else 200)
     legal_keys = {action_key(a): a for a in game.search_moves(view, legal, rnd) or legal}
+    if len(legal_keys) == 1:  # the game narrowed the choice to one move: nothing to search
+        return next(iter(legal_keys.values()))
     root = Node()
     done = 0
     while done < budget:

@@ -138,3 +138,14 @@ def test_normal_and_hard_search_the_games_budget_and_hard_four_times_it() -> Non
         report = search.Report()
         search.choose(NIM, view, [1, 2, 3], random.Random(1), key, report=report)
         assert report.iterations == want and report.seconds < search.LEVELS[key].seconds
+
+
+def test_a_root_narrowed_to_one_move_is_not_searched() -> None:
+    class One(Nim):
+        def search_moves(self, view: dict[str, Any], legal: list[Any], rnd: random.Random) -> list[Any]:
+            return [3]
+
+    report = search.Report()
+    view = {"total": 4, "turn": 0, "winner": None, "viewer": 0}
+    assert search.search(One(), view, [1, 2, 3], random.Random(7), iterations=300, report=report) == 3
+    assert report.iterations == 0
