@@ -63,3 +63,22 @@ def replay(
 
 def roundtrip(state: State) -> State:
     return json.loads(json.dumps(state))
+
+
+def assert_sample_like_real(game: Game, sample: State, real: State, seat: int) -> None:
+    """A determinization (``Game.sample``) as the seat sees it: exactly its view of the
+    real state, the same legal moves, the same seats to act (issue 30)."""
+    assert game.view(sample, seat) == game.view(real, seat)
+    assert game.legal_actions(sample, seat) == game.legal_actions(real, seat)
+    assert game.to_act(sample) == game.to_act(real)
+
+
+def play_on(game: Game, state: State, max_moves: int = 3000) -> State:
+    """The game played on from ``state`` by easy players (a sample must be a state the
+    rules can finish); fails if it does not end within ``max_moves``."""
+    for _ in range(max_moves):
+        if game.is_over(state):
+            return state
+        seat = min(game.to_act(state))
+        state, _ = game.apply(state, seat, game.ai_action(state, seat))
+    raise AssertionError(f"the game did not end within {max_moves} moves")

@@ -135,14 +135,21 @@ def _bid(view: dict[str, Any], me: dict[str, Any], legal: list[str]) -> str:
     inn, pool = view["inn"], view["pool"]
     rounds_left = view["deck"] // view["seats"]
     values = [creature_value(c, me, rounds_left) for c in inn]
+    return _take_or_leave(values, pool, me["gold"], me["gem"], legal)
+
+
+def _take_or_leave(values: list[float], pool: dict[str, Any], gold: int, gem: int, legal: list[str]) -> str:
+    """Remain (paying with a treasure, or a swap) while a creature further right in the
+    inn, less the price of getting there, is worth more than taking the leftmost one
+    (``values``, in fame) with the pool; else leave. The easy player and its rollout twin
+    both decide here."""
     now = values[0] + pool["n"] * TREASURE
     later = max((v - STEP * j for j, v in enumerate(values[1:], 1)), default=-99.0)
-    purse = me["gold"] + me["gem"]
     remains = [a for a in legal if a in ("gold", "gem")]
     if remains:
         cost = TREASURE
         if pool["type"] is None:
-            pick = "gold" if me["gold"] >= me["gem"] else "gem"
+            pick = "gold" if gold >= gem else "gem"
             action = pick if pick in remains else remains[0]
         else:
             action = remains[0]
@@ -151,7 +158,7 @@ def _bid(view: dict[str, Any], me: dict[str, Any], legal: list[str]) -> str:
     else:
         return "leave"
     # Keep a small reserve: a purse of 1-2 cannot follow a pool of the other type.
-    reserve = 0.3 if purse <= 2 else 0.0
+    reserve = 0.3 if gold + gem <= 2 else 0.0
     if later - now > cost + reserve + 0.1:
         return action
     return "leave"
@@ -223,24 +230,7 @@ def rollout(state: dict[str, Any], seat: int, rnd: random.Random) -> str:
             need = nh - nm + 1
             chance = min(1.0, rounds_left / (2 * need)) if rounds_left > 0 else 0.0
             values.append(TREASURE - chance * _AVG_LOSS[rng])
-    now = values[0] + pool["n"] * TREASURE
-    later = max((v - STEP * j for j, v in enumerate(values[1:], 1)), default=-99.0)
-    purse = p["gold"] + p["gem"]
-    if legal[0] in ("gold", "gem"):
-        cost = TREASURE
-        if pool["type"] is None:
-            pick = "gold" if p["gold"] >= p["gem"] else "gem"
-            action = pick if pick in legal else legal[0]
-        else:
-            action = legal[0]
-    elif legal[0] == "swap":
-        cost, action = 2 * TREASURE, "swap"
-    else:
-        return "leave"
-    reserve = 0.3 if purse <= 2 else 0.0
-    if later - now > cost + reserve + 0.1:
-        return action
-    return "leave"
+    return _take_or_leave(values, pool, p["gold"], p["gem"], legal)
 
 
 def projected(state: dict[str, Any], seat: int) -> float:

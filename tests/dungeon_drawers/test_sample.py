@@ -20,6 +20,7 @@ from engine.dungeon_drawers.paths import candidate_paths
 from engine.dungeon_drawers.rules import levels
 from engine.dungeon_drawers.sample import sample
 from tests.dungeon_drawers.helpers import GAME
+from tests.playout import assert_sample_like_real, play_on
 
 
 def positions(players: int, seed: int) -> list[dict[str, Any]]:
@@ -68,9 +69,7 @@ def test_a_sample_looks_exactly_like_the_view_and_allows_the_same_moves(
         view = GAME.view(state, seat)
         for k in range(3):
             got = sample(view, random.Random(k))
-            assert GAME.view(got, seat) == view
-            assert GAME.legal_actions(got, seat) == GAME.legal_actions(state, seat)
-            assert GAME.to_act(got) == GAME.to_act(state)
+            assert_sample_like_real(GAME, got, state, seat)
             cards = cards_in_play(got)
             assert len(cards) == len(set(cards)) and set(cards) <= set(CARDS)
             assert len(cards) + got["boxed"] == len(CARDS) == len(cards_in_play(state)) + state["boxed"]
@@ -90,13 +89,7 @@ def test_a_sample_looks_exactly_like_the_view_and_allows_the_same_moves(
 @pytest.mark.parametrize("players,seed", [(2, 11), (4, 12)])
 def test_a_sample_plays_on_to_the_end(players: int, seed: int) -> None:
     for state in positions(players, seed)[1::3]:
-        got = sample(GAME.view(state, 0), random.Random(7))
-        for _ in range(2000):
-            if GAME.is_over(got):
-                break
-            seat = min(GAME.to_act(got))
-            got, _ = GAME.apply(got, seat, GAME.ai_action(got, seat))
-        assert GAME.is_over(got)
+        assert GAME.is_over(play_on(GAME, sample(GAME.view(state, 0), random.Random(7)), 2000))
 
 
 def reshuffled(state: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from engine.dungeon_lair import GAME
 from engine.dungeon_lair.data import BASE_IDS, TILES
 from engine.dungeon_lair.sample import sample
 from engine.dungeon_lair.views import hand_letters
+from tests.playout import assert_sample_like_real
 
 
 def _positions(players: int, seed: int, options: dict[str, Any] | None = None) -> list[State]:
@@ -84,9 +85,7 @@ def test_a_sample_shows_the_seat_exactly_its_view(state: State, i: int) -> None:
         for k in range(3):
             s = sample(view, random.Random(k))
             # every field of the view, the letters of the seat's own tiles included
-            assert GAME.view(s, seat) == view
-            assert GAME.legal_actions(s, seat) == GAME.legal_actions(state, seat)
-            assert GAME.to_act(s) == GAME.to_act(state)
+            assert_sample_like_real(GAME, s, state, seat)
             assert _tile_ids(s) == components
             assert [len(h) for h in s["hands"]] == [len(h) for h in state["hands"]]
             assert s["rng"]["seed"] != state["rng"]["seed"]

@@ -20,6 +20,7 @@ from engine.monster_inn import ai
 from engine.monster_inn.data import CARDS, HUMANOIDS, MONSTERS
 from engine.monster_inn.sample import sample
 from tests.monster_inn.helpers import GAME
+from tests.playout import assert_sample_like_real, play_on
 
 
 def easy_game(players: int, seed: int, open_treasure: bool = False) -> list[State]:
@@ -68,9 +69,7 @@ def test_a_sample_shows_the_seat_exactly_its_view(players: int, seed: int) -> No
             for k in range(3):
                 smp = sample(view, random.Random(k))
                 # Everything the view holds, the status line and the last turn's words included.
-                assert GAME.view(smp, seat) == view
-                assert GAME.legal_actions(smp, seat) == GAME.legal_actions(real, seat)
-                assert GAME.to_act(smp) == GAME.to_act(real)
+                assert_sample_like_real(GAME, smp, real, seat)
                 assert components(smp) == components(real) == (Counter(list(CARDS)), Counter(gold=25, gem=25))
                 # Each face-down humanoid is one of its back's range (the back shows it).
                 for p, q in zip(smp["players"], real["players"], strict=True):
@@ -84,13 +83,7 @@ def test_a_sample_shows_the_seat_exactly_its_view(players: int, seed: int) -> No
 def test_a_sample_plays_on_to_the_end(players: int, seed: int) -> None:
     real = positions(players, seed)[1]
     seat = min(GAME.to_act(real))
-    s = sample(GAME.view(real, seat), random.Random(seed))
-    for _ in range(1000):
-        if GAME.is_over(s):
-            break
-        acting = min(GAME.to_act(s))
-        s, _ = GAME.apply(s, acting, GAME.ai_action(s, acting))
-    assert GAME.is_over(s)
+    s = play_on(GAME, sample(GAME.view(real, seat), random.Random(seed)), 1000)
     assert len(GAME.result(s).scores) == players
 
 
