@@ -106,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
                 "old_moves_per_cpu_s": round(old, 1) if old else None,
                 "new_moves_per_cpu_s": round(new, 1) if new else None,
                 "ratio": round(new / old, 2) if old and new else None,
-                "same_moves": moves["old"].get(how) == moves["new"].get(how) if how != "policy" else None,
+                # The same seeded playouts in both checkouts: equal move counts (apply only).
+                "same_moves": moves["old"][how] == moves["new"][how] if how == "apply" else None,
             }
         # What search pays a move now against what it would have paid: play in place and
         # the rollout policy, against apply with a copy and the heuristic on the view.
