@@ -71,7 +71,9 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
         t0 = time.perf_counter()
         report = search.Report()
         budget = iters.get(lv) if iters.get(lv) else budgets[lv]
-        action = search.choose(game, view, legal, rnd, lv, iterations=budget, report=report)
+        action = search.choose(
+            game, view, legal, rnd, lv, iterations=budget, report=report, force_search=job["force_search"]
+        )
         if lv != "easy" and len(legal) > 1:
             times[lv].append(time.perf_counter() - t0)
             its[lv].append(report.iterations)
@@ -151,6 +153,7 @@ def match(args: argparse.Namespace) -> dict[str, Any]:
             "iterations": iters,
             "seed": args.seed,
             "options": None,
+            "force_search": args.force_search,
         }
         for g in range(args.games)
     ]
@@ -246,6 +249,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out")
+    p.add_argument(
+        "--force-search",
+        action="store_true",
+        help="search even where the game's search is off (SEARCH['searching'] False), to measure it",
+    )
     p.add_argument("--speed", action="store_true")
     p.add_argument("--positions", type=int, default=20)
     p.add_argument("--seconds", type=float, default=0.5)

@@ -92,6 +92,9 @@ class Params:
     # was measured at (docs/ai.md); the level's time budget stops a search earlier on a
     # slow or busy machine, so a decision never takes longer than the level says.
     iterations: int = 200
+    # False while a game's searching player measures weaker than its heuristic player
+    # (docs/ai.md): every level then plays the heuristic, never a weaker "normal".
+    searching: bool = True
 
 
 @dataclass
@@ -225,11 +228,14 @@ def choose(
     *,
     iterations: int | None = None,
     report: Report | None = None,
+    force_search: bool = False,
 ) -> Action:
     """The move of a computer player of strength ``level_key``. ``iterations`` (for
-    measured matches) replaces the level's budgets by a fixed iteration count."""
+    measured matches) replaces the level's budgets by a fixed iteration count;
+    ``force_search`` searches even a game whose search is off (to measure it)."""
     lv = level(level_key)
-    if lv.key == "easy" or len(legal) == 1:
+    searching = force_search or game.search_params().searching
+    if lv.key == "easy" or len(legal) == 1 or not searching:
         return game.ai_choose(view, legal, rnd)
     if iterations is not None:
         return search(game, view, legal, rnd, iterations=iterations, report=report)

@@ -149,3 +149,31 @@ def test_a_root_narrowed_to_one_move_is_not_searched() -> None:
     view = {"total": 4, "turn": 0, "winner": None, "viewer": 0}
     assert search.search(One(), view, [1, 2, 3], random.Random(7), iterations=300, report=report) == 3
     assert report.iterations == 0
+
+
+def test_a_game_whose_search_is_off_plays_its_heuristic_at_every_level() -> None:
+    class Off(Nim):
+        def search_params(self) -> search.Params:
+            return search.Params(searching=False)
+
+        def ai_choose(self, view: dict[str, Any], legal: list[Any], rnd: random.Random) -> Any:
+            return legal[0]  # the heuristic: always the smallest step
+
+    view = {"total": 4, "turn": 0, "winner": None, "viewer": 0}
+    for key in ("easy", "normal", "hard"):
+        assert search.choose(Off(), view, [1, 2, 3], random.Random(7), key) == 1
+    assert (
+        search.choose(Off(), view, [1, 2, 3], random.Random(7), "normal", iterations=300, force_search=True)
+        == 2
+    )
+
+
+def test_dungeon_drawers_plays_its_heuristic_until_its_search_beats_it() -> None:
+    # docs/ai.md: normal won 34 of 100 games against the heuristic player.
+    game = core.get("dungeon-drawers")
+    assert game.search_params().searching is False
+    state = game.new(2, None, seed=3)
+    seat = min(game.to_act(state))
+    view, legal = game.view(state, seat), game.legal_actions(state, seat)
+    rnd = lambda: random.Random(5)  # noqa: E731
+    assert game.ai_move(view, legal, rnd(), "hard") == game.ai_choose(view, legal, rnd())
