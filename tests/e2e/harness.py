@@ -319,6 +319,17 @@ async def logged_moves(db: Path, game_id: int) -> int:
         await store.close()
 
 
+async def moves_by_people(db: Path, game_id: int) -> int:
+    """Moves a person made (the bot's moves for a person, an only move, carry no user)."""
+    from store import Store
+
+    store = await Store(str(db)).open()
+    try:
+        return sum(1 for _seq, _seat, user, _note, _at in await store.log_full(game_id) if user is not None)
+    finally:
+        await store.close()
+
+
 async def replay(db: Path, game_id: int) -> Replay:
     from engine import core
     from store import Store
