@@ -3,6 +3,7 @@
     python -m bench.ai GAME --levels normal,easy [--games 100] [--players N]
                        [--iterations normal=N,hard=M] [--seed 1] [--jobs 2] [--out FILE]
     python -m bench.ai GAME --speed [--positions 20] [--seconds 0.5]
+    python -m bench.ai GAME --timing [--level normal] [--positions 60] [--players 2]
 
 A match plays ``--games`` games from fixed seeds. Seats are dealt levels from
 ``--levels`` in turn and the dealing rotates every game, so each level sits in every
@@ -232,6 +233,46 @@ def speed(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def timing(args: argparse.Namespace) -> dict[str, Any]:
+    """Wall seconds of the bot's own decisions at ``--level``: the level's iteration and
+    time budgets (as the bot plays), on every third position with a choice from games of
+    easy players, ``--positions`` of them."""
+    game = core.get(args.game)
+    players = args.players or game.min_players
+    times: list[float] = []
+    its: list[int] = []
+    g = 0
+    while len(times) < args.positions:
+        state = game.new(players, None, seed=args.seed + g)
+        g += 1
+        n = 0
+        while not game.is_over(state) and len(times) < args.positions:
+            seat = min(game.to_act(state))
+            legal = game.legal_actions(state, seat)
+            if len(legal) > 1 and n % 3 == 0:
+                report = search.Report()
+                t0 = time.perf_counter()
+                search.choose(
+                    game, game.view(state, seat), legal, random.Random(n), args.level, report=report
+                )
+                times.append(time.perf_counter() - t0)
+                its.append(report.iterations)
+            state, _ = game.apply(state, seat, game.ai_action(state, seat))
+            n += 1
+    times.sort()
+    out = {
+        "game": game.key,
+        "level": args.level,
+        "decisions": len(times),
+        "median_s": round(statistics.median(times), 3),
+        "p99_s": round(times[max(0, int(0.99 * len(times)) - 1)], 3),
+        "max_s": round(times[-1], 3),
+        "iterations_median": statistics.median(its),
+    }
+    print(json.dumps(out))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     if os.environ.get("PYTHONHASHSEED") != "0":
         # A seeded match replays only with a fixed hash seed: Dungeon Lair's evaluation
@@ -257,9 +298,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--speed", action="store_true")
     p.add_argument("--positions", type=int, default=20)
     p.add_argument("--seconds", type=float, default=0.5)
+    p.add_argument("--timing", action="store_true", help="wall seconds of the bot's decisions at --level")
+    p.add_argument("--level", default="normal")
     args = p.parse_args(argv)
     if args.speed:
         speed(args)
+    elif args.timing:
+        timing(args)
     else:
         match(args)
     return 0
