@@ -43,13 +43,7 @@ def random_playout(
 
 
 def ai_playout(game: Game, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-    state = game.new(players, options, seed)
-    for _ in range(MAX_STEPS):
-        if game.is_over(state):
-            return state
-        seat = min(game.to_act(state))
-        state, _ = game.apply(state, seat, game.ai_action(state, seat))
-    raise AssertionError(f"AI game did not end within {MAX_STEPS} moves")
+    return play_on(game, game.new(players, options, seed), MAX_STEPS)
 
 
 def replay(
