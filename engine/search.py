@@ -115,12 +115,14 @@ def search(
     seconds: float | None = None,
     iterations: int | None = None,
     report: Report | None = None,
+    params: Params | None = None,
 ) -> Action:
-    """The move the searching seat (``view["viewer"]``) makes, among ``legal``."""
+    """The move the searching seat (``view["viewer"]``) makes, among ``legal``.
+    ``params``: the game's ``search_params()`` when the caller already has them."""
     if len(legal) == 1:
         return legal[0]
     me: Seat = view["viewer"]
-    params = game.search_params()
+    params = params or game.search_params()
     start = time.perf_counter()
     deadline = start + seconds if seconds else None
     budget = iterations if iterations else (10**9 if deadline else 200)
@@ -234,10 +236,10 @@ def choose(
     measured matches) replaces the level's budgets by a fixed iteration count;
     ``force_search`` searches even a game whose search is off (to measure it)."""
     lv = level(level_key)
-    searching = force_search or game.search_params().searching
-    if lv.key == "easy" or len(legal) == 1 or not searching:
+    params = game.search_params()  # read once a decision: a game builds them from its ai module
+    if lv.key == "easy" or len(legal) == 1 or not (force_search or params.searching):
         return game.ai_choose(view, legal, rnd)
     if iterations is not None:
-        return search(game, view, legal, rnd, iterations=iterations, report=report)
-    budget = game.search_params().iterations * lv.scale
-    return search(game, view, legal, rnd, seconds=lv.seconds, iterations=budget, report=report)
+        return search(game, view, legal, rnd, iterations=iterations, report=report, params=params)
+    budget = params.iterations * lv.scale
+    return search(game, view, legal, rnd, seconds=lv.seconds, iterations=budget, report=report, params=params)
