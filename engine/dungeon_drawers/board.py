@@ -151,27 +151,80 @@ def wall_problem(sheet: dict, shape: str, cells: list[str]) -> str | None:
     return None
 
 
-def wall_placements(sheet: dict, shape: str) -> list[list[str]]:
-    """Every legal placement of the formation, in reading order of its cells."""
-    occupied = mask(sheet["grid"])
-    walls = wall_mask(sheet)
-    out: list[list[str]] = []
+def _dilate(m: int) -> int:
+    """``m`` and every space orthogonally next to one of its spaces."""
+    return (m | ((m << 1) & NOT_A) | ((m >> 1) & NOT_H) | (m << NC) | (m >> NC)) & FULL
+
+
+def _formation_places(shape: str) -> list[tuple[int, tuple[str, ...], int, int]]:
+    """Every placement of the formation on the empty sheet, once each, in reading order of
+    its cells: (mask, cells, the spaces next to it, the spaces within two steps of it)."""
     seen: set[int] = set()
     for orient in _SHAPES[shape]:
         w = max(x for x, _ in orient) + 1
         h = max(y for _, y in orient) + 1
         for y0 in range(NR - h + 1):
             for x0 in range(NC - w + 1):
-                m = 0
-                for x, y in orient:
-                    m |= 1 << ((y0 + y) * NC + x0 + x)
-                if m & occupied or m in seen:
-                    continue
-                seen.add(m)
-                if all_accessible(walls | m):
-                    out.append([ALL_CELLS[i] for i in range(N) if m >> i & 1])
-    out.sort(key=lambda cs: [INDEX[c] for c in cs])
-    return out
+                seen.add(sum(1 << ((y0 + y) * NC + x0 + x) for x, y in orient))
+    places = []
+    for m in seen:
+        cells = tuple(ALL_CELLS[i] for i in range(N) if m >> i & 1)
+        places.append((m, cells, _dilate(m) & ~m, _dilate(_dilate(m)) & ~m))
+    places.sort(key=lambda p: [INDEX[c] for c in p[1]])
+    return places
+
+
+# Wall placements are enumerated for every legal-move list, every element skipped as lost
+# and every install of the heuristic player, often on the same sheet: the formations'
+# placements are laid out once, and the legal ones remembered per (shape, spaces taken, walls).
+_PLACES = {name: _formation_places(name) for name in SHEET["walls"]}
+_LEGAL_PLACES: dict[tuple[str, int, int], tuple[tuple[str, ...], ...]] = {}
+_ENDS = (1 << INDEX[ENTRANCE]) | (1 << INDEX[EXIT])
+
+
+def _legal_places(sheet: dict, shape: str) -> tuple[tuple[str, ...], ...]:
+    occupied = walls = 0
+    for c, k in sheet["grid"].items():
+        b = 1 << INDEX[c]
+        occupied |= b
+        if k == "wall":
+            walls |= b
+    key = (shape, occupied, walls)
+    got = _LEGAL_PLACES.get(key)
+    if got is None:
+        if len(_LEGAL_PLACES) >= 8192:
+            _LEGAL_PLACES.clear()
+        got = _LEGAL_PLACES[key] = _find_places(shape, occupied, walls)
+    return got
+
+
+def _find_places(shape: str, occupied: int, walls: int) -> tuple[tuple[str, ...], ...]:
+    """The placements that leave every space reachable (:func:`all_accessible`). When the
+    sheet is connected now, a placement keeps it so if the free spaces next to it still reach
+    each other within two steps of it (any way through its spaces goes round them): one small
+    flood instead of one over the sheet; the whole flood decides the rest."""
+    free = FULL & ~walls
+    connected = all_accessible(walls)
+    out = []
+    for m, cells, ring, near in _PLACES[shape]:
+        if m & occupied or m & _ENDS:
+            continue
+        rest = free & ~m
+        touch = ring & rest
+        if connected and touch and flood(touch & -touch, near & rest) & touch == touch:
+            out.append(cells)
+        elif all_accessible(walls | m):
+            out.append(cells)
+    return tuple(out)
+
+
+def wall_placements(sheet: dict, shape: str) -> list[list[str]]:
+    """Every legal placement of the formation, in reading order of its cells."""
+    return [list(cells) for cells in _legal_places(sheet, shape)]
+
+
+def can_place_wall(sheet: dict, shape: str) -> bool:
+    return bool(_legal_places(sheet, shape))
 
 
 # ---- monsters and traps ----------------------------------------------------------
@@ -188,7 +241,16 @@ def blocker_problem(sheet: dict, cell: str) -> str | None:
 
 
 def blocker_cells(sheet: dict) -> list[str]:
-    return [c for c in ALL_CELLS if blocker_problem(sheet, c) is None]
+    """The spaces where a monster or trap may be drawn (:func:`blocker_problem` is None):
+    empty and not next to a monster or trap."""
+    taken = blockers = 0
+    for c, k in sheet["grid"].items():
+        b = 1 << INDEX[c]
+        taken |= b
+        if k in BLOCKER_KINDS:
+            blockers |= b
+    bad = taken | _dilate(blockers)
+    return [c for i, c in enumerate(ALL_CELLS) if not bad >> i & 1]
 
 
 # ---- the hero's path ---------------------------------------------------------------

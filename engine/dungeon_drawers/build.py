@@ -154,7 +154,7 @@ def take(state: State, seat: int, action: dict, events: list[Event]) -> None:
 
 def _installable(sheet: dict, el: str) -> bool:
     if el.startswith("wall:"):
-        return bool(board.wall_placements(sheet, el[5:]))
+        return board.can_place_wall(sheet, el[5:])
     if el in board.BLOCKER_KINDS:
         return bool(board.blocker_cells(sheet))
     if el == "treasure":
