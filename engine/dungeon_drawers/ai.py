@@ -20,7 +20,7 @@ import random
 from typing import Any
 
 from . import board
-from .build import current_element, install, wall_value
+from .build import current_element, install, wall_value, wall_values
 from .data import ACTIONS, CARDS, DEATH_POINTS, DIE, HEARTS, ROUNDS, SHEET, TARGET, TRACKS, level, track_size
 from .paths import candidate_paths, expected_owner_score
 from .rules import crossed_monsters, fight_strength, levels, p_win
@@ -112,8 +112,9 @@ def _install(view: dict, seat: int, el: str, rnd: random.Random) -> dict[str, An
     treasures = set(sheet["treasures"])
     if el.startswith("wall:"):
         placements = board.wall_placements(sheet, el[5:])
-        best = max(placements, key=lambda cells: wall_value(sheet, cells) + rnd.random() * 0.5)
-        return {"t": "wall", "cells": best}
+        values = wall_values(sheet, placements)
+        best = max(range(len(placements)), key=lambda i: values[i] + rnd.random() * 0.5)
+        return {"t": "wall", "cells": placements[best]}
     if el in board.BLOCKER_KINDS:
         cells = board.blocker_cells(sheet)
         route = _shortest_set(sheet)

@@ -334,13 +334,40 @@ def _walls(grid: dict) -> list[bool]:
     return wall
 
 
+def _wall_bits(grid: dict) -> int:
+    walls = 0
+    for c, k in grid.items():
+        if k == "wall":
+            walls |= 1 << INDEX[c]
+    return walls
+
+
+# Routes without extra costs and distance maps depend on the walls only; the heuristic player
+# asks for the same ones at every install and every candidate path, and the samples of one
+# search share most dungeons: remembered per walls (copies handed out).
+_ROUTES: dict[tuple[int, int, int], tuple[str, ...] | None] = {}
+_DISTANCES: dict[tuple[int, int], dict[str, int]] = {}
+_MEMO_SIZE = 8192
+
+
 def cost_path(sheet: dict, start: str, goal: str, cost: dict[str, float] | None = None) -> list[str] | None:
     """Cheapest wall-free route (Dijkstra; every step costs 1 plus ``cost`` of the space entered).
     On space indices rather than names (search calls it thousands of times a move); the heap
     orders by (distance, index) as by (distance, index, name), so the route is the same."""
-    wall = _walls(sheet["grid"])
-    extra = [cost.get(c, 0.0) for c in ALL_CELLS] if cost else [0.0] * N
     s, g = INDEX[start], INDEX[goal]
+    if cost:
+        return _route(_walls(sheet["grid"]), [cost.get(c, 0.0) for c in ALL_CELLS], s, g)
+    key = (_wall_bits(sheet["grid"]), s, g)
+    if key not in _ROUTES:
+        if len(_ROUTES) >= _MEMO_SIZE:
+            _ROUTES.clear()
+        got = _route(_walls(sheet["grid"]), [0.0] * N, s, g)
+        _ROUTES[key] = None if got is None else tuple(got)
+    route = _ROUTES[key]
+    return None if route is None else list(route)
+
+
+def _route(wall: list[bool], extra: list[float], s: int, g: int) -> list[str] | None:
     inf = float("inf")
     dist = [inf] * N
     dist[s] = 0.0
@@ -369,8 +396,16 @@ def cost_path(sheet: dict, start: str, goal: str, cost: dict[str, float] | None 
 
 def distances(sheet: dict, start: str) -> dict[str, int]:
     """Steps from ``start`` to every space it reaches (breadth first, on space indices)."""
-    wall = _walls(sheet["grid"])
-    s = INDEX[start]
+    key = (_wall_bits(sheet["grid"]), INDEX[start])
+    got = _DISTANCES.get(key)
+    if got is None:
+        if len(_DISTANCES) >= _MEMO_SIZE:
+            _DISTANCES.clear()
+        got = _DISTANCES[key] = _distances(_walls(sheet["grid"]), key[1])
+    return dict(got)
+
+
+def _distances(wall: list[bool], s: int) -> dict[str, int]:
     dist = {s: 0}
     q = deque([s])
     while q:

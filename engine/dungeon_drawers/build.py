@@ -65,12 +65,31 @@ def wall_value(sheet: dict, cells: list[str]) -> float:
     return v
 
 
+_BORDER = {c: 4 - len(board.NEIGHBOURS[c]) for c in board.ALL_CELLS}
+_NEXT_TO = {c: board.mask(board.NEIGHBOURS[c]) for c in board.ALL_CELLS}
+
+
+def wall_values(sheet: dict, placements: list[list[str]]) -> list[float]:
+    """:func:`wall_value` of each placement, the walls read once (every term is a whole
+    number, so the sums are the same floats)."""
+    walls = board.wall_mask(sheet)
+    treasures = set(sheet["treasures"])
+    out = []
+    for cells in placements:
+        v = 0
+        for c in cells:
+            v += _BORDER[c] + (_NEXT_TO[c] & walls).bit_count() - (5 if c in treasures else 0)
+        out.append(float(v))
+    return out
+
+
 def _wall_offer(sheet: dict, spots: list[list[str]]) -> list[list[str]]:
     """At most WALL_OPTIONS placements: the best-looking first (autocomplete shows 25),
     then an even sample of the rest so that any part of the dungeon is on offer."""
     if len(spots) <= WALL_OPTIONS:
         return spots
-    ranked = sorted(spots, key=lambda c: -wall_value(sheet, c))
+    values = wall_values(sheet, spots)
+    ranked = [spots[i] for i in sorted(range(len(spots)), key=lambda i: -values[i])]
     best, rest = ranked[: WALL_OPTIONS // 2], ranked[WALL_OPTIONS // 2 :]
     rest.sort(key=lambda cs: [board.INDEX[c] for c in cs])
     step = len(rest) / (WALL_OPTIONS - len(best))

@@ -145,9 +145,7 @@ class DungeonDrawers(core.Game):
         # earlier game replays to exactly the state it was played into.
         marked = self.rules_revision(state) >= 3
         mark = self._turn_mark(state) if marked else {}
-        {"build": self._apply_build, "path": self._apply_path}.get(state["phase"], self._apply_defend)(
-            state, seat, action, events
-        )
+        self._rules(state, seat, action, events)
         public = [e.text for e in events if e.seat is None]
         state["news"] = (state["news"] + public)[-6:]
         if not marked:
@@ -159,12 +157,24 @@ class DungeonDrawers(core.Game):
             state["mark"] = None
         return events
 
+    def play(self, state: State, seat: int, action: Any) -> None:
+        """``Game.play`` (search, on states it owns): the move's rules only. The table's record
+        of the move (the news, what the last turn changed, issue 28) is left as it was: search
+        never reads it, and keeping it costs a snapshot of every dungeon a turn."""
+        self._rules(state, seat, action, [])
+
+    def _rules(self, state: State, seat: int, action: dict, events: list[Event]) -> None:
+        {"build": self._apply_build, "path": self._apply_path}.get(state["phase"], self._apply_defend)(
+            state, seat, action, events
+        )
+
     def _turn_mark(self, state: State) -> dict[str, Any]:
         """The table as it stood when this turn began (kept in the state: the board drawn at the
         next turn frames what changed since, issue 28)."""
         mark = state.get("mark")
-        if mark is None or mark["id"] != self.turn_id(state):
-            mark = {"id": self.turn_id(state), "snap": views.snapshot(state), "lines": []}
+        turn = self.turn_id(state)
+        if mark is None or mark["id"] != turn:
+            mark = {"id": turn, "snap": views.snapshot(state), "lines": []}
         state["mark"] = mark
         return mark
 

@@ -82,9 +82,29 @@ def _tour(sheet: dict, targets: list[str], cost: dict[str, float]) -> list[str] 
     return full if board.path_problem(sheet, full) is None else None
 
 
+# The candidate paths of a dungeon are asked for twice a path drawn (the legal moves and the
+# heuristic player) and by every sample of a search in Phase B; the tours cost milliseconds.
+_CANDIDATES: dict[tuple[Any, ...], tuple[tuple[str, ...], ...]] = {}
+
+
 def candidate_paths(sheet: dict, lv: dict[str, int]) -> list[list[str]]:
     """A few valid paths: the shortest, a cautious one, and tours of the weak and of all monsters.
-    The shortest path always exists (walls never cut the exit off) and is always valid."""
+    The shortest path always exists (walls never cut the exit off) and is always valid.
+    Remembered per dungeon (its spaces, the crossed-off ones, the levels the paths weigh)."""
+    key = (
+        frozenset(sheet["grid"].items()),
+        frozenset(sheet["crossed"]),
+        tuple(lv[k] for k in ("trap", *MONSTERS)),
+    )
+    got = _CANDIDATES.get(key)
+    if got is None:
+        if len(_CANDIDATES) >= 4096:
+            _CANDIDATES.clear()
+        got = _CANDIDATES[key] = tuple(tuple(p) for p in _candidate_paths(sheet, lv))
+    return [list(p) for p in got]
+
+
+def _candidate_paths(sheet: dict, lv: dict[str, int]) -> list[list[str]]:
     danger: dict[str, float] = {}
     for c in board.ALL_CELLS:
         k = _active(sheet, c)

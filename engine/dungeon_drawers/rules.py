@@ -9,7 +9,7 @@ from typing import Any
 from engine.core import State
 
 from . import board
-from .data import ACTIONS, CARDS, DEATH_POINTS, DIE, SHEET, TARGET, TRACKS, level
+from .data import ACTIONS, CARDS, DEATH_POINTS, DIE, SHEET, TARGET, TRACKS, level, track_size
 
 MONSTERS = board.MONSTER_KINDS
 
@@ -26,8 +26,16 @@ def active_kind(sheet: dict[str, Any], cell: str) -> str | None:
     return None
 
 
+# Every track's level for every count of boxes (levels are read at every move of a search).
+_LEVELS = {(t, b): level(t, b) for t in TRACKS for b in range(track_size(t) + 1)}
+
+
 def levels(sheet: dict[str, Any]) -> dict[str, int]:
-    return {t: level(t, sheet["imp"][t]) for t in TRACKS}
+    imp = sheet["imp"]
+    try:
+        return {t: _LEVELS[t, imp[t]] for t in TRACKS}
+    except KeyError:  # a count of boxes outside the track: computed as always
+        return {t: level(t, imp[t]) for t in TRACKS}
 
 
 @cache
