@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from engine.core import Event, IllegalAction, Rng, State, rules_revision, seat_ref
 
 from . import board
 from .data import CARDS, ROUNDS, SHEET, TRACKS, card_name, card_text, element_label, track_size
-from .rules import MONSTERS, active_kind
+from .rules import MONSTERS, active_kind, copy_sheet
 
 WALL_OPTIONS = 40  # legal_actions offers at most this many wall placements (apply takes any)
 INSTALL_ACTIONS = ("wall", "place", "treasure", "improve", "erase")
@@ -166,7 +165,7 @@ def take(state: State, seat: int, action: dict, events: list[Event]) -> None:
         )
     state["display"].remove(cid)
     state["queue"].pop(0)
-    p["pending"] = {"card": cid, "next": 0, "lost": [], "log": [], "before": copy.deepcopy(p["sheet"])}
+    p["pending"] = {"card": cid, "next": 0, "lost": [], "log": [], "before": copy_sheet(p["sheet"])}
     events.append(Event(f"{seat_ref(seat)} takes {card_text(cid)}."))
     advance(state, seat, events)
 
@@ -275,7 +274,7 @@ def erase(state: State, seat: int, action: dict, events: list[Event]) -> None:
     if p["pending"] is None:
         raise IllegalAction("Only the card still face up may be erased, and you have none.")
     pend = p["pending"]
-    p["sheet"] = copy.deepcopy(pend["before"])
+    p["sheet"] = copy_sheet(pend["before"])
     pend.update(next=0, lost=[], log=[])
     events.append(Event(f"You erase everything installed from card {pend['card']}.", seat))
     advance(state, seat, events)

@@ -59,7 +59,17 @@ def expected_owner_score(sheet: dict, lv: dict[str, int], path: list[str], treas
     return total
 
 
-def _tour(sheet: dict, targets: list[str], cost: dict[str, float]) -> list[str] | None:
+def _tour(
+    sheet: dict, targets: list[str], cost: dict[str, float], routes: dict[tuple[str, str], list[str] | None]
+) -> list[str] | None:
+    """``routes``: the routes under ``cost`` found so far (start, goal) -> route, shared by the
+    tours of one dungeon (they ask for the same finishes); the routes are never changed."""
+
+    def route(a: str, b: str) -> list[str] | None:
+        if (a, b) not in routes:
+            routes[a, b] = board.cost_path(sheet, a, b, cost)
+        return routes[a, b]
+
     path = [board.ENTRANCE]
     left = list(targets)
     while left:
@@ -68,14 +78,14 @@ def _tour(sheet: dict, targets: list[str], cost: dict[str, float]) -> list[str] 
         target = left.pop(0)
         if target in path:
             continue
-        leg = board.cost_path(sheet, path[-1], target, cost)
-        finish = board.cost_path(sheet, target, board.EXIT, cost)
+        leg = route(path[-1], target)
+        finish = route(target, board.EXIT)
         if leg is None or finish is None:
             continue
         trial = path + leg[1:]
         if board.path_problem(sheet, trial + finish[1:]) is None:
             path = trial
-    finish = board.cost_path(sheet, path[-1], board.EXIT, cost)
+    finish = route(path[-1], board.EXIT)
     if finish is None:
         return None
     full = path + finish[1:]
@@ -115,11 +125,13 @@ def _candidate_paths(sheet: dict, lv: dict[str, int]) -> list[list[str]]:
     weak = [c for c, d in danger.items() if _active(sheet, c) in MONSTERS and d < 2.0]
     strong = [c for c in danger if _active(sheet, c) in MONSTERS]
     found: list[list[str]] = []
+    cautious = board.cost_path(sheet, board.ENTRANCE, board.EXIT, danger)
+    routes: dict[tuple[str, str], list[str] | None] = {(board.ENTRANCE, board.EXIT): cautious}
     for cand in (
         board.cost_path(sheet, board.ENTRANCE, board.EXIT),
-        board.cost_path(sheet, board.ENTRANCE, board.EXIT, danger),
-        _tour(sheet, weak, danger),
-        _tour(sheet, strong, danger),
+        cautious,
+        _tour(sheet, weak, danger, routes),
+        _tour(sheet, strong, danger, routes),
     ):
         if cand and cand not in found and board.path_problem(sheet, cand) is None:
             found.append(cand)

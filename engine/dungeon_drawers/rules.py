@@ -18,6 +18,12 @@ def empty_sheet() -> dict[str, Any]:
     return {"grid": {}, "crossed": [], "treasures": [], "imp": {t: 0 for t in TRACKS}}
 
 
+def copy_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a sheet, as ``copy.deepcopy`` makes it: its parts (the grid, the crossed-off
+    spaces, the treasures, the improvement boxes) hold names and counts only."""
+    return {k: v.copy() if isinstance(v, (dict, list)) else v for k, v in sheet.items()}
+
+
 def active_kind(sheet: dict[str, Any], cell: str) -> str | None:
     """The trap or monster the hero must face on ``cell`` (None if crossed off or empty)."""
     k = sheet["grid"].get(cell)
