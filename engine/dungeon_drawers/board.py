@@ -11,8 +11,7 @@ placements are enumerated for every legal-move list and every random playout.
 from __future__ import annotations
 
 import heapq
-from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from engine.core import IllegalAction
 
@@ -322,6 +321,39 @@ def path_problem(sheet: dict, cells: list[str]) -> str | None:
     return None
 
 
+_NEXT_TO = {c: frozenset(NEIGHBOURS[c]) for c in ALL_CELLS}
+
+
+def path_valid(sheet: dict, cells: list[str]) -> bool:
+    """Whether :func:`path_problem` finds nothing wrong (without the sentence): in one pass,
+    since the tours of candidate paths try hundreds of paths a dungeon."""
+    if not cells or cells[0] != ENTRANCE or cells[-1] != EXIT:
+        return False
+    grid = sheet["grid"]
+    visits: dict[str, int] = {}
+    crossed = 0  # monsters and traps entered so far
+    mark: dict[str, int] = {}  # monster entered once -> ``crossed`` just after
+    prev = None
+    for c in cells:
+        if prev is not None and c not in _NEXT_TO[prev]:
+            return False
+        prev = c
+        k = grid.get(c)
+        if k == "wall":
+            return False
+        n = visits.get(c, 0) + 1
+        if n > 2:
+            return False
+        visits[c] = n
+        if k in MONSTER_KINDS:
+            if n == 2 and crossed == mark[c]:
+                return False  # crossed again with no other monster or trap in between
+            mark[c] = crossed + 1
+        if k in BLOCKER_KINDS:
+            crossed += 1
+    return True
+
+
 # Neighbours by index, in the order of NEIGHBOURS (the searches below break ties as before).
 _NB: list[tuple[int, ...]] = [tuple(INDEX[n] for n in NEIGHBOURS[c]) for c in ALL_CELLS]
 
@@ -354,20 +386,28 @@ def cost_path(sheet: dict, start: str, goal: str, cost: dict[str, float] | None 
     """Cheapest wall-free route (Dijkstra; every step costs 1 plus ``cost`` of the space entered).
     On space indices rather than names (search calls it thousands of times a move); the heap
     orders by (distance, index) as by (distance, index, name), so the route is the same."""
-    s, g = INDEX[start], INDEX[goal]
     if cost:
-        return _route(_walls(sheet["grid"]), [cost.get(c, 0.0) for c in ALL_CELLS], s, g)
-    key = (_wall_bits(sheet["grid"]), s, g)
+        return router(sheet, cost)(start, goal)
+    key = (_wall_bits(sheet["grid"]), INDEX[start], INDEX[goal])
     if key not in _ROUTES:
         if len(_ROUTES) >= _MEMO_SIZE:
             _ROUTES.clear()
-        got = _route(_walls(sheet["grid"]), [0.0] * N, s, g)
+        got = router(sheet, None)(start, goal)
         _ROUTES[key] = None if got is None else tuple(got)
     route = _ROUTES[key]
     return None if route is None else list(route)
 
 
-def _route(wall: list[bool], extra: list[float], s: int, g: int) -> list[str] | None:
+def router(sheet: dict, cost: dict[str, float] | None) -> Callable[[str, str], list[str] | None]:
+    """``cost_path(sheet, a, b, cost)`` for any ``a`` and ``b``, the walls and costs read once."""
+    wall = _walls(sheet["grid"])
+    extra = [cost.get(c, 0.0) for c in ALL_CELLS] if cost else [0.0] * N
+    ways = [tuple(n for n in _NB[c] if not wall[n]) for c in range(N)]
+    return lambda a, b: _route(ways, extra, INDEX[a], INDEX[b])
+
+
+def _route(ways: list[tuple[int, ...]], extra: list[float], s: int, g: int) -> list[str] | None:
+    """Dijkstra from ``s`` to ``g``; ``ways``: the neighbours of each space without a wall."""
     inf = float("inf")
     dist = [inf] * N
     dist[s] = 0.0
@@ -378,14 +418,13 @@ def _route(wall: list[bool], extra: list[float], s: int, g: int) -> list[str] | 
         d, c = pop(heap)
         if c == g:
             out = [c]
-            while out[-1] != s:
-                out.append(prev[out[-1]])
+            while c != s:
+                c = prev[c]
+                out.append(c)
             return [ALL_CELLS[i] for i in reversed(out)]
         if d > dist[c]:
             continue
-        for n in _NB[c]:
-            if wall[n]:
-                continue
+        for n in ways[c]:
             nd = d + 1 + extra[n]
             if nd < dist[n]:
                 dist[n] = nd
@@ -406,13 +445,14 @@ def distances(sheet: dict, start: str) -> dict[str, int]:
 
 
 def _distances(wall: list[bool], s: int) -> dict[str, int]:
-    dist = {s: 0}
-    q = deque([s])
-    while q:
-        c = q.popleft()
+    dist = [-1] * N
+    dist[s] = 0
+    order = [s]
+    nbs = _NB
+    for c in order:  # breadth first: the list grows as spaces are reached
         d = dist[c] + 1
-        for n in _NB[c]:
-            if n not in dist and not wall[n]:
+        for n in nbs[c]:
+            if dist[n] < 0 and not wall[n]:
                 dist[n] = d
-                q.append(n)
-    return {ALL_CELLS[i]: d for i, d in dist.items()}
+                order.append(n)
+    return {ALL_CELLS[i]: dist[i] for i in order}

@@ -10,6 +10,7 @@ the path can still be finished under those laws.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from engine.core import Event, IllegalAction, State, seat_ref
@@ -59,17 +60,9 @@ def expected_owner_score(sheet: dict, lv: dict[str, int], path: list[str], treas
     return total
 
 
-def _tour(
-    sheet: dict, targets: list[str], cost: dict[str, float], routes: dict[tuple[str, str], list[str] | None]
-) -> list[str] | None:
-    """``routes``: the routes under ``cost`` found so far (start, goal) -> route, shared by the
-    tours of one dungeon (they ask for the same finishes); the routes are never changed."""
-
-    def route(a: str, b: str) -> list[str] | None:
-        if (a, b) not in routes:
-            routes[a, b] = board.cost_path(sheet, a, b, cost)
-        return routes[a, b]
-
+def _tour(sheet: dict, targets: list[str], route: Callable[[str, str], list[str] | None]) -> list[str] | None:
+    """The path that visits ``targets`` nearest first where it can, by ``route`` (the cheapest
+    route between two spaces under the dungeon's danger costs)."""
     path = [board.ENTRANCE]
     left = list(targets)
     while left:
@@ -83,13 +76,13 @@ def _tour(
         if leg is None or finish is None:
             continue
         trial = path + leg[1:]
-        if board.path_problem(sheet, trial + finish[1:]) is None:
+        if board.path_valid(sheet, trial + finish[1:]):
             path = trial
     finish = route(path[-1], board.EXIT)
     if finish is None:
         return None
     full = path + finish[1:]
-    return full if board.path_problem(sheet, full) is None else None
+    return full if board.path_valid(sheet, full) else None
 
 
 # The candidate paths of a dungeon are asked for twice a path drawn (the legal moves and the
@@ -124,16 +117,23 @@ def _candidate_paths(sheet: dict, lv: dict[str, int]) -> list[list[str]]:
             danger[c] = 20.0 * p_win(lv[k] + 2) * SHEET["monsters"][k]["damage"]
     weak = [c for c, d in danger.items() if _active(sheet, c) in MONSTERS and d < 2.0]
     strong = [c for c in danger if _active(sheet, c) in MONSTERS]
+    find = board.router(sheet, danger)
+    routes: dict[tuple[str, str], list[str] | None] = {}
+
+    def route(a: str, b: str) -> list[str] | None:
+        # the tours ask for the same routes (the finishes to H10); the routes are never changed
+        if (a, b) not in routes:
+            routes[a, b] = find(a, b)
+        return routes[a, b]
+
     found: list[list[str]] = []
-    cautious = board.cost_path(sheet, board.ENTRANCE, board.EXIT, danger)
-    routes: dict[tuple[str, str], list[str] | None] = {(board.ENTRANCE, board.EXIT): cautious}
     for cand in (
         board.cost_path(sheet, board.ENTRANCE, board.EXIT),
-        cautious,
-        _tour(sheet, weak, danger, routes),
-        _tour(sheet, strong, danger, routes),
+        route(board.ENTRANCE, board.EXIT),
+        _tour(sheet, weak, route),
+        _tour(sheet, strong, route),
     ):
-        if cand and cand not in found and board.path_problem(sheet, cand) is None:
+        if cand and cand not in found and board.path_valid(sheet, cand):
             found.append(cand)
     return found
 
