@@ -34,6 +34,9 @@ _COL_H = sum(1 << (r * NC + NC - 1) for r in range(NR))
 NOT_A = FULL & ~_COL_A
 NOT_H = FULL & ~_COL_H
 
+# Entries each memo below keeps before it starts afresh (search plays thousands of dungeons).
+_MEMO_SIZE = 8192
+
 
 def parse_cell(token: str) -> str | None:
     t = token.strip().upper()
@@ -175,8 +178,10 @@ def _formation_places(shape: str) -> list[tuple[int, tuple[str, ...], int, int]]
 
 # Wall placements are enumerated for every legal-move list, every element skipped as lost
 # and every install of the heuristic player, often on the same sheet: the formations'
-# placements are laid out once, and the legal ones remembered per (shape, spaces taken, walls).
+# placements are laid out once; those that keep every space reachable are remembered per
+# walls (monsters, traps and treasures do not change them), and the legal ones per spaces taken.
 _PLACES = {name: _formation_places(name) for name in SHEET["walls"]}
+_OPEN_PLACES: dict[tuple[str, int], tuple[tuple[int, tuple[str, ...]], ...]] = {}
 _LEGAL_PLACES: dict[tuple[str, int, int], tuple[tuple[str, ...], ...]] = {}
 _ENDS = (1 << INDEX[ENTRANCE]) | (1 << INDEX[EXIT])
 
@@ -191,29 +196,35 @@ def _legal_places(sheet: dict, shape: str) -> tuple[tuple[str, ...], ...]:
     key = (shape, occupied, walls)
     got = _LEGAL_PLACES.get(key)
     if got is None:
-        if len(_LEGAL_PLACES) >= 8192:
+        if len(_LEGAL_PLACES) >= _MEMO_SIZE:
             _LEGAL_PLACES.clear()
-        got = _LEGAL_PLACES[key] = _find_places(shape, occupied, walls)
+        open_key = (shape, walls)
+        fit = _OPEN_PLACES.get(open_key)
+        if fit is None:
+            if len(_OPEN_PLACES) >= _MEMO_SIZE:
+                _OPEN_PLACES.clear()
+            fit = _OPEN_PLACES[open_key] = _open_places(shape, walls)
+        got = _LEGAL_PLACES[key] = tuple(cells for m, cells in fit if not m & occupied)
     return got
 
 
-def _find_places(shape: str, occupied: int, walls: int) -> tuple[tuple[str, ...], ...]:
-    """The placements that leave every space reachable (:func:`all_accessible`). When the
-    sheet is connected now, a placement keeps it so if the free spaces next to it still reach
-    each other within two steps of it (any way through its spaces goes round them): one small
-    flood instead of one over the sheet; the whole flood decides the rest."""
+def _open_places(shape: str, walls: int) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """The placements off the walls that leave every space reachable (:func:`all_accessible`).
+    When the sheet is connected now, a placement keeps it so if the free spaces next to it
+    still reach each other within two steps of it (any way through its spaces goes round
+    them): one small flood instead of one over the sheet; the whole flood decides the rest."""
     free = FULL & ~walls
     connected = all_accessible(walls)
     out = []
     for m, cells, ring, near in _PLACES[shape]:
-        if m & occupied or m & _ENDS:
+        if m & walls or m & _ENDS:
             continue
         rest = free & ~m
         touch = ring & rest
         if connected and touch and flood(touch & -touch, near & rest) & touch == touch:
-            out.append(cells)
+            out.append((m, cells))
         elif all_accessible(walls | m):
-            out.append(cells)
+            out.append((m, cells))
     return tuple(out)
 
 
@@ -248,8 +259,18 @@ def blocker_cells(sheet: dict) -> list[str]:
         taken |= b
         if k in BLOCKER_KINDS:
             blockers |= b
-    bad = taken | _dilate(blockers)
-    return [c for i, c in enumerate(ALL_CELLS) if not bad >> i & 1]
+    key = taken | _dilate(blockers)
+    got = _BLOCKER_CELLS.get(key)
+    if got is None:
+        if len(_BLOCKER_CELLS) >= _MEMO_SIZE:
+            _BLOCKER_CELLS.clear()
+        got = _BLOCKER_CELLS[key] = tuple(c for i, c in enumerate(ALL_CELLS) if not key >> i & 1)
+    return list(got)
+
+
+# The spaces open to a blocker, per the spaces closed to it (the heuristic player asks at
+# every card it weighs and every blocker it installs).
+_BLOCKER_CELLS: dict[int, tuple[str, ...]] = {}
 
 
 # ---- the hero's path ---------------------------------------------------------------
@@ -379,9 +400,6 @@ def _wall_bits(grid: dict) -> int:
 # search share most dungeons: remembered per walls (copies handed out).
 _ROUTES: dict[tuple[int, int, int], tuple[str, ...] | None] = {}
 _DISTANCES: dict[tuple[int, int], dict[str, int]] = {}
-_MEMO_SIZE = 8192
-
-
 def cost_path(sheet: dict, start: str, goal: str, cost: dict[str, float] | None = None) -> list[str] | None:
     """Cheapest wall-free route (Dijkstra; every step costs 1 plus ``cost`` of the space entered).
     On space indices rather than names (search calls it thousands of times a move); the heap
@@ -399,29 +417,44 @@ def cost_path(sheet: dict, start: str, goal: str, cost: dict[str, float] | None 
 
 
 def router(sheet: dict, cost: dict[str, float] | None) -> Callable[[str, str], list[str] | None]:
-    """``cost_path(sheet, a, b, cost)`` for any ``a`` and ``b``, the walls and costs read once."""
+    """``cost_path(sheet, a, b, cost)`` for any ``a`` and ``b``, the walls and costs read once.
+    One search from each start serves every goal: the search that stops at the goal has settled
+    the same route by then (later steps only cost more), so the routes are the same."""
     wall = _walls(sheet["grid"])
     extra = [cost.get(c, 0.0) for c in ALL_CELLS] if cost else [0.0] * N
     ways = [tuple(n for n in _NB[c] if not wall[n]) for c in range(N)]
-    return lambda a, b: _route(ways, extra, INDEX[a], INDEX[b])
+    trees: dict[int, tuple[list[float], list[int]]] = {}
+
+    def route(a: str, b: str) -> list[str] | None:
+        s, g = INDEX[a], INDEX[b]
+        tree = trees.get(s)
+        if tree is None:
+            tree = trees[s] = _tree(ways, extra, s)
+        dist, prev = tree
+        if dist[g] == _INF:
+            return None
+        out = [g]
+        while g != s:
+            g = prev[g]
+            out.append(g)
+        return [ALL_CELLS[i] for i in reversed(out)]
+
+    return route
 
 
-def _route(ways: list[tuple[int, ...]], extra: list[float], s: int, g: int) -> list[str] | None:
-    """Dijkstra from ``s`` to ``g``; ``ways``: the neighbours of each space without a wall."""
-    inf = float("inf")
-    dist = [inf] * N
+_INF = float("inf")
+
+
+def _tree(ways: list[tuple[int, ...]], extra: list[float], s: int) -> tuple[list[float], list[int]]:
+    """Dijkstra from ``s`` over the whole sheet (``ways``: each space's neighbours without a
+    wall; the heap orders by (distance, index)): the distance and previous space of each."""
+    dist = [_INF] * N
     dist[s] = 0.0
     prev = [-1] * N
     heap: list[tuple[float, int]] = [(0.0, s)]
     pop, push = heapq.heappop, heapq.heappush
     while heap:
         d, c = pop(heap)
-        if c == g:
-            out = [c]
-            while c != s:
-                c = prev[c]
-                out.append(c)
-            return [ALL_CELLS[i] for i in reversed(out)]
         if d > dist[c]:
             continue
         for n in ways[c]:
@@ -430,7 +463,7 @@ def _route(ways: list[tuple[int, ...]], extra: list[float], s: int, g: int) -> l
                 dist[n] = nd
                 prev[n] = c
                 push(heap, (nd, n))
-    return None
+    return dist, prev
 
 
 def distances(sheet: dict, start: str) -> dict[str, int]:

@@ -10,6 +10,7 @@ file into one :class:`DataError` sentence at start-up.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from engine.core import DataError, load_data
@@ -169,6 +170,7 @@ def effect_text(cid: int) -> str:
     return f"{a['type']} action: {a['short']}"
 
 
+@cache  # the cards never change; the rules write this into an event at every pick
 def card_text(cid: int) -> str:
     """The whole card as the table sees it: number, name, effect, building elements."""
     a = ACTIONS[CARDS[cid].action]

@@ -35,7 +35,7 @@ from engine.core import State
 from . import board, build
 from .data import CARDS, SHEET
 from .paths import candidate_paths
-from .rules import MONSTERS
+from .rules import MONSTERS, copy_sheet
 from .upgrade import REVISION
 
 # Share of an opponent's hidden treasures dealt under one of its monsters (the rest go
@@ -46,7 +46,7 @@ UNDER_MONSTER = 0.8
 def _before(sheet: dict[str, Any], pending: dict[str, Any]) -> dict[str, Any]:
     """The seat's own dungeon before the installs of its face-up card, undone from the
     card's log (element by element, in the order they went in)."""
-    before = copy.deepcopy(sheet)
+    before = copy_sheet(sheet)
     els = CARDS[pending["card"]].elements
     lost = set(pending["lost"])
     undone_treasures = 0
@@ -107,7 +107,7 @@ def _player(view: dict[str, Any], s: int, gone: set[int], rnd: random.Random) ->
     """Player ``s`` of the sample: the table's view of it, its hidden parts dealt."""
     me = view["viewer"]
     q = view["players"][s]
-    sheet = copy.deepcopy(q["sheet"])
+    sheet = copy_sheet(q["sheet"])
     if s != me and view["phase"] != "over":
         sheet["treasures"] = _deal_treasures(sheet, q["treasure_count"], rnd)
     pending = None
@@ -116,7 +116,7 @@ def _player(view: dict[str, Any], s: int, gone: set[int], rnd: random.Random) ->
             pending = {**copy.deepcopy(q["pending"]), "before": _before(sheet, q["pending"])}
         else:
             pending = {"card": q["pending"]["card"], "next": 0, "lost": [], "log": [], "before": sheet}
-            sheet = copy.deepcopy(sheet)
+            sheet = copy_sheet(sheet)
     hand: list[int] = []
     own_deck: list[int] = []
     if view["phase"] in ("defend", "over"):

@@ -30,7 +30,7 @@ from .data import (
     element_label,
     track_size,
 )
-from .rules import fight_strength, levels
+from .rules import copy_sheet, fight_strength, levels
 
 
 def card_info(cid: int) -> dict[str, Any]:
@@ -52,7 +52,7 @@ def _player(state: State, s: int, seat: int | None) -> dict[str, Any]:
     over = state["phase"] == "over"
     pend = p["pending"]
     sheet = p["sheet"] if (own or pend is None) else pend["before"]
-    shown = {k: copy.deepcopy(v) for k, v in sheet.items() if k != "treasures"}
+    shown = {k: v for k, v in copy_sheet(sheet).items() if k != "treasures"}
     shown["treasures"] = list(sheet["treasures"]) if (own or over) else []
     path = p["path"]
     if state["phase"] == "path" and path is not None and seat != (s + 1) % n:
