@@ -42,8 +42,23 @@ def _shortest_set(sheet: dict) -> set[str]:
 
 
 def _chokepoint(sheet: dict, cell: str) -> bool:
-    free = board.FULL & ~board.wall_mask(sheet) & ~board.bit(cell)
-    return not board.flood(board.bit(board.ENTRANCE), free) & board.bit(board.EXIT)
+    return _cut(board.wall_mask(sheet), cell)
+
+
+_CUTS: dict[tuple[int, str], bool] = {}
+
+
+def _cut(walls: int, cell: str) -> bool:
+    """Whether ``cell`` stands on every way from the entrance to the exit past ``walls``.
+    Remembered per walls: the heuristic asks for the spaces of the route at every install."""
+    key = (walls, cell)
+    got = _CUTS.get(key)
+    if got is None:
+        if len(_CUTS) >= 8192:
+            _CUTS.clear()
+        free = board.FULL & ~walls & ~board.bit(cell)
+        got = _CUTS[key] = not board.flood(board.bit(board.ENTRANCE), free) & board.bit(board.EXIT)
+    return got
 
 
 def _element_value(sheet: dict, lv: dict[str, int], el: str, round_: int) -> float:
@@ -75,7 +90,10 @@ def _improve_choice(sheet: dict, rnd: random.Random) -> str:
     the AI concentrates on one monster type: +2 on a goblin that cannot reach 20 is worth
     nothing, while a dragon at +12 wins 4 fights in 10."""
     grid = sheet["grid"]
-    counts = {k: sum(1 for v in grid.values() if v == k) for k in ("goblin", "orc", "dragon", "trap")}
+    counts = dict.fromkeys(("goblin", "orc", "dragon", "trap"), 0)
+    for v in grid.values():
+        if v in counts:
+            counts[v] += 1
     best, best_v = "hand", -1.0
     for t in TRACKS:
         boxes = sheet["imp"][t]
@@ -120,18 +138,19 @@ def _install(view: dict, seat: int, el: str, rnd: random.Random) -> dict[str, An
         route = _shortest_set(sheet)
         dist = board.distances(sheet, board.ENTRANCE)
         strong = el in MONSTERS and p_win(me["levels"][el] + 2) >= 0.25
+        walls = board.wall_mask(sheet)
 
         def score(c: str) -> float:
             v = rnd.random() * 0.5
             if el == "trap":
                 v += 1.0 if c in route else 0.0
-                v += 3.0 if c in route and _chokepoint(sheet, c) else 0.0
+                v += 3.0 if c in route and _cut(walls, c) else 0.0
                 v -= 2.0 if c in treasures else 0.0
             elif strong:
                 # a monster that often wins goes where the hero cannot avoid it
                 v += 10.0 if c in treasures else 0.0
                 v += 1.0 if c in route else 0.0
-                v += 3.0 if c in route and _chokepoint(sheet, c) else 0.0
+                v += 3.0 if c in route and _cut(walls, c) else 0.0
             else:
                 v += 10.0 if c in treasures else 0.0
                 v += 0.0 if c in route else 2.0 + 0.05 * dist.get(c, 0)

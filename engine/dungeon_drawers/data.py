@@ -130,6 +130,7 @@ def card_name(cid: int) -> str:
     return str(ACTIONS[CARDS[cid].action]["name"])
 
 
+@cache  # read at every move of a search; the tracks never change
 def level(track: str, boxes: int) -> int:
     """The highest unlocked level of ``track`` with ``boxes`` boxes checked."""
     tr = SHEET["tracks"][track]
@@ -141,6 +142,7 @@ def level(track: str, boxes: int) -> int:
     return int(value)
 
 
+@cache
 def track_size(track: str) -> int:
     return sum(g[0] for g in SHEET["tracks"][track]["groups"])
 
