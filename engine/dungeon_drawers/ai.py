@@ -54,7 +54,7 @@ def _cut(walls: int, cell: str) -> bool:
     key = (walls, cell)
     got = _CUTS.get(key)
     if got is None:
-        if len(_CUTS) >= 8192:
+        if len(_CUTS) >= 4096:
             _CUTS.clear()
         free = board.FULL & ~walls & ~board.bit(cell)
         got = _CUTS[key] = not board.flood(board.bit(board.ENTRANCE), free) & board.bit(board.EXIT)

@@ -35,7 +35,7 @@ NOT_A = FULL & ~_COL_A
 NOT_H = FULL & ~_COL_H
 
 # Entries each memo below keeps before it starts afresh (search plays thousands of dungeons).
-_MEMO_SIZE = 8192
+_MEMO_SIZE = 1024
 
 
 def parse_cell(token: str) -> str | None:

@@ -101,7 +101,7 @@ def candidate_paths(sheet: dict, lv: dict[str, int]) -> list[list[str]]:
     )
     got = _CANDIDATES.get(key)
     if got is None:
-        if len(_CANDIDATES) >= 4096:
+        if len(_CANDIDATES) >= 1024:
             _CANDIDATES.clear()
         got = _CANDIDATES[key] = tuple(tuple(p) for p in _candidate_paths(sheet, lv))
     return [list(p) for p in got]
