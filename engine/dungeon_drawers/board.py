@@ -400,6 +400,8 @@ def _wall_bits(grid: dict) -> int:
 # search share most dungeons: remembered per walls (copies handed out).
 _ROUTES: dict[tuple[int, int, int], tuple[str, ...] | None] = {}
 _DISTANCES: dict[tuple[int, int], dict[str, int]] = {}
+
+
 def cost_path(sheet: dict, start: str, goal: str, cost: dict[str, float] | None = None) -> list[str] | None:
     """Cheapest wall-free route (Dijkstra; every step costs 1 plus ``cost`` of the space entered).
     On space indices rather than names (search calls it thousands of times a move); the heap
