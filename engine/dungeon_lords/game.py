@@ -11,6 +11,8 @@ views.py (what each seat sees), scoring.py."""
 
 from __future__ import annotations
 
+import functools
+import marshal
 from collections.abc import Callable
 from typing import Any
 
@@ -480,10 +482,26 @@ class DungeonLords(core.Game):
         production.start(state, ev)  # festival.py calls this after the festival and its prizes
 
     # ---- apply -----------------------------------------------------------------------------------
+    def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
+        """``core.Game.apply`` with a cheaper copy: ``marshal`` at version 2 (no shared
+        references, so the copy is a tree like the JSON round trip's) copies this game's
+        plain-JSON state in under half the time, and the copy was most of a move's cost
+        (tests/dungeon_lords/test_speed.py holds every state plain JSON). A refused or
+        malformed move goes through core's apply, which refuses it the same way."""
+        if self.is_over(state) or seat not in self.to_act(state):
+            return super().apply(state, seat, action)
+        new = marshal.loads(marshal.dumps(state, 2))
+        try:
+            events = self._apply(new, seat, action)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return super().apply(state, seat, action)
+        return new, events
+
+    # ---- the move -----------------------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: Any) -> list[Event]:
         if not isinstance(action, str):
             raise IllegalAction("That is not a Dungeon Lords move.")
-        text = self.parse(action)
+        text = _parse(action)
         ev: list[Event] = []
         handler = MOVES.get(state["phase"])
         if handler is None:
@@ -502,6 +520,15 @@ class DungeonLords(core.Game):
         else:
             state["mark"] = mark
         return ev
+
+    def play(self, state: State, seat: int, action: Any) -> None:
+        """``_apply`` without the per-turn record (``mark`` and ``last``): search plays its
+        samples in place and never shows them, and only the renderer's outline of the last
+        turn reads that record (views.changed)."""
+        ev: list[Event] = []
+        MOVES[state["phase"]](self, state, seat, _parse(action).split(), ev)
+        state["turn"] += 1
+        self._advance(state, ev)
 
     # ---- legal actions -------------------------------------------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[Any]:
@@ -590,6 +617,11 @@ class DungeonLords(core.Game):
 
     def result(self, state: State) -> Result:
         return scoring.score(state)
+
+
+# A move's canonical notation: a pure function of its text, and search plays the same few
+# hundred moves over and over (the bound keeps typed junk from growing it).
+_parse = functools.lru_cache(maxsize=4096)(notation.parse)
 
 
 # ---- moves by phase ------------------------------------------------------------------------------------
