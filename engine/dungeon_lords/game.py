@@ -403,8 +403,9 @@ class DungeonLords(core.Game):
         c["card"] = None
         state["phase"] = "plan"
         for s in fighters:
-            if len(plans.options(state, s)) == 1:
-                c["plans"][str(s)] = plans.options(state, s)[0]
+            only = plans.options(state, s)
+            if len(only) == 1:
+                c["plans"][str(s)] = only[0]
 
     def _combat_round(self, state: State, ev: list[Event]) -> None:
         c = state["combat"]
@@ -693,8 +694,16 @@ MOVES: dict[str, Move] = {
 
 
 def _order_sets(state: State, seat: int) -> list[str]:
-    h = hand(state["players"][seat])
-    return [f"orders {a} {b} {c}" for a in h for b in h for c in h if len({a, b, c}) == 3]
+    h = tuple(hand(state["players"][seat]))
+    got = _ORDER_SETS.get(h)
+    if got is None:
+        got = _ORDER_SETS[h] = [f"orders {a} {b} {c}" for a in h for b in h for c in h if len({a, b, c}) == 3]
+    return list(got)
+
+
+# The ordered triples of a hand (a few dozen hands in all), listed once: the orders phase
+# comes every season of every search.
+_ORDER_SETS: dict[tuple[str, ...], list[str]] = {}
 
 
 LEGAL: dict[str, Callable[[State, int], list[str]]] = {

@@ -3,6 +3,8 @@ finite list of representative plans offered as moves (apply accepts any legal pl
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core import IllegalAction, State, rules_revision
 
 from . import board
@@ -11,9 +13,12 @@ from .notation import parse_plan
 
 
 def check(state: State, seat: int, text: str) -> None:
+    _check(state, seat, parse_plan(text), board.battle_tiles(state["players"][seat]))
+
+
+def _check(state: State, seat: int, plan: dict[str, Any], tiles: list[str]) -> None:
+    """``check`` on a parsed plan, the battle tiles given (options checks dozens of plans)."""
     p = state["players"][seat]
-    plan = parse_plan(text)
-    tiles = board.battle_tiles(p)
     if plan["tile"] not in tiles:
         raise IllegalAction(f"The party must fight on the nearest unconquered tile: {', '.join(tiles)}.")
     tile = board.tile(p, plan["tile"])
@@ -94,7 +99,7 @@ def options(state: State, seat: int) -> list[str]:
                 + pet
             )
             try:
-                check(state, seat, text)
+                _check(state, seat, parse_plan(text), tiles)
             except IllegalAction:
                 continue
             if text not in out:
