@@ -513,8 +513,8 @@ _NO_LEGAL = frozenset(("orders", "inacc", "festival"))
 def rollout_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
     """What ``choose`` reads of ``views.view(game, state, seat)``, the same values, built in a
     fraction of its time: the public turn, the seat's own player (the others are None) and the
-    cards it drew for its first inaccessible orders (tests/dungeon_lords/test_speed.py holds
-    the rollout's moves equal to choose's on the full view)."""
+    cards it drew for its first inaccessible orders (test_dungeon_lords_search.py holds the
+    rollout's moves equal to choose's on the full view)."""
     p = state["players"][seat]
     ph = state["phase"]
     me = {

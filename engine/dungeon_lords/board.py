@@ -141,6 +141,9 @@ def _blocks(c: str) -> list[list[str]]:
 
 
 _BLOCKS: dict[str, list[list[str]]] = {}
+for _c in _ALL_CELLS:  # the geometry of every square, listed once at import
+    _nb(_c)
+    _blocks(_c)
 
 
 def makes_square(grid: dict[str, Any], c: str) -> bool:
@@ -193,10 +196,10 @@ def distances(p: Player) -> dict[str, int]:
     grid = p["grid"]
     dist = {ENTRANCE: 0}
     todo = [ENTRANCE]
-    nbs = _NEIGHBOURS
+    nbs = _NEIGHBOURS  # every square's, listed at import
     for c in todo:  # breadth first: the list grows behind the loop
         d = dist[c] + 1
-        for n in nbs.get(c) or _nb(c):
+        for n in nbs[c]:
             if n in grid and n not in dist:
                 dist[n] = d
                 todo.append(n)
@@ -330,6 +333,15 @@ def feed_demon(state: State, seat: int, ev: list[Event]) -> None:
 def counted(p: Player) -> dict[str, Any]:
     """The dungeon tiles that count (Taxes, scoring): the Secret Passage never counts."""
     return {c: t for c, t in p["grid"].items() if t.get("imp") != "secret"}
+
+
+def counted_tunnels(p: Player, unconquered_only: bool = False) -> int:
+    """The tunnels among the tiles that count (``counted``)."""
+    return sum(
+        1
+        for t in p["grid"].values()
+        if t["k"] == "t" and t.get("imp") != "secret" and not (unconquered_only and t["c"])
+    )
 
 
 # ---- Evilometer and paladin ---------------------------------------------------------------

@@ -74,6 +74,7 @@ def options(state: State, seat: int) -> list[str]:
     up = [m["id"] for m in p["monsters"] if m["up"] is True]
     up.sort(key=lambda m: -MONSTERS[m]["rank"])
     out: list[str] = []
+    seen: set[str] = set()
     for tile in tiles:
         t = board.tile(p, tile)
         room = t["room"] if t["k"] == "r" else None
@@ -86,9 +87,9 @@ def options(state: State, seat: int) -> list[str]:
                 if len(MONSTERS[mid]["options"]) > 1:
                     sends.append([mid + "+"])
         traps: list[list[str]] = [[]] + [[tid] for tid in dict.fromkeys(p["traps"])]
-        pets = [f" pet {x}" for x in dict.fromkeys(p.get("pets", [])) if PETS[x]["when"] == "combat"]
+        pets = [x for x in dict.fromkeys(p.get("pets", [])) if PETS[x]["when"] == "combat"]
         # A combat pet goes with the full send (and no trap) to keep the list short.
-        combos = [(tr, sd, "") for tr in traps for sd in sends] + [
+        combos = [(tr, sd, None) for tr in traps for sd in sends] + [
             ([], sd, pt) for pt in pets for sd in ([sends[1], sends[1][:-1]] if len(sends) > 1 else [[]])
         ]
         for tr, sd, pet in combos:
@@ -96,12 +97,17 @@ def options(state: State, seat: int) -> list[str]:
                 f"fight {tile}"
                 + (" trap " + " ".join(tr) if tr else "")
                 + (" send " + " ".join(sd) if sd else "")
-                + pet
+                + (f" pet {pet}" if pet else "")
             )
+            if text in seen:
+                continue
+            # The plan parse_plan reads from ``text``, built from its parts.
+            plan = {"tile": tile, "traps": list(tr), "target": None, "pet": pet,
+                    "send": [(w.rstrip("+"), 1 if w.endswith("+") else 0) for w in sd]}  # fmt: skip
             try:
-                _check(state, seat, parse_plan(text), tiles)
+                _check(state, seat, plan, tiles)
             except IllegalAction:
                 continue
-            if text not in out:
-                out.append(text)
+            seen.add(text)
+            out.append(text)
     return out

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from engine import core
+from engine.dungeon_lords import ai
 
 G: Any = core.get("dungeon-lords")
 
@@ -56,3 +57,22 @@ def test_apply_leaves_the_state_alone_and_refuses_like_core() -> None:
         else:
             raise AssertionError(f"{bad!r} was accepted")
     assert json.dumps(st) == before
+
+
+def test_the_rollout_moves_and_dice_are_choose_s_on_the_full_view() -> None:
+    # The rollout builds only the view entries the heuristic reads and skips the legal moves
+    # where it reads none: the same move and the same draws from ``rnd``, in every phase.
+    phases, n = set(), 0
+    for seats, seed in ((2, 41), (4, 42)):
+        st = G.new(seats, {}, seed)
+        pick = random.Random(seed)
+        while not G.is_over(st):
+            seat = pick.choice(sorted(G.to_act(st)))
+            n += 1
+            fast, full = random.Random(n), random.Random(n)
+            move = ai.rollout(st, seat, fast)
+            assert move == ai.choose(G.view(st, seat), G.legal_actions(st, seat), full)
+            assert fast.random() == full.random()
+            phases.add(st["phase"])
+            st, _ = G.apply(st, seat, move if pick.random() < 0.8 else pick.choice(G.legal_actions(st, seat)))
+    assert {"orders", "festival", "plan", "production", "resolve"} <= phases
