@@ -12,6 +12,7 @@ views.py (what each seat sees), scoring.py."""
 from __future__ import annotations
 
 import functools
+import itertools
 import marshal
 from collections.abc import Callable
 from typing import Any
@@ -403,7 +404,7 @@ class DungeonLords(core.Game):
         c["card"] = None
         state["phase"] = "plan"
         for s in fighters:
-            only = plans.options(state, s)
+            only = list(itertools.islice(plans.each(state, s), 2))
             if len(only) == 1:
                 c["plans"][str(s)] = only[0]
 

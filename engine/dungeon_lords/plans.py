@@ -3,6 +3,7 @@ finite list of representative plans offered as moves (apply accepts any legal pl
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from engine.core import IllegalAction, State, rules_revision
@@ -69,11 +70,15 @@ def _check(state: State, seat: int, plan: dict[str, Any], tiles: list[str]) -> N
 
 def options(state: State, seat: int) -> list[str]:
     """A representative, finite set of legal plans (apply accepts any legal plan)."""
+    return list(each(state, seat))
+
+
+def each(state: State, seat: int) -> Iterator[str]:
+    """``options`` one at a time (whether a lord has a choice needs only the first two)."""
     p = state["players"][seat]
     tiles = board.battle_tiles(p)
     up = [m["id"] for m in p["monsters"] if m["up"] is True]
     up.sort(key=lambda m: -MONSTERS[m]["rank"])
-    out: list[str] = []
     seen: set[str] = set()
     for tile in tiles:
         t = board.tile(p, tile)
@@ -109,5 +114,4 @@ def options(state: State, seat: int) -> list[str]:
             except IllegalAction:
                 continue
             seen.add(text)
-            out.append(text)
-    return out
+            yield text
