@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .board import Dungeon, neighbour, passage, place
+from .board import PASSAGES, Dungeon, place
 from .data import RULES
 from .notation import SIZES
 
@@ -61,10 +61,16 @@ class Zone:
     def outcome(self, reserve: list[int]) -> tuple[int | None, float]:
         """``(winner(reserve), worth(reserve))``, the winner worked out once."""
         base = self.rooms + EXIT_WEIGHT * self.exits
-        if not any(self.power):  # nobody there: nobody holds it now or is likely to
+        power = self.power
+        if not any(power):  # nobody there: nobody holds it now or is likely to
             return None, base
-        w = self.winner(reserve)
-        return w, (base if w == self.owner() else base * INSECURE)
+        # winner() and owner(), written out: search asks this for every zone of every what-if
+        final = [p + r if p > 0 else 0 for p, r in zip(power, reserve)]
+        best = max(final)
+        w = final.index(best) if best > 0 and final.count(best) == 1 else None
+        best = max(power)
+        owner = power.index(best) if best > 0 and power.count(best) == 1 else None
+        return w, (base if w == owner else base * INSECURE)
 
     def worth(self, reserve: list[int]) -> float:
         base = self.rooms + EXIT_WEIGHT * self.exits
@@ -119,6 +125,7 @@ class Position:
         self.contrib = {k: z.outcome(reserve) for k, z in self.zones.items()}
         self.mine = {k for k, z in self.zones.items() if z.power[seat] > 0}
         self.memo: dict[tuple[int, ...], dict[str, tuple[int | None, float]]] = {}
+        self.reserves: dict[tuple[int | None, int | None], list[int]] = {}
         totals = [self.in_hand[s] * self.hand_value for s in range(seats)]
         for o, w in self.contrib.values():
             if o is not None:
@@ -127,7 +134,13 @@ class Position:
 
     def reserve_if(self, gained: int | None, lost: int | None) -> list[int]:
         """The reserves after one of our monsters of power ``lost`` leaves the hand and/or one of
-        power ``gained`` comes back to it."""
+        power ``gained`` comes back to it (the same few come back for every move weighed)."""
+        hit = self.reserves.get((gained, lost))
+        if hit is None:
+            hit = self.reserves[gained, lost] = self._reserve_if(gained, lost)
+        return hit
+
+    def _reserve_if(self, gained: int | None, lost: int | None) -> list[int]:
         hand = list(self.hand_power[self.seat])
         if lost is not None:
             hand.remove(lost)
@@ -167,13 +180,13 @@ class Position:
         return totals
 
     def margin(self, totals: list[float]) -> float:
-        others = [t for s, t in enumerate(totals) if s != self.seat]
-        return totals[self.seat] - RIVAL_WEIGHT * max(others, default=0.0)
+        seat = self.seat
+        return totals[seat] - RIVAL_WEIGHT * max(totals[:seat] + totals[seat + 1 :], default=0.0)
 
     # ---- a tile placed, maybe with one of our monsters on it ---------------------------------
     def tile_value(self, tile_id: int, cell: str, rot: int, sizes_in_hand: list[str]) -> float:
-        d = self.dungeon
         p = place(cell, tile_id, rot)
+        around = self.dungeon.around(cell)
         # union-find over new areas and the old zones they open into
         parent: dict[str, str] = {}
 
@@ -189,51 +202,60 @@ class Position:
 
         exits_lost: dict[str, int] = {}
         new_exits: dict[str, int] = {}
+        edges = p.edges
         for label, _room, sides in p.areas:
-            find("new:" + label)
-            new_exits[label] = 0
+            new = "new:" + label
+            find(new)
+            free = 0
             for side in sides:
-                other = neighbour(cell, side)
-                if other not in d.tiles:
-                    new_exits[label] += 1
+                there = around[side]
+                if there is None:
+                    free += 1
                     continue
-                theirs = d.tiles[other].edges[(side + 2) % 4]
-                kind = passage(p.edges[side], theirs)
+                kind = PASSAGES[edges[side], there[0]]
                 if kind is None:
                     continue
-                oz = d.zone(d.area_at[(other, (side + 2) % 4)])
+                oz = there[1]
                 exits_lost[oz] = exits_lost.get(oz, 0) + 1
                 if kind == "open":
-                    union("new:" + label, oz)
+                    union(new, oz)
+            new_exits[label] = free
         if p.tile.link == "bridge" and not self.catacombs:
             union("new:" + p.areas[0][0], "new:" + p.areas[1][0])
         # walls of the new tile may also face old doorways? No: the placement rule forbids it.
         touched = set(exits_lost)
         groups: dict[str, Zone] = {}
+        seats = self.seats
         for z in touched:
             zone = self.zones[z]
-            g = groups.setdefault(find(z), Zone(0, 0, [0] * self.seats))
+            root = find(z)
+            g = groups.get(root)
+            if g is None:
+                g = groups[root] = Zone(0, 0, [0] * seats)
             g.rooms += zone.rooms
             g.exits += zone.exits - exits_lost[z]
             g.power = [a + b for a, b in zip(g.power, zone.power, strict=True)]
         new_groups: list[str] = []
         for label, room, _sides in p.areas:
             key = find("new:" + label)
-            g = groups.setdefault(key, Zone(0, 0, [0] * self.seats))
+            g = groups.get(key)
+            if g is None:
+                g = groups[key] = Zone(0, 0, [0] * seats)
             g.rooms += int(room)
             g.exits += new_exits[label]
             if key not in new_groups:
                 new_groups.append(key)
         added = list(groups.values())
         best = self.margin(self.score(touched, added, self.reserve))
+        seat, power = self.seat, RULES.power
         for key in new_groups:
             for size in set(sizes_in_hand):
                 g = groups[key]
-                g.power[self.seat] += RULES.power[size]
-                totals = self.score(touched, added, self.reserve_if(None, RULES.power[size]))
-                totals[self.seat] -= self.hand_value
+                g.power[seat] += power[size]
+                totals = self.score(touched, added, self.reserve_if(None, power[size]))
+                totals[seat] -= self.hand_value
                 best = max(best, self.margin(totals))
-                g.power[self.seat] -= RULES.power[size]
+                g.power[seat] -= power[size]
         return best
 
     # ---- a monster action ---------------------------------------------------------------

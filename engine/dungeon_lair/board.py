@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .data import RULES, TILES, Tile
+from .data import EDGE_CODES, RULES, TILES, Tile
 
 SIDE_LETTERS = "nesw"
 SIDE_WORDS = ("north", "east", "south", "west")
@@ -184,6 +184,10 @@ def passage(a: str, b: str) -> str | None:
     return "open"
 
 
+# passage() of every pair of edges, for the what-ifs that ask it for every tile weighed.
+PASSAGES = {(a, b): passage(a, b) for a in EDGE_CODES.values() for b in EDGE_CODES.values()}
+
+
 class Union:
     """Union-find over area labels."""
 
@@ -242,6 +246,9 @@ class Dungeon:
     dests: dict[str, tuple[str, ...]] = field(default_factory=dict)
     reach_root: dict[str, str] | None = None
     stats: list[tuple[str, int, int]] | None = None
+    zone_root: dict[str, str] | None = None
+    free: dict[str, int] | None = None  # each area's doorways onto empty cells
+    touch: dict[str, tuple[tuple[str, str | None] | None, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         underground: list[str] = []
@@ -315,7 +322,8 @@ class Dungeon:
         d.move_sets = self.move_sets.copy()
         p = d.tiles[cell] = place(cell, entry["t"], entry["r"])
         d._extend_placement(self, cell)
-        d.dests, d.reach_root, d.stats = {}, None, None
+        d.dests, d.reach_root, d.stats, d.touch, d.zone_root = {}, None, None, {}, None
+        d.free = self._free_after(d, cell, p) if self.free is not None else None
         underground = p.tile.kind in CATACOMB_KINDS and self.catacombs
         below = None
         if underground:  # the catacombs join every catacomb area for moves
@@ -361,6 +369,19 @@ class Dungeon:
             self.open_cells = (before.open_cells - {cell}) | {c for c in around if c not in self.tiles}
         self.front = None
 
+    def _free_after(self, d: Dungeon, cell: str, p: Placed) -> dict[str, int]:
+        """Each area's doorways onto empty cells once ``p`` lies on ``cell`` (``d``): the
+        new areas', and one fewer for each doorway facing the new tile."""
+        assert self.free is not None
+        free = dict(self.free)
+        for label, _room, sides in p.areas:
+            free[label] = sum(1 for side in sides if neighbour(cell, side) not in d.tiles)
+        for side in range(4):
+            facing = self.area_at.get((neighbour(cell, side), (side + 2) % 4))
+            if facing is not None:
+                free[facing] -= 1
+        return free
+
     def _labels(self) -> Iterable[tuple[str, Placed]]:
         return ((lab, p) for p in self.tiles.values() for lab, _r, _s in p.areas)
 
@@ -375,9 +396,15 @@ class Dungeon:
 
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
-        for label in self.room:
-            out.setdefault(self.zone(label), []).append(label)
+        for label, root in self._zone_roots().items():
+            out.setdefault(root, []).append(label)
         return out
+
+    def _zone_roots(self) -> dict[str, str]:
+        if self.zone_root is None:
+            find = self.control_sets.find
+            self.zone_root = {lab: find(lab) for lab in self.room}
+        return self.zone_root
 
     def reachable(self, label: str) -> list[str]:
         roots = self._reach_roots()
@@ -399,17 +426,41 @@ class Dungeon:
             hit = self.dests[label] = tuple(sorted(d for d in dests if self.zone(d) != zone))
         return hit
 
+    def around(self, cell: str) -> tuple[tuple[str, str | None] | None, ...]:
+        """For each side of ``cell`` (N E S W): None where no tile lies beyond it, else the
+        facing edge of that tile and, if it is a doorway, the zone of the area behind it."""
+        hit = self.touch.get(cell)
+        if hit is None:
+            out: list[tuple[str, str | None] | None] = []
+            for side in range(4):
+                other = neighbour(cell, side)
+                p = self.tiles.get(other)
+                if p is None:
+                    out.append(None)
+                    continue
+                back = (side + 2) % 4
+                edge = p.edges[back]
+                out.append((edge, self._zone_roots()[self.area_at[(other, back)]] if is_doorway(edge) else None))
+            hit = self.touch[cell] = tuple(out)
+        return hit
+
     def zone_stats(self) -> list[tuple[str, int, int]]:
         """(zone, rooms, free exits) for each zone, in the order of ``zones()``."""
         if self.stats is None:
-            zones = self.zones()
-            exits = dict.fromkeys(zones, 0)
-            tiles = self.tiles
-            for (cell, side), label in self.area_at.items():
-                if neighbour(cell, side) not in tiles:
-                    exits[self.zone(label)] += 1
-            room = self.room
-            self.stats = [(z, sum(1 for lab in labels if room[lab]), exits[z]) for z, labels in zones.items()]
+            if self.free is None:
+                free = self.free = dict.fromkeys(self.room, 0)
+                for (cell, side), label in self.area_at.items():
+                    if neighbour(cell, side) not in self.tiles:
+                        free[label] += 1
+            room, free = self.room, self.free
+            sums: dict[str, list[int]] = {}
+            for label, root in self._zone_roots().items():
+                got = sums.get(root)
+                if got is None:
+                    got = sums[root] = [0, 0]
+                got[0] += room[label]
+                got[1] += free[label]
+            self.stats = [(z, rooms, exits) for z, (rooms, exits) in sums.items()]
         return self.stats
 
     def beyond_doors(self, label: str) -> set[str]:
