@@ -246,6 +246,7 @@ class Dungeon:
     dests: dict[str, tuple[str, ...]] = field(default_factory=dict)
     reach_root: dict[str, str] | None = None
     stats: list[tuple[str, int, int]] | None = None
+    laid: tuple[tuple[str, tuple[int, int]], ...] | None = None  # the cache's key, for with_tile
     zone_root: dict[str, str] | None = None
     free: dict[str, int] | None = None  # each area's doorways onto empty cells
     touch: dict[str, tuple[tuple[str, str | None] | None, ...]] = field(default_factory=dict)
@@ -296,15 +297,26 @@ class Dungeon:
         key = (catacombs, laid)
         hit = _CACHE.get(key)
         if hit is None:
-            if len(_CACHE) >= 32:
-                _CACHE.pop(next(iter(_CACHE)))
             # A tile just laid on a map already built (every placement in play and in
             # search): the zones are that map's plus the new tile's joins, not a rebuild.
             before = _CACHE.get((catacombs, laid[:-1])) if laid else None
             if before is not None:
-                hit = _CACHE[key] = before.plus(laid[-1][0], board[laid[-1][0]])
+                hit = before.plus(laid[-1][0], board[laid[-1][0]])
             else:
-                hit = _CACHE[key] = cls(dict(board), catacombs)
+                hit = cls(dict(board), catacombs)
+            _keep(key, hit)
+        return hit
+
+    def with_tile(self, cell: str, entry: dict[str, Any]) -> Dungeon:
+        """``Dungeon.of`` the board of this map (one ``of`` gave) with ``entry`` then laid on
+        the empty ``cell``: the same cached map, found without reading the whole board again."""
+        if self.laid is None:
+            return Dungeon.of({**self.board, cell: entry}, self.catacombs)
+        key = (self.catacombs, (*self.laid, (cell, _TILE_TURN(entry))))
+        hit = _CACHE.get(key)
+        if hit is None:
+            hit = self.plus(cell, entry)
+            _keep(key, hit)
         return hit
 
     def plus(self, cell: str, entry: dict[str, Any]) -> Dungeon:
@@ -322,7 +334,7 @@ class Dungeon:
         d.move_sets = self.move_sets.copy()
         p = d.tiles[cell] = place(cell, entry["t"], entry["r"])
         d._extend_placement(self, cell)
-        d.dests, d.reach_root, d.stats, d.touch, d.zone_root = {}, None, None, {}, None
+        d.dests, d.reach_root, d.stats, d.touch, d.zone_root, d.laid = {}, None, None, {}, None, None
         d.free = self._free_after(d, cell, p) if self.free is not None else None
         underground = p.tile.kind in CATACOMB_KINDS and self.catacombs
         below = None
@@ -408,7 +420,7 @@ class Dungeon:
 
     def reachable(self, label: str) -> list[str]:
         roots = self._reach_roots()
-        r = roots[label]
+        r = roots[label] if label in roots else self.reach(label)
         return [lab for lab, root in roots.items() if root == r]
 
     def _reach_roots(self) -> dict[str, str]:
@@ -421,9 +433,10 @@ class Dungeon:
         what a normal move reaches and one door beyond, outside its own zone."""
         hit = self.dests.get(label)
         if hit is None:
-            zone = self.zone(label)
+            zones = self._zone_roots()
+            zone = zones.get(label, label)  # a label off the map is its own zone, as zone() says
             dests = set(self.reachable(label)) | self.beyond_doors(label)
-            hit = self.dests[label] = tuple(sorted(d for d in dests if self.zone(d) != zone))
+            hit = self.dests[label] = tuple(sorted(d for d in dests if zones[d] != zone))
         return hit
 
     def around(self, cell: str) -> tuple[tuple[str, str | None] | None, ...]:
@@ -466,12 +479,13 @@ class Dungeon:
     def beyond_doors(self, label: str) -> set[str]:
         """Areas one door away from what a normal move from ``label`` reaches: where a
         move may end after opening a door."""
-        r = self.reach(label)
+        roots = self._reach_roots()
+        r = roots[label] if label in roots else self.reach(label)
         out = set()
         for a, b in self.doors:
-            if self.reach(a) == r:
+            if roots[a] == r:
                 out.add(b)
-            if self.reach(b) == r:
+            if roots[b] == r:
                 out.add(a)
         return out
 
@@ -581,5 +595,12 @@ class Dungeon:
 
 
 _CACHE: dict[tuple[bool, tuple[tuple[str, tuple[int, int]], ...]], Dungeon] = {}
+def _keep(key: tuple[bool, tuple[tuple[str, tuple[int, int]], ...]], dungeon: Dungeon) -> None:
+    if len(_CACHE) >= 32:
+        _CACHE.pop(next(iter(_CACHE)))
+    dungeon.laid = key[1]
+    _CACHE[key] = dungeon
+
+
 # A board entry's (tile, turn): with its cell, what the cache keys a map by.
 _TILE_TURN = itemgetter("t", "r")

@@ -262,7 +262,7 @@ class DungeonLair(core.Game):
         state["placed"].append(cell)
         turned = f" turned {rot}°" if rot else ""
         events = [Event(f"{seat_ref(seat)} places {tile_label(tile)} on {cell}{turned}.")]
-        dungeon = self.dungeon(state)
+        dungeon = dungeon.with_tile(cell, state["board"][cell])
         state["chain"] = cell if TILES[tile].is_corridor and dungeon.free_exits(cell) else None
         state["phase"] = "monster"
         return events
