@@ -34,7 +34,7 @@ INSECURE = 0.4
 RIVAL_WEIGHT = 0.25
 
 
-@dataclass
+@dataclass(slots=True)
 class Zone:
     rooms: int
     exits: int
@@ -76,6 +76,10 @@ class Zone:
         base = self.rooms + EXIT_WEIGHT * self.exits
         # held now and likely held at the end: full worth; likely but not yet: less
         return base if self.winner(reserve) == self.owner() else base * INSECURE
+
+
+# outcome() of a zone without monsters, as far as the totals are concerned
+NOBODY: tuple[int | None, float] = (None, 0.0)
 
 
 class Position:
@@ -122,7 +126,8 @@ class Position:
         # A monster in hand is worth something only while tiles remain to put it on.
         self.hand_value = 1.5 if deck >= 2 * seats else 0.05
         self.in_hand = [sum(1 for m in ms if m["at"] is None) for ms in monsters]
-        self.contrib = {k: z.outcome(reserve) for k, z in self.zones.items()}
+        # (likely holder, worth) of the zones with monsters in them; nobody holds the others
+        self.contrib = {k: z.outcome(reserve) for k, z in self.zones.items() if any(z.power)}
         self.mine = {k for k, z in self.zones.items() if z.power[seat] > 0}
         self.memo: dict[tuple[int, ...], dict[str, tuple[int | None, float]]] = {}
         self.reserves: dict[tuple[int | None, int | None], list[int]] = {}
@@ -158,7 +163,7 @@ class Position:
         redo = dropped | (self.mine if reserve != self.reserve else set())
         kept = []
         for key in redo:
-            o, w = self.contrib[key]
+            o, w = self.contrib.get(key, NOBODY)
             if o is not None:
                 totals[o] -= w
             if key not in dropped:
