@@ -52,7 +52,7 @@ class Zone:
         the one whose power plus the power she can still bring in from hand is highest
         (None on a tie). Two rivals who can both still pour everything in are a tie: a race
         there ends with nobody scoring, so neither gains by joining it."""
-        final = [p + r if p > 0 else 0 for p, r in zip(self.power, reserve)]
+        final = [p + r if p > 0 else 0 for p, r in zip(self.power, reserve, strict=True)]
         best = max(final, default=0)
         if best > 0 and final.count(best) == 1:
             return final.index(best)
@@ -65,7 +65,7 @@ class Zone:
         if not any(power):  # nobody there: nobody holds it now or is likely to
             return None, base
         # winner() and owner(), written out: search asks this for every zone of every what-if
-        final = [p + r if p > 0 else 0 for p, r in zip(power, reserve)]
+        final = [p + r if p > 0 else 0 for p, r in zip(power, reserve, strict=True)]
         best = max(final)
         w = final.index(best) if best > 0 and final.count(best) == 1 else None
         best = max(power)
@@ -91,7 +91,9 @@ class Position:
         board = {t["cell"]: {"t": t["id"], "r": t["rot"], "by": t["by"]} for t in view["tiles"]}
         players = view["players"]
         turns = [players[s]["turns_left"] for s in range(view["seats"])]
-        self._build(view["viewer"], catacombs, Dungeon.of(board, catacombs), monsters_of(view), turns, view["deck"])
+        self._build(
+            view["viewer"], catacombs, Dungeon.of(board, catacombs), monsters_of(view), turns, view["deck"]
+        )
 
     @classmethod
     def of_state(cls, state: dict[str, Any], seat: int) -> Position:
@@ -100,14 +102,24 @@ class Position:
         n = state["seats"]
         catacombs = bool(state["options"].get("catacombs"))
         tiles = len(state["deck"]) + sum(len(h) for h in state["hands"])
-        turns = [max(0, (tiles - ((s - state["current"]) % n or n)) // n + 1) if tiles else 0 for s in range(n)]
+        turns = [
+            max(0, (tiles - ((s - state["current"]) % n or n)) // n + 1) if tiles else 0 for s in range(n)
+        ]
         pos = object.__new__(cls)
         monsters = [_monsters_seen(ms) for ms in state["monsters"]]
-        pos._build(seat, catacombs, Dungeon.of(state["board"], catacombs), monsters, turns, len(state["deck"]))
+        pos._build(
+            seat, catacombs, Dungeon.of(state["board"], catacombs), monsters, turns, len(state["deck"])
+        )
         return pos
 
     def _build(
-        self, seat: int, catacombs: bool, d: Dungeon, monsters: list[list[dict[str, Any]]], turns: list[int], deck: int
+        self,
+        seat: int,
+        catacombs: bool,
+        d: Dungeon,
+        monsters: list[list[dict[str, Any]]],
+        turns: list[int],
+        deck: int,
     ) -> None:
         self.seat = seat
         self.seats = seats = len(turns)
@@ -116,9 +128,13 @@ class Position:
         self.monsters = monsters
         self.turns = turns
         power = RULES.power
-        self.hand_power = [sorted((power[m["s"]] for m in ms if m["at"] is None), reverse=True) for ms in monsters]
+        self.hand_power = [
+            sorted((power[m["s"]] for m in ms if m["at"] is None), reverse=True) for ms in monsters
+        ]
         self.reserve = reserve = [sum(self.hand_power[s][: turns[s]]) for s in range(seats)]
-        self.zones: dict[str, Zone] = {z: Zone(rooms, exits, [0] * seats) for z, rooms, exits in d.zone_stats()}
+        self.zones: dict[str, Zone] = {
+            z: Zone(rooms, exits, [0] * seats) for z, rooms, exits in d.zone_stats()
+        }
         for s, ms in enumerate(monsters):
             for m in ms:
                 if m["at"] is not None:
@@ -217,10 +233,9 @@ class Position:
                 if there is None:
                     free += 1
                     continue
-                kind = PASSAGES[edges[side], there[0]]
-                if kind is None:
+                kind, oz = PASSAGES[edges[side], there[0]], there[1]
+                if kind is None or oz is None:  # a wall on either side (oz: None behind a wall)
                     continue
-                oz = there[1]
                 exits_lost[oz] = exits_lost.get(oz, 0) + 1
                 if kind == "open":
                     union(new, oz)
@@ -293,7 +308,9 @@ def _monsters_seen(ms: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One seat's monsters in the order ``monsters_of`` gives them: those on the map as
     they stand, then those in hand by size."""
     hand = [m["s"] for m in ms if m["at"] is None]
-    return [m for m in ms if m["at"] is not None] + [{"s": z, "at": None} for z in SIZES for _ in range(hand.count(z))]
+    return [m for m in ms if m["at"] is not None] + [
+        {"s": z, "at": None} for z in SIZES for _ in range(hand.count(z))
+    ]
 
 
 def monsters_of(view: dict[str, Any]) -> list[list[dict[str, Any]]]:

@@ -11,10 +11,10 @@ it lies on ("0,0n", "0,0s")."""
 from __future__ import annotations
 
 import re
-from operator import itemgetter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from .data import EDGE_CODES, RULES, TILES, Tile
@@ -293,7 +293,7 @@ class Dungeon:
     def of(cls, board: dict[str, Any], catacombs: bool = False) -> Dungeon:
         """The dungeon of ``board``, reused while the map is unchanged (a legal-move list,
         a view and an apply on the same position all need it)."""
-        laid = tuple(zip(board, map(_TILE_TURN, board.values())))
+        laid = tuple(zip(board, map(_TILE_TURN, board.values()), strict=True))
         key = (catacombs, laid)
         hit = _CACHE.get(key)
         if hit is None:
@@ -453,7 +453,9 @@ class Dungeon:
                     continue
                 back = (side + 2) % 4
                 edge = p.edges[back]
-                out.append((edge, self._zone_roots()[self.area_at[(other, back)]] if is_doorway(edge) else None))
+                out.append(
+                    (edge, self._zone_roots()[self.area_at[(other, back)]] if is_doorway(edge) else None)
+                )
             hit = self.touch[cell] = tuple(out)
         return hit
 
@@ -595,6 +597,8 @@ class Dungeon:
 
 
 _CACHE: dict[tuple[bool, tuple[tuple[str, tuple[int, int]], ...]], Dungeon] = {}
+
+
 def _keep(key: tuple[bool, tuple[tuple[str, tuple[int, int]], ...]], dungeon: Dungeon) -> None:
     if len(_CACHE) >= 32:
         _CACHE.pop(next(iter(_CACHE)))

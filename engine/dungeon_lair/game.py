@@ -183,7 +183,9 @@ class DungeonLair(core.Game):
             if m["at"] is None or (m["s"], m["at"]) in seen:
                 continue
             seen.add((m["s"], m["at"]))
-            out += [{"a": "monster", "s": m["s"], "from": m["at"], "to": d} for d in dungeon.moves_from(m["at"])]
+            out += [
+                {"a": "monster", "s": m["s"], "from": m["at"], "to": d} for d in dungeon.moves_from(m["at"])
+            ]
         out += [{"a": "monster", "s": s, "from": at, "to": "hand"} for s, at in sorted(seen)]
         return out
 

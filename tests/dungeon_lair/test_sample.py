@@ -171,7 +171,9 @@ def test_a_map_extended_tile_by_tile_equals_one_built_at_once(
         assert got.frontier() == want.frontier()
         # what the players' what-ifs read, carried over from the map before the tile
         assert got.zone_stats() == want.zone_stats()
-        assert {lab: got.moves_from(lab) for lab in got.room} == {lab: want.moves_from(lab) for lab in want.room}
+        assert {lab: got.moves_from(lab) for lab in got.room} == {
+            lab: want.moves_from(lab) for lab in want.room
+        }
         assert [got.around(c) for c in want.frontier()] == [want.around(c) for c in want.frontier()]
         cells = want.frontier()
         for t in (1, 17, 21, 34, 35, 51, 78, 82):  # every kind of edge, turned every way
