@@ -13,30 +13,33 @@ from engine.core import Event, State
 
 _END = ("The game is over", "The deck is exhausted")
 
-Snapshot = list[tuple[int, int, list[Any]]]
+# Each dungeon's monsters and humanoids before a move, and its monsters' support
+# before a support move (None before any other move: no other move changes support).
+Snapshot = tuple[list[tuple[int, int]], list[list[Any]] | None]
 
 
-def snapshot(state: State) -> Snapshot:
-    """Each dungeon's size and its monsters' support before a move. (Lists, not
-    tuples: search plays this on every move, and a list comprehension and list
-    equality are what is cheapest.)"""
-    return [
-        (len(p["monsters"]), len(p["humanoids"]), [m["support"] for m in p["monsters"]])
-        for p in state["players"]
-    ]
+def snapshot(state: State, support_move: bool) -> Snapshot:
+    """Each dungeon's size before a move and, before a support move, its monsters'
+    support. (Search's states skip this; a real move pays for it, so it stays small.)"""
+    players = state["players"]
+    sizes = [(len(p["monsters"]), len(p["humanoids"])) for p in players]
+    return sizes, [[m["support"] for m in p["monsters"]] for p in players] if support_move else None
 
 
 def record(state: State, seat: int, before: Snapshot, events: list[Event], follow_up: bool) -> None:
     """Store the move's public lines and changed cards; a bonus or support choice
     continues the turn of the Leave before it, so it adds to that record."""
+    players = state["players"]
+    sizes, supports = before
     marks: list[list[Any]] = []
-    for s, (p, (nm, nh, sup)) in enumerate(zip(state["players"], before, strict=True)):
-        if len(p["humanoids"]) == nh and [m["support"] for m in p["monsters"]] == sup:
-            continue  # an untouched dungeon (most of them, every move): nothing to mark
-        for i, m in enumerate(p["monsters"]):
-            if i >= nm or m.get("support") != (sup[i] if i < len(sup) else None):
-                marks.append([s, "monsters", i])
-        marks += [[s, "humanoids", i] for i in range(nh, len(p["humanoids"]))]
+    if supports is not None or [(len(p["monsters"]), len(p["humanoids"])) for p in players] != sizes:
+        for s, (p, (nm, nh)) in enumerate(zip(players, sizes, strict=True)):
+            mons, hums = p["monsters"], p["humanoids"]
+            if supports is not None:
+                sup = supports[s]
+                marks += [[s, "monsters", i] for i in range(nm) if mons[i]["support"] != sup[i]]
+            marks += [[s, "monsters", i] for i in range(nm, len(mons))]
+            marks += [[s, "humanoids", i] for i in range(nh, len(hums))]
     # The scoring that ends the game has its own part of the final board: the turn's
     # public words stop where the game's end begins (both of _end_words' openings).
     lines = []
