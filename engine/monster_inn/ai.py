@@ -188,6 +188,18 @@ _LOSSES: dict[str, dict[str, float]] = {
         m: {h: _loss(c.range, c.skulls, mc.value) for h, c in HUMANOIDS.items()} for m, mc in MONSTERS.items()
     },
 }
+# The rollout's creature values where they depend on cards alone: a humanoid under a
+# supported monster, under an unsupported one (_UNDER[monster][humanoid]), and a monster
+# on a humanoid (_ON[humanoid]: its value, and its value when support can protect it).
+_SUPPORTED = dict.fromkeys(HUMANOIDS, TREASURE)
+_UNDER = {m: {h: TREASURE - loss for h, loss in _LOSSES[m].items()} for m in MONSTERS}
+_ON = {
+    h: (
+        {m: float(MONSTERS[m].skulls) - loss for m, loss in _LOSSES[h].items()},
+        {m: float(MONSTERS[m].skulls) - min(loss, TREASURE) for m, loss in _LOSSES[h].items()},
+    )
+    for h in HUMANOIDS
+}
 
 
 def rollout(state: dict[str, Any], seat: int, rnd: random.Random) -> str:
@@ -247,37 +259,39 @@ def _follow_up(state: dict[str, Any], seat: int, p: dict[str, Any]) -> str:
 
 def _values(state: dict[str, Any], p: dict[str, Any], rounds_left: int) -> list[float]:
     """``creature_value`` of each creature in the inn, for the seat whose purse and
-    dungeon are ``p`` (the same arithmetic; what every card of the inn shares is
-    worked out once)."""
+    dungeon are ``p``: the same arithmetic, looked up in tables of every card."""
     mons, hums = p["monsters"], p["humanoids"]
     nm, nh = len(mons), len(hums)
-    if nm < nh:  # a monster taken now lies on this humanoid
-        below = _LOSSES[hums[nm]]
-        open_kinds = {_INFO[m["card"]][3] for m in mons if m["support"] is None}
-    else:
-        open_share = min(1.0, rounds_left / 4)
     if nh < nm:  # a humanoid taken now lies under this monster
         above = mons[nh]
-        above_loss = None if above["support"] is not None else _LOSSES[above["card"]]
+        humanoid = _SUPPORTED if above["support"] is not None else _UNDER[above["card"]]
     else:
-        need = nh - nm + 1
-        chance = min(1.0, rounds_left / (2 * need)) if rounds_left > 0 else 0.0
-    values = []
-    for cid in state["inn"]:
-        is_monster, _value, skulls, kind, rng = _INFO[cid]
-        if is_monster:
-            if nm < nh:
-                loss = below[cid]
-                if kind in open_kinds:
-                    loss = min(loss, TREASURE)
-                values.append(float(skulls) - loss)
-            else:
-                values.append(skulls - 0.15 * skulls * open_share)
-        elif nh < nm:
-            values.append(TREASURE if above_loss is None else TREASURE - above_loss[cid])
-        else:
-            values.append(TREASURE - chance * _AVG_LOSS[rng])
-    return values
+        humanoid = _humanoids_alone(rounds_left, nh - nm + 1)
+    inn = state["inn"]
+    if nm >= nh:
+        monster = _monsters_alone(rounds_left)
+        return [humanoid[c] if c in humanoid else monster[c] for c in inn]
+    # A monster taken now lies on the humanoid at nm; support can protect it if the seat
+    # has an unsupported monster of its kind.
+    plain, protected = _ON[hums[nm]]
+    open_kinds = {_INFO[m["card"]][3] for m in mons if m["support"] is None}
+    return [
+        humanoid[c] if c in humanoid else (protected if _INFO[c][3] in open_kinds else plain)[c] for c in inn
+    ]
+
+
+@functools.cache
+def _monsters_alone(rounds_left: int) -> dict[str, float]:
+    """Each monster's value with no humanoid below it yet (one may still arrive)."""
+    share = min(1.0, rounds_left / 4)
+    return {m: c.skulls - 0.15 * c.skulls * share for m, c in MONSTERS.items()}
+
+
+@functools.cache
+def _humanoids_alone(rounds_left: int, need: int) -> dict[str, float]:
+    """Each humanoid's value with no monster above it yet, ``need`` monsters short."""
+    chance = min(1.0, rounds_left / (2 * need)) if rounds_left > 0 else 0.0
+    return {h: TREASURE - chance * _AVG_LOSS[c.range] for h, c in HUMANOIDS.items()}
 
 
 def projected(state: dict[str, Any], seat: int) -> float:

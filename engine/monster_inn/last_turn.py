@@ -32,14 +32,16 @@ def record(state: State, seat: int, before: Snapshot, events: list[Event], follo
     players = state["players"]
     sizes, supports = before
     marks: list[list[Any]] = []
-    if supports is not None or [(len(p["monsters"]), len(p["humanoids"])) for p in players] != sizes:
-        for s, (p, (nm, nh)) in enumerate(zip(players, sizes, strict=True)):
-            mons, hums = p["monsters"], p["humanoids"]
+    now = [(len(p["monsters"]), len(p["humanoids"])) for p in players]
+    if supports is not None or now != sizes:
+        for s, ((nm, nh), (am, ah)) in enumerate(zip(sizes, now, strict=True)):
             if supports is not None:
-                sup = supports[s]
+                sup, mons = supports[s], players[s]["monsters"]
                 marks += [[s, "monsters", i] for i in range(nm) if mons[i]["support"] != sup[i]]
-            marks += [[s, "monsters", i] for i in range(nm, len(mons))]
-            marks += [[s, "humanoids", i] for i in range(nh, len(hums))]
+            if am > nm:
+                marks += [[s, "monsters", i] for i in range(nm, am)]
+            if ah > nh:
+                marks += [[s, "humanoids", i] for i in range(nh, ah)]
     # The scoring that ends the game has its own part of the final board: the turn's
     # public words stop where the game's end begins (both of _end_words' openings).
     lines = []

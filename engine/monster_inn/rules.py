@@ -59,6 +59,10 @@ def card_label(c: Card) -> str:
     return f"a humanoid ({back_label(c)})"
 
 
+# Every card's card_label, for the line of each Leave.
+LABELS = {cid: card_label(c) for cid, c in CARDS.items()}
+
+
 def short_label(c: Card) -> str:
     """A creature for a button: 'Orcs 14' or 'humanoid 11-15 (3 skulls)'."""
     if c.is_monster:
@@ -182,7 +186,7 @@ def leave(state: State, seat: int, events: list[Event] | None, forced: bool = Fa
     if events is not None:
         how = "must leave and takes the last creature," if forced else "leaves and takes"
         loot = f" and {amount(got, pool['type'])} from the pool" if got else " (the pool is empty)"
-        events.append(Event(f"{seat_ref(seat)} {how} {card_label(CARDS[cid])}{loot}."))
+        events.append(Event(f"{seat_ref(seat)} {how} {LABELS[cid]}{loot}."))
     if in_round:
         state["turn"] = next_seat(state, seat, in_round)
     state["last_leaver"] = seat
