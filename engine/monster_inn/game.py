@@ -120,7 +120,10 @@ class MonsterInn(core.Game):
             return events
         pend = state["pending"]
         follow_up = pend is not None
-        before = last_turn.snapshot(state, follow_up and pend["kind"] == "support")
+        # Remaining (a treasure or a swap) adds no card to a dungeon, and nobody is forced
+        # out after it (every seat still bidding stays in): nothing to compare afterwards.
+        stays = not follow_up and (action in TYPES or action == "swap")
+        before = None if stays else last_turn.snapshot(state, follow_up and pend["kind"] == "support")
         self._move(state, seat, action, events)
         last_turn.record(state, seat, before, events, follow_up=follow_up)
         return events

@@ -26,22 +26,11 @@ def snapshot(state: State, support_move: bool) -> Snapshot:
     return sizes, [[m["support"] for m in p["monsters"]] for p in players] if support_move else None
 
 
-def record(state: State, seat: int, before: Snapshot, events: list[Event], follow_up: bool) -> None:
-    """Store the move's public lines and changed cards; a bonus or support choice
-    continues the turn of the Leave before it, so it adds to that record."""
-    players = state["players"]
-    sizes, supports = before
-    marks: list[list[Any]] = []
-    now = [(len(p["monsters"]), len(p["humanoids"])) for p in players]
-    if supports is not None or now != sizes:
-        for s, ((nm, nh), (am, ah)) in enumerate(zip(sizes, now, strict=True)):
-            if supports is not None:
-                sup, mons = supports[s], players[s]["monsters"]
-                marks += [[s, "monsters", i] for i in range(nm) if mons[i]["support"] != sup[i]]
-            if am > nm:
-                marks += [[s, "monsters", i] for i in range(nm, am)]
-            if ah > nh:
-                marks += [[s, "humanoids", i] for i in range(nh, ah)]
+def record(state: State, seat: int, before: Snapshot | None, events: list[Event], follow_up: bool) -> None:
+    """Store the move's public lines and changed cards (``before`` None: a move that
+    changes no dungeon); a bonus or support choice continues the turn of the Leave
+    before it, so it adds to that record."""
+    marks = [] if before is None else _marks(state["players"], before)
     # The scoring that ends the game has its own part of the final board: the turn's
     # public words stop where the game's end begins (both of _end_words' openings).
     lines = []
@@ -55,6 +44,24 @@ def record(state: State, seat: int, before: Snapshot, events: list[Event], follo
         state["last"] = {"seat": seat, "lines": last["lines"] + lines, "cards": last["cards"] + marks}
     else:
         state["last"] = {"seat": seat, "lines": lines, "cards": marks}
+
+
+def _marks(players: list[dict[str, Any]], before: Snapshot) -> list[list[Any]]:
+    """The dungeon cards placed or supported since ``before``: [seat, part, index]."""
+    sizes, supports = before
+    now = [(len(p["monsters"]), len(p["humanoids"])) for p in players]
+    marks: list[list[Any]] = []
+    if supports is None and now == sizes:
+        return marks
+    for s, ((nm, nh), (am, ah)) in enumerate(zip(sizes, now, strict=True)):
+        if supports is not None:
+            sup, mons = supports[s], players[s]["monsters"]
+            marks += [[s, "monsters", i] for i in range(nm) if mons[i]["support"] != sup[i]]
+        if am > nm:
+            marks += [[s, "monsters", i] for i in range(nm, am)]
+        if ah > nh:
+            marks += [[s, "humanoids", i] for i in range(nh, ah)]
+    return marks
 
 
 def public(state: State) -> dict[str, Any] | None:
