@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import marshal
 from collections.abc import Callable
 from typing import Any
 
@@ -56,6 +55,7 @@ from .notation import parse_plan
 class DungeonLords(core.Game):
     key = "dungeon-lords"
     title = "Dungeon Lords"
+    plain_copy = True  # tests/dungeon_lords/test_speed.py holds every state plain JSON
     min_players = 2
     max_players = 4
     options = {
@@ -484,21 +484,6 @@ class DungeonLords(core.Game):
         production.start(state, ev)  # festival.py calls this after the festival and its prizes
 
     # ---- apply -----------------------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
-        """``core.Game.apply`` with a cheaper copy: ``marshal`` at version 2 (no shared
-        references, so the copy is a tree like the JSON round trip's) copies this game's
-        plain-JSON state in under half the time, and the copy was most of a move's cost
-        (tests/dungeon_lords/test_speed.py holds every state plain JSON). A refused or
-        malformed move goes through core's apply, which refuses it the same way."""
-        if self.is_over(state) or seat not in self.to_act(state):
-            return super().apply(state, seat, action)
-        new = marshal.loads(marshal.dumps(state, 2))
-        try:
-            events = self._apply(new, seat, action)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            return super().apply(state, seat, action)
-        return new, events
-
     # ---- the move -----------------------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: Any) -> list[Event]:
         if not isinstance(action, str):

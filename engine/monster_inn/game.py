@@ -3,7 +3,6 @@ are in rules.py, the notation in notation.py, the views in views.py."""
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Iterable
 from typing import Any
 
@@ -18,6 +17,7 @@ from .rules import TYPES, other
 class MonsterInn(core.Game):
     key = "monster-inn"
     title = "Monster Inn"
+    plain_copy = True  # tests/monster_inn/test_speed.py holds every state plain JSON
     min_players = 3
     max_players = 5
     options = {
@@ -111,21 +111,6 @@ class MonsterInn(core.Game):
         return out
 
     # ---- moves -----------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
-        """``core.Game.apply`` with a cheaper copy, as Dungeon Lords has it: ``marshal`` at
-        version 2 (no shared references, so the copy is a tree like the JSON round trip's)
-        copies this game's plain-JSON state in a third of the time, and the copy was most of
-        a move's cost (tests/monster_inn/test_speed.py holds every state plain JSON). A
-        refused or malformed move goes through core's apply, which refuses it the same way."""
-        if self.is_over(state) or seat not in self.to_act(state):
-            return super().apply(state, seat, action)
-        new = marshal.loads(marshal.dumps(state, 2))
-        try:
-            events = self._apply(new, seat, action)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            return super().apply(state, seat, action)
-        return new, events
-
     def _apply(self, state: State, seat: int, action: Any) -> list[Event]:
         if not isinstance(action, str):
             raise IllegalAction(notation.HELP)
