@@ -483,7 +483,6 @@ class DungeonLords(core.Game):
     def _start_production(self, state: State, ev: list[Event]) -> None:
         production.start(state, ev)  # festival.py calls this after the festival and its prizes
 
-    # ---- apply -----------------------------------------------------------------------------------
     # ---- the move -----------------------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: Any) -> list[Event]:
         if not isinstance(action, str):
