@@ -95,6 +95,21 @@ class Params:
     # False while a game's searching player measures weaker than its heuristic player
     # (docs/ai.md): every level then plays the heuristic, never a weaker "normal".
     searching: bool = True
+    # "tree": the ISMCTS below. "playouts": every root move is played on the same sampled
+    # states and each sample is played to the end by the rollout policy (:func:`playouts`),
+    # for a game whose positions no short-horizon evaluation judges well.
+    method: str = "tree"
+    # With "playouts": a finished game is worth the mean of its win share and a logistic of
+    # the seat's score minus the best other's over this many points (0: the win share only),
+    # so a sample that loses by one point says more than one that loses by twenty.
+    margin: float = 0.0
+    # With "playouts": standard errors by which a move's mean gain over the game's own choice
+    # (the first root move) must exceed zero to replace it (0: the best mean wins).
+    confidence: float = 0.0
+    # With "playouts": "end" plays every sample to the end of the game; "mine" stops when the
+    # seat is to move again and scores the position with ``Game.evaluate`` (a short horizon,
+    # so the moves compared on one sample differ only by what they changed).
+    horizon: str = "end"
 
 
 @dataclass
@@ -129,6 +144,8 @@ def search(
     legal_keys = {action_key(a): a for a in game.search_moves(view, legal, rnd) or legal}
     if len(legal_keys) == 1:  # the game narrowed the choice to one move: nothing to search
         return next(iter(legal_keys.values()))
+    if params.method == "playouts":
+        return playouts(game, view, list(legal_keys.values()), rnd, params, budget, deadline, start, report)
     root = Node()
     done = 0
     while done < budget:
@@ -213,6 +230,79 @@ def _rollout(game: Game, state: State, me: Seat, params: Params, rnd: random.Ran
         seat = min(game.to_act(state))
         game.play(state, seat, game.rollout_action(state, seat, rnd))
     return game.evaluate(state, me)
+
+
+def playouts(
+    game: Game,
+    view: dict[str, Any],
+    moves: list[Action],
+    rnd: random.Random,
+    params: Params,
+    budget: int,
+    deadline: float | None,
+    start: float,
+    report: Report | None,
+) -> Action:
+    """Rollout policy improvement with common random numbers: round after round, one sample
+    seed deals the same state for every move in ``moves``, the move is played, and the game is
+    played to the end by the rollout policy with the same randomness; the move with the best
+    mean value wins, ties to the earlier move (a game lists its heuristic's choice first).
+    ``budget`` counts playouts; a round is never cut short, so every move has as many samples."""
+    me: Seat = view["viewer"]
+    values: list[list[float]] = [[] for _ in moves]
+    done = rounds = 0
+    while done + len(moves) <= max(budget, len(moves)):
+        if deadline is not None and rounds and time.perf_counter() >= deadline:
+            break
+        seed = rnd.getrandbits(64)
+        for i, move in enumerate(moves):
+            state = game.sample(view, random.Random(seed))
+            game.play(state, me, move)
+            values[i].append(_play_out(game, state, me, params, random.Random(seed + 1)))
+        done += len(moves)
+        rounds += 1
+    best = _best_paired(values, params.confidence)
+    if report is not None:
+        report.iterations = done
+        report.seconds = time.perf_counter() - start
+        report.visits = rounds
+    return moves[best]
+
+
+def _best_paired(values: list[list[float]], confidence: float) -> int:
+    """The move with the best mean value, measured against the first move (the game's own
+    choice) sample by sample; another move replaces the first only if its mean gain exceeds
+    ``confidence`` standard errors of that gain, so noise alone does not move search off a
+    good heuristic."""
+    base = values[0]
+    best, best_gain = 0, 0.0
+    for i in range(1, len(values)):
+        gains = [v - b for v, b in zip(values[i], base)]
+        n = len(gains)
+        mean = sum(gains) / n
+        spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1) / n) if n > 1 else 0.0
+        if mean > best_gain and mean > confidence * spread:
+            best, best_gain = i, mean
+    return best
+
+
+def _play_out(game: Game, state: State, me: Seat, params: Params, rnd: random.Random) -> float:
+    for _ in range(params.walk_moves):
+        if game.is_over(state):
+            break
+        acting = game.to_act(state)
+        if params.horizon == "mine" and me in acting:
+            return game.evaluate(state, me)
+        seat = min(acting)
+        game.play(state, seat, game.rollout_action(state, seat, rnd))
+    if not game.is_over(state):
+        return game.evaluate(state, me)
+    won = terminal_value(game, state, me)
+    if params.margin <= 0:
+        return won
+    scores = game.result(state).scores
+    gap = scores[me] - max(v for s, v in enumerate(scores) if s != me)
+    return (won + 1.0 / (1.0 + math.exp(-gap / params.margin))) / 2
 
 
 def terminal_value(game: Game, state: State, me: Seat) -> float:

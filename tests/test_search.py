@@ -177,3 +177,46 @@ def test_dungeon_drawers_plays_its_heuristic_until_its_search_beats_it() -> None
     view, legal = game.view(state, seat), game.legal_actions(state, seat)
     rnd = lambda: random.Random(5)  # noqa: E731
     assert game.ai_move(view, legal, rnd(), "hard") == game.ai_choose(view, legal, rnd())
+
+
+class NimPlayouts(Nim):
+    """Nim searched by playouts: every root move on the same samples, played to the end."""
+
+    def __init__(self, margin: float = 0.0) -> None:
+        self.margin = margin
+
+    def search_params(self) -> search.Params:
+        return search.Params(method="playouts", margin=self.margin)
+
+
+@pytest.mark.parametrize("total,best", [(4, 2), (5, 1), (8, 2)])
+def test_playouts_find_the_winning_move(total: int, best: int) -> None:
+    # Random play to the end from these totals still favours the move that leaves 6 or 10.
+    view = {"total": total, "turn": 0, "winner": None, "viewer": 0}
+    legal = NIM.legal_actions({"total": total, "turn": 0, "winner": None}, 0)
+    report = search.Report()
+    move = search.search(NimPlayouts(), view, legal, random.Random(7), iterations=900, report=report)
+    assert move == best
+    # Every move is played on the same samples: the budget is spent in whole rounds.
+    assert report.iterations == 900 and report.visits == 900 // len(legal)
+
+
+def test_playouts_keep_the_first_listed_move_when_the_moves_tie() -> None:
+    # A game where every result is a draw: every move is worth the same, and search keeps
+    # the move the game listed first (a game lists its heuristic's choice first).
+    class Flat(NimPlayouts):
+        def result(self, state: State) -> Result:
+            return Result([0, 0], core.rank([0, 0]))
+
+    view = {"total": 0, "turn": 0, "winner": None, "viewer": 0}
+    assert search.search(Flat(), view, [3, 1, 2], random.Random(1), iterations=30) == 3
+
+
+def test_playouts_count_the_margin_when_asked() -> None:
+    game = NimPlayouts(margin=2.0)
+    state = {"total": 10, "turn": 1, "winner": 0, "seats": 2, "rng": {"seed": 1, "n": 0}}
+    # seat 0 won 1-0: half its win share, half a logistic of a one-point margin
+    assert search._play_out(game, state, 0, game.search_params(), random.Random(1)) == pytest.approx(
+        (1 + 1 / (1 + 2.718281828 ** -0.5)) / 2
+    )
+    assert search._play_out(NimPlayouts(), state, 1, NimPlayouts().search_params(), random.Random(1)) == 0.0

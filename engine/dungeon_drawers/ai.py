@@ -17,6 +17,8 @@ from __future__ import annotations
 import copy
 import math
 import random
+from functools import lru_cache
+from itertools import product
 from typing import Any
 
 from . import board
@@ -300,15 +302,16 @@ def choose(view: dict, legal: list[Any], rnd: random.Random) -> Any:
 # ---- search hooks (issue 30): evaluate, a fast rollout, SEARCH, match figures ----------------
 
 # engine.search.Params. Most moves are installs whose worth shows only once the hero walks,
-# hundreds of moves later: the projection below judges them right after the other seats have
-# played up to this seat's next decision, better than rollouts of the heuristic player would, and
-# a deeper tree optimises the seat's own later installs (an optimistic bias in favour of Erase).
-# 100 iterations: 400 and 800 measured weaker (2 of 10, 2 of 4 games), since more search
-# exploits the projection's bias more (docs/ai/dungeon-drawers.md).
-# Search off: 100 games at 100 iterations, normal won 34 % of them against the heuristic player
-# (docs/ai.md), so every level plays the heuristic until the search beats it
+# hundreds of moves later, and full playouts vary by about 20 points a game (the dice of Phase
+# C), so the root moves are compared on the same samples ("playouts") a short way: after the
+# move, the other seats play up to this seat's next decision and the projection below scores
+# the position. On one sample two moves then differ only by what they changed (the difference
+# has a standard error of about 0.001), and a move replaces the heuristic's own choice only if
+# it gains more than one standard error.
+# Search off: every evaluation tried so far lost to the heuristic player (docs/ai/dungeon-drawers.md),
+# so every level plays the heuristic until the search beats it
 # (`python -m bench.ai dungeon-drawers --force-search` measures it).
-SEARCH = {"rollout_moves": 0, "exploration": 0.5, "depth": 1, "iterations": 100, "searching": False}
+SEARCH = {"method": "playouts", "horizon": "mine", "iterations": 100, "confidence": 1.0, "searching": False}
 
 # Points of projected final score (own minus the best other's) that move the evaluation from
 # 0.5 to about 0.73: a dragon and its treasure, or a hero's death against his escape.
@@ -319,16 +322,106 @@ SCALE = 4.0
 PICK = 2.2
 
 
+@lru_cache(maxsize=None)
+def _card_win(strength: int, kind: str, action: str | None) -> float:
+    """The chance a monster of ``kind`` with ``strength`` (its level) wins a fight in which its
+    owner plays dungeon action ``action`` if needed (None: no card)."""
+    a = ACTIONS[action] if action else {"effect": None}
+    if a["effect"] == "bonus" and a["monster"] in (None, kind):
+        return p_win(strength + a["amount"])
+    if a["effect"] == "dice" and not a["drop"]:
+        return p_win(strength, 2 + a["add"])
+    if a["effect"] == "dice":  # Talisman: the best 2 of 2 + add dice
+        rolls = list(product(range(1, DIE + 1), repeat=2 + a["add"]))
+        return sum(1 for r in rolls if sum(sorted(r)[-2:]) + strength >= TARGET) / len(rolls)
+    if a["effect"] == "reroll":
+        return 1.0 - (1.0 - p_win(strength)) ** 2
+    return p_win(strength)
+
+
+def _dungeon_cards(state: dict, s: int) -> list[str]:
+    """The dungeon actions ``s`` may still play in its fights: in Phase A every card it took
+    (and its face-up one), later its hand and action deck."""
+    p = state["players"][s]
+    if state["phase"] == "build":
+        cards = p["taken"] + ([p["pending"]["card"]] if p["pending"] else [])
+    else:
+        cards = p["hand"] + p["deck"]
+    return [CARDS[c].action for c in cards if ACTIONS[CARDS[c].action]["type"] == "dungeon"]
+
+
+def _best_card(cards: list[str], strength: int, kind: str) -> str | None:
+    """The owner's dungeon action that helps most in this fight (None: none helps)."""
+    bare = _card_win(strength, kind, None)
+    best = max(cards, key=lambda a: _card_win(strength, kind, a), default=None)
+    return best if best is not None and _card_win(strength, kind, best) > bare else None
+
+
+# A hostile hero action still in an opponent's hand or action deck (or taken in Phase A) counts
+# this much: it may come too late or go to another dungeon. One lying on the dungeon counts 1.
+HELD = 0.6
+
+
+def _hostile(state: dict, s: int) -> dict[str, float]:
+    """The hero actions the others may use for ``s``'s hero, by name, as expected counts."""
+    n = state["seats"]
+    out: dict[str, float] = {}
+    for h in state["players"][s]["on"]:
+        a = CARDS[h["card"]].action
+        out[a] = out.get(a, 0.0) + 1.0
+    for o, q in enumerate(state["players"]):
+        if o == s:
+            continue
+        if state["phase"] == "build":
+            held = q["taken"] + ([q["pending"]["card"]] if q["pending"] else [])
+        else:
+            held = q["hand"] + q["deck"]
+        for c in held:
+            a = CARDS[c].action
+            if ACTIONS[a]["type"] == "hero":
+                out[a] = out.get(a, 0.0) + HELD / (n - 1)
+    return out
+
+
+def _spend(hostile: dict[str, float], name: str, at_most: float = 1.0) -> float:
+    """The weight of hero action ``name`` used up at this step (at most ``at_most``)."""
+    x = min(at_most, hostile.get(name, 0.0))
+    if x > 0.0:
+        hostile[name] -= x
+    return x
+
+
+def _damage(dist: list[float], damage: int, chance: float, hostile: dict[str, float]) -> list[float]:
+    """A hit of ``damage`` landing with ``chance``, softened by the Shield the hero may hold."""
+    x = _spend(hostile, "shield", chance)
+    soft = max(0, damage - ACTIONS["shield"]["amount"])
+    return _hit(dist, ((damage, chance - x), (soft, x)) if x > 0.0 else ((damage, chance),))
+
+
 def _projection(state: dict, s: int, path: list[str], start: int) -> float:
-    """The score ``s`` may expect if its hero walks ``path`` from index ``start``, with the
-    hearts he has now: every monster ahead wins with the odds of its level plus an average
-    card (+2), traps hit for their level; monsters he may beat and the treasures under them
-    count by the chance they survive. A fight under way counts with its strength now."""
+    """The score ``s`` may expect if its hero walks ``path`` from index ``start``: the hearts
+    he has now, or 3 more with the chance he drinks a Healing Potion first."""
+    hostile = _hostile(state, s)
+    hearts = int(state["players"][s]["hero"]["hearts"])
+    potion = min(1.0, hostile.get("potion", 0.0))
+    value = _walk(state, s, path, start, hearts, dict(hostile))
+    if potion <= 0.0 or hearts >= HEARTS or state["players"][s]["hero"]["state"] != "in":
+        return value
+    healed = _walk(state, s, path, start, min(HEARTS, hearts + ACTIONS["potion"]["amount"]), hostile)
+    return (1.0 - potion) * value + potion * healed
+
+
+def _walk(state: dict, s: int, path: list[str], start: int, hearts: int, hostile: dict[str, float]) -> float:
+    """The score ``s`` may expect if its hero walks ``path`` from index ``start`` with
+    ``hearts``: every monster ahead wins with the odds of its level and the owner's best
+    dungeon action left for it (spent there), less a Sword the hero may hold; traps hit for
+    their level (a Rope may stop one, Rusty Spikes add 2); a Bomb may cross off the first
+    monster. Monsters he may beat and the treasures under them count by the chance they
+    survive. A fight under way counts with its strength now."""
     p = state["players"][s]
     sheet = p["sheet"]
     lv = levels(sheet)
     hero = p["hero"]
-    hearts = int(hero["hearts"])
     survive: dict[str, float] = {}
     # dist[d]: the chance the hero has lost d hearts so far (d == hearts: dead). Every monster
     # ahead hits him with its chance of winning, so a trap or a strong monster on his way counts
@@ -336,6 +429,7 @@ def _projection(state: dict, s: int, path: list[str], start: int) -> float:
     # hearts reach 0.
     dist = [0.0] * (hearts + 1)
     dist[0] = 1.0
+    cards = _dungeon_cards(state, s)
     if hero["state"] == "in":
         gone: set[str] = set()
         enc = state["encounter"] if state["turn"] == s else None
@@ -344,17 +438,28 @@ def _projection(state: dict, s: int, path: list[str], start: int) -> float:
             kind = _active(sheet, cell)
             if kind is None or cell in gone:
                 continue
+            now = bool(enc and i == start and enc["cell"] == cell)
             if kind == "trap":
-                hit = lv["trap"] + (enc["bonus"] if enc and i == start and enc["cell"] == cell else 0)
-                dist = _hit(dist, hit, 1.0)
+                hit = lv["trap"] + (enc["bonus"] if now else 0)
+                if "spikes" in cards and not now:
+                    cards.remove("spikes")
+                    hit += ACTIONS["spikes"]["amount"]
+                dist = _damage(dist, hit, 1.0 - _spend(hostile, "rope"), hostile)
                 gone.add(cell)
                 continue
             sv = survive.get(cell, 1.0)
-            if enc and i == start and enc["cell"] == cell:
+            if now:
                 pw = 1.0 if fight_strength(state, s) >= TARGET else 0.1
             else:
-                pw = p_win(lv[kind] + 2)
-            dist = _hit(dist, SHEET["monsters"][kind]["damage"], sv * pw)
+                sv *= 1.0 - _spend(hostile, "bomb")
+                card = _best_card(cards, lv[kind], kind)
+                if card is not None:
+                    cards.remove(card)
+                sword = _spend(hostile, "sword")
+                pw = (1.0 - sword) * _card_win(lv[kind], kind, card) + sword * _card_win(
+                    lv[kind] - ACTIONS["sword"]["amount"], kind, card
+                )
+            dist = _damage(dist, SHEET["monsters"][kind]["damage"], sv * pw, hostile)
             survive[cell] = sv * pw
     total = 0.0
     for c, k in sheet["grid"].items():
@@ -369,15 +474,14 @@ def _projection(state: dict, s: int, path: list[str], start: int) -> float:
     return total + dist[hearts] * DEATH_POINTS - sum(q * (hearts - d) for d, q in enumerate(dist[:hearts]))
 
 
-def _hit(dist: list[float], damage: int, chance: float) -> list[float]:
-    """The hearts-lost distribution after a hit of ``damage`` that lands with ``chance``
-    (the last entry, death, absorbs)."""
-    if chance <= 0.0 or damage <= 0:
-        return dist
+def _hit(dist: list[float], outcomes: tuple[tuple[int, float], ...]) -> list[float]:
+    """The hearts-lost distribution after one encounter that deals each (damage, chance) of
+    ``outcomes`` (the rest of the time nothing; the last entry, death, absorbs)."""
     top = len(dist) - 1
-    out = [q * (1.0 - chance) for q in dist[:top]] + [dist[top]]
+    out = [q * (1.0 - sum(c for _, c in outcomes)) for q in dist[:top]] + [dist[top]]
     for d in range(top):
-        out[min(top, d + damage)] += dist[d] * chance
+        for damage, chance in outcomes:
+            out[min(top, d + damage)] += dist[d] * chance
     return out
 
 
@@ -473,11 +577,13 @@ def search_moves(view: dict, legal: list[Any], rnd: random.Random) -> list[Any]:
     An element's placements narrow to the heuristic's own choice and its best few, so search
     can only improve on the heuristic's install. Other decisions: all moves."""
     keep = [a for a in legal if a["t"] != "erase"] or legal
+    own = choose(view, keep, rnd)
+    if own in keep:  # the heuristic's choice first: search keeps it unless another does better
+        keep = [own] + [a for a in keep if a != own]
     if len(keep) <= ROOT_PLACES + 1 or view["phase"] != "build":
         return keep
     seat = view["viewer"]
     me = view["players"][seat]
-    own = choose(view, keep, rnd)
     t = keep[0]["t"]
     el = CARDS[me["pending"]["card"]].elements[me["pending"]["next"]]
     sheet = me["sheet"]

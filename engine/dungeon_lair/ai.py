@@ -19,8 +19,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .board import Dungeon, neighbour, passage, place
+from .board import PASSAGES, Dungeon, place
 from .data import RULES
+from .notation import SIZES
 
 EXIT_WEIGHT = 0.3
 REMOVE_PENALTY = 0.1
@@ -33,16 +34,17 @@ INSECURE = 0.4
 RIVAL_WEIGHT = 0.25
 
 
-@dataclass
+@dataclass(slots=True)
 class Zone:
     rooms: int
     exits: int
     power: list[int]
 
     def owner(self) -> int | None:
-        best = max(self.power, default=0)
-        if best > 0 and self.power.count(best) == 1:
-            return self.power.index(best)
+        power = self.power
+        best = max(power, default=0)
+        if best > 0 and power.count(best) == 1:
+            return power.index(best)
         return None
 
     def winner(self, reserve: list[int]) -> int | None:
@@ -50,7 +52,7 @@ class Zone:
         the one whose power plus the power she can still bring in from hand is highest
         (None on a tie). Two rivals who can both still pour everything in are a tie: a race
         there ends with nobody scoring, so neither gains by joining it."""
-        final = [p + reserve[s] if p > 0 else 0 for s, p in enumerate(self.power)]
+        final = [p + r if p > 0 else 0 for p, r in zip(self.power, reserve, strict=True)]
         best = max(final, default=0)
         if best > 0 and final.count(best) == 1:
             return final.index(best)
@@ -58,9 +60,17 @@ class Zone:
 
     def outcome(self, reserve: list[int]) -> tuple[int | None, float]:
         """``(winner(reserve), worth(reserve))``, the winner worked out once."""
-        w = self.winner(reserve)
         base = self.rooms + EXIT_WEIGHT * self.exits
-        return w, (base if w == self.owner() else base * INSECURE)
+        power = self.power
+        if not any(power):  # nobody there: nobody holds it now or is likely to
+            return None, base
+        # winner() and owner(), written out: search asks this for every zone of every what-if
+        final = [p + r if p > 0 else 0 for p, r in zip(power, reserve, strict=True)]
+        best = max(final)
+        w = final.index(best) if best > 0 and final.count(best) == 1 else None
+        best = max(power)
+        owner = power.index(best) if best > 0 and power.count(best) == 1 else None
+        return w, (base if w == owner else base * INSECURE)
 
     def worth(self, reserve: list[int]) -> float:
         base = self.rooms + EXIT_WEIGHT * self.exits
@@ -68,41 +78,90 @@ class Zone:
         return base if self.winner(reserve) == self.owner() else base * INSECURE
 
 
+# outcome() of a zone without monsters, as far as the totals are concerned
+NOBODY: tuple[int | None, float] = (None, 0.0)
+
+
 class Position:
     """Zone statistics of one map and monster layout, for quick what-ifs, built from the
     seat's view only (the map, the monsters, counts of what is in hand, turns left)."""
 
     def __init__(self, view: dict[str, Any]) -> None:
-        self.seat = view["viewer"]
-        self.seats = view["seats"]
-        self.catacombs = bool(view.get("catacombs"))
+        catacombs = bool(view.get("catacombs"))
         board = {t["cell"]: {"t": t["id"], "r": t["rot"], "by": t["by"]} for t in view["tiles"]}
-        self.dungeon = d = Dungeon.of(board, self.catacombs)
-        self.monsters = monsters_of(view)
         players = view["players"]
-        self.turns = [players[s]["turns_left"] for s in range(self.seats)]
-        self.hand_power = [
-            sorted((RULES.power[m["s"]] for m in ms if m["at"] is None), reverse=True) for ms in self.monsters
+        turns = [players[s]["turns_left"] for s in range(view["seats"])]
+        self._build(
+            view["viewer"], catacombs, Dungeon.of(board, catacombs), monsters_of(view), turns, view["deck"]
+        )
+
+    @classmethod
+    def of_state(cls, state: dict[str, Any], seat: int) -> Position:
+        """The Position of ``Position(game.view(state, seat))``, read straight from a state
+        search owns (a sample): the same public facts, without building the view."""
+        n = state["seats"]
+        catacombs = bool(state["options"].get("catacombs"))
+        tiles = len(state["deck"]) + sum(len(h) for h in state["hands"])
+        turns = [
+            max(0, (tiles - ((s - state["current"]) % n or n)) // n + 1) if tiles else 0 for s in range(n)
         ]
-        self.reserve = [sum(self.hand_power[s][: self.turns[s]]) for s in range(self.seats)]
-        self.zones: dict[str, Zone] = {}
-        for z, labels in d.zones().items():
-            self.zones[z] = Zone(sum(1 for lab in labels if d.room[lab]), 0, [0] * self.seats)
-        for (cell, side), label in d.area_at.items():
-            if neighbour(cell, side) not in d.tiles:
-                self.zones[d.zone(label)].exits += 1
-        for s, ms in enumerate(self.monsters):
+        pos = object.__new__(cls)
+        monsters = [_monsters_seen(ms) for ms in state["monsters"]]
+        pos._build(
+            seat, catacombs, Dungeon.of(state["board"], catacombs), monsters, turns, len(state["deck"])
+        )
+        return pos
+
+    def _build(
+        self,
+        seat: int,
+        catacombs: bool,
+        d: Dungeon,
+        monsters: list[list[dict[str, Any]]],
+        turns: list[int],
+        deck: int,
+    ) -> None:
+        self.seat = seat
+        self.seats = seats = len(turns)
+        self.catacombs = catacombs
+        self.dungeon = d
+        self.monsters = monsters
+        self.turns = turns
+        power = RULES.power
+        self.hand_power = [
+            sorted((power[m["s"]] for m in ms if m["at"] is None), reverse=True) for ms in monsters
+        ]
+        self.reserve = reserve = [sum(self.hand_power[s][: turns[s]]) for s in range(seats)]
+        self.zones: dict[str, Zone] = {
+            z: Zone(rooms, exits, [0] * seats) for z, rooms, exits in d.zone_stats()
+        }
+        for s, ms in enumerate(monsters):
             for m in ms:
                 if m["at"] is not None:
-                    self.zones[d.zone(m["at"])].power[s] += RULES.power[m["s"]]
+                    self.zones[d.zone(m["at"])].power[s] += power[m["s"]]
         # A monster in hand is worth something only while tiles remain to put it on.
-        self.hand_value = 1.5 if view["deck"] >= 2 * self.seats else 0.05
-        self.in_hand = [sum(1 for m in ms if m["at"] is None) for ms in self.monsters]
-        self.totals = self.score(set(), [], self.reserve)
+        self.hand_value = 1.5 if deck >= 2 * seats else 0.05
+        self.in_hand = [sum(1 for m in ms if m["at"] is None) for ms in monsters]
+        # (likely holder, worth) of the zones with monsters in them; nobody holds the others
+        self.contrib = {k: z.outcome(reserve) for k, z in self.zones.items() if any(z.power)}
+        self.mine = {k for k, z in self.zones.items() if z.power[seat] > 0}
+        self.memo: dict[tuple[int, ...], dict[str, tuple[int | None, float]]] = {}
+        self.reserves: dict[tuple[int | None, int | None], list[int]] = {}
+        totals = [self.in_hand[s] * self.hand_value for s in range(seats)]
+        for o, w in self.contrib.values():
+            if o is not None:
+                totals[o] += w
+        self.totals = totals
 
     def reserve_if(self, gained: int | None, lost: int | None) -> list[int]:
         """The reserves after one of our monsters of power ``lost`` leaves the hand and/or one of
-        power ``gained`` comes back to it."""
+        power ``gained`` comes back to it (the same few come back for every move weighed)."""
+        hit = self.reserves.get((gained, lost))
+        if hit is None:
+            hit = self.reserves[gained, lost] = self._reserve_if(gained, lost)
+        return hit
+
+    def _reserve_if(self, gained: int | None, lost: int | None) -> list[int]:
         hand = list(self.hand_power[self.seat])
         if lost is not None:
             hand.remove(lost)
@@ -116,20 +175,11 @@ class Position:
         """Every seat's worth with the zones ``dropped`` replaced by ``added``. Only zones whose
         outcome can change are evaluated again: the dropped ones and, when our reserve
         changes, the ones we have monsters in."""
-        if not hasattr(self, "contrib"):
-            self.contrib = {k: (z.winner(reserve), z.worth(reserve)) for k, z in self.zones.items()}
-            self.mine = {k for k, z in self.zones.items() if z.power[self.seat] > 0}
-            self.memo: dict[tuple[int, ...], dict[str, tuple[int | None, float]]] = {}
-            totals = [self.in_hand[s] * self.hand_value for s in range(self.seats)]
-            for o, w in self.contrib.values():
-                if o is not None:
-                    totals[o] += w
-            return totals
         totals = list(self.totals)
         redo = dropped | (self.mine if reserve != self.reserve else set())
         kept = []
         for key in redo:
-            o, w = self.contrib[key]
+            o, w = self.contrib.get(key, NOBODY)
             if o is not None:
                 totals[o] -= w
             if key not in dropped:
@@ -151,13 +201,13 @@ class Position:
         return totals
 
     def margin(self, totals: list[float]) -> float:
-        others = [t for s, t in enumerate(totals) if s != self.seat]
-        return totals[self.seat] - RIVAL_WEIGHT * max(others, default=0.0)
+        seat = self.seat
+        return totals[seat] - RIVAL_WEIGHT * max(totals[:seat] + totals[seat + 1 :], default=0.0)
 
     # ---- a tile placed, maybe with one of our monsters on it ---------------------------------
     def tile_value(self, tile_id: int, cell: str, rot: int, sizes_in_hand: list[str]) -> float:
-        d = self.dungeon
         p = place(cell, tile_id, rot)
+        around = self.dungeon.around(cell)
         # union-find over new areas and the old zones they open into
         parent: dict[str, str] = {}
 
@@ -173,51 +223,59 @@ class Position:
 
         exits_lost: dict[str, int] = {}
         new_exits: dict[str, int] = {}
+        edges = p.edges
         for label, _room, sides in p.areas:
-            find("new:" + label)
-            new_exits[label] = 0
+            new = "new:" + label
+            find(new)
+            free = 0
             for side in sides:
-                other = neighbour(cell, side)
-                if other not in d.tiles:
-                    new_exits[label] += 1
+                there = around[side]
+                if there is None:
+                    free += 1
                     continue
-                theirs = d.tiles[other].edges[(side + 2) % 4]
-                kind = passage(p.edges[side], theirs)
-                if kind is None:
+                kind, oz = PASSAGES[edges[side], there[0]], there[1]
+                if kind is None or oz is None:  # a wall on either side (oz: None behind a wall)
                     continue
-                oz = d.zone(d.area_at[(other, (side + 2) % 4)])
                 exits_lost[oz] = exits_lost.get(oz, 0) + 1
                 if kind == "open":
-                    union("new:" + label, oz)
+                    union(new, oz)
+            new_exits[label] = free
         if p.tile.link == "bridge" and not self.catacombs:
             union("new:" + p.areas[0][0], "new:" + p.areas[1][0])
         # walls of the new tile may also face old doorways? No: the placement rule forbids it.
         touched = set(exits_lost)
         groups: dict[str, Zone] = {}
+        seats = self.seats
         for z in touched:
             zone = self.zones[z]
-            g = groups.setdefault(find(z), Zone(0, 0, [0] * self.seats))
+            root = find(z)
+            g = groups.get(root)
+            if g is None:
+                g = groups[root] = Zone(0, 0, [0] * seats)
             g.rooms += zone.rooms
             g.exits += zone.exits - exits_lost[z]
             g.power = [a + b for a, b in zip(g.power, zone.power, strict=True)]
         new_groups: list[str] = []
         for label, room, _sides in p.areas:
             key = find("new:" + label)
-            g = groups.setdefault(key, Zone(0, 0, [0] * self.seats))
+            g = groups.get(key)
+            if g is None:
+                g = groups[key] = Zone(0, 0, [0] * seats)
             g.rooms += int(room)
             g.exits += new_exits[label]
             if key not in new_groups:
                 new_groups.append(key)
         added = list(groups.values())
         best = self.margin(self.score(touched, added, self.reserve))
+        seat, power = self.seat, RULES.power
         for key in new_groups:
             for size in set(sizes_in_hand):
                 g = groups[key]
-                g.power[self.seat] += RULES.power[size]
-                totals = self.score(touched, added, self.reserve_if(None, RULES.power[size]))
-                totals[self.seat] -= self.hand_value
+                g.power[seat] += power[size]
+                totals = self.score(touched, added, self.reserve_if(None, power[size]))
+                totals[seat] -= self.hand_value
                 best = max(best, self.margin(totals))
-                g.power[self.seat] -= RULES.power[size]
+                g.power[seat] -= power[size]
         return best
 
     # ---- a monster action ---------------------------------------------------------------
@@ -246,6 +304,15 @@ class Position:
         return self.margin(totals)
 
 
+def _monsters_seen(ms: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One seat's monsters in the order ``monsters_of`` gives them: those on the map as
+    they stand, then those in hand by size."""
+    hand = [m["s"] for m in ms if m["at"] is None]
+    return [m for m in ms if m["at"] is not None] + [
+        {"s": z, "at": None} for z in SIZES for _ in range(hand.count(z))
+    ]
+
+
 def monsters_of(view: dict[str, Any]) -> list[list[dict[str, Any]]]:
     """Every seat's monsters as the view shows them: on the map, and counted in hand."""
     out: list[list[dict[str, Any]]] = [[] for _ in range(view["seats"])]
@@ -260,7 +327,12 @@ def monsters_of(view: dict[str, Any]) -> list[list[dict[str, Any]]]:
 def choose(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> Any:
     if not legal:
         raise ValueError("the AI was asked to move when it may not")
-    pos = Position(view)
+    return _choose(Position(view), legal, rnd)
+
+
+def _choose(pos: Position, legal: list[Any], rnd: random.Random) -> Any:
+    if not legal:
+        raise ValueError("the AI was asked to move when it may not")
     sizes = [m["s"] for m in pos.monsters[pos.seat] if m["at"] is None]
     scored: list[tuple[float, float, int]] = []
     for i, a in enumerate(legal):
@@ -293,51 +365,12 @@ SEARCH = {"rollout_moves": 3, "exploration": 0.4, "depth": 3, "iterations": 150}
 EVAL_SCALE = 3.0
 
 
-def seat_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
-    """The parts of ``game.view(state, seat)`` that Position and choose read, built
-    without the view's words, control marks and status: what rollouts can afford."""
-    n = state["seats"]
-    tiles = len(state["deck"]) + sum(len(h) for h in state["hands"])
-    players = []
-    for s in range(n):
-        after = (s - state["current"]) % n or n
-        counts = {"S": 0, "M": 0, "L": 0}
-        for m in state["monsters"][s]:
-            if m["at"] is None:
-                counts[m["s"]] += 1
-        players.append(
-            {
-                "seat": s,
-                "monsters_in_hand": counts,
-                "turns_left": max(0, (tiles - after) // n + 1) if tiles else 0,
-            }
-        )
-    return {
-        "viewer": seat,
-        "seats": n,
-        "catacombs": bool(state["options"].get("catacombs")),
-        "tiles": [{"cell": c, "id": e["t"], "rot": e["r"], "by": e["by"]} for c, e in state["board"].items()],
-        "monsters": [
-            {"seat": s, "size": m["s"], "at": m["at"]}
-            for s in range(n)
-            for m in state["monsters"][s]
-            if m["at"] is not None
-        ],
-        "players": players,
-        "deck": len(state["deck"]),
-    }
-
-
-def projected(view: dict[str, Any]) -> list[float]:
-    """Every seat's projected worth: the rooms of the zones it is likely to hold at the end
-    (a zone a rival can still take counts for less), a little for their free exits, and
-    its monsters in hand while tiles remain to put them on (Position's totals)."""
-    return Position(view).totals
-
-
 def evaluate(state: dict[str, Any], seat: int) -> float:
-    """From 0 to 1: a logistic of the seat's projected worth minus the best other seat's."""
-    totals = projected(seat_view(state, seat))
+    """From 0 to 1: a logistic of the seat's projected worth minus the best other seat's:
+    the rooms of the zones it is likely to hold at the end (a zone a rival can still take
+    counts for less), a little for their free exits, and its monsters in hand while tiles
+    remain to put them on (Position's totals, from what the seat sees of the sample)."""
+    totals = Position.of_state(state, seat).totals
     best_other = max(t for s, t in enumerate(totals) if s != seat)
     margin = totals[seat] - best_other
     return 1.0 / (1.0 + math.exp(-margin / EVAL_SCALE))
@@ -349,14 +382,15 @@ ROLLOUT_TILES = 8
 
 
 def rollout(state: dict[str, Any], seat: int, rnd: random.Random) -> Any:
-    """Today's player (``choose``) on the light view, weighing at most ROLLOUT_TILES of
-    the tile placements (every monster action: those are few and cheap to weigh)."""
+    """Today's player (``choose``) on what the seat sees of the sample, read without
+    building its view, weighing at most ROLLOUT_TILES of the tile placements (every
+    monster action: those are few and cheap to weigh)."""
     from . import GAME
 
     legal = GAME.legal_actions(state, seat)
     if len(legal) > ROLLOUT_TILES and state["phase"] in ("place", "chain"):
         legal = rnd.sample(legal, ROLLOUT_TILES)
-    return choose(seat_view(state, seat), legal, rnd)
+    return _choose(Position.of_state(state, seat), legal, rnd)
 
 
 def match_stats(state: dict[str, Any], seat: int, log: list[tuple[int, Any]]) -> dict[str, float]:

@@ -14,9 +14,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
-from .data import RULES, TILES, Tile
+from .data import EDGE_CODES, RULES, TILES, Tile
 
 SIDE_LETTERS = "nesw"
 SIDE_WORDS = ("north", "east", "south", "west")
@@ -96,6 +97,7 @@ def area_cell(label: str) -> str:
     return label[:-1] if label[-1] in SIDE_LETTERS else label
 
 
+@cache
 def sort_key(cell: str) -> tuple[int, int]:
     """Reading order on the board: row by row from the north, west to east."""
     x, y = cell_pos(area_cell(cell))
@@ -162,9 +164,13 @@ def is_doorway(edge: str) -> bool:
 
 
 @cache
-def _doorways(tile_id: int, rot: int) -> tuple[bool, ...]:
-    """Which sides (N E S W) of the turned tile are doorways."""
-    return tuple(is_doorway(e) for e in rotate(TILES[tile_id], rot)[0])
+def _door_masks(tile_id: int) -> tuple[tuple[int, int], ...]:
+    """(rotation, doorway sides as bits: N 1, E 2, S 4, W 8) for each distinct rotation."""
+    out = []
+    for rot in distinct_rotations(tile_id):
+        edges = rotate(TILES[tile_id], rot)[0]
+        out.append((rot, sum(1 << side for side in range(4) if is_doorway(edges[side]))))
+    return tuple(out)
 
 
 def passage(a: str, b: str) -> str | None:
@@ -178,6 +184,10 @@ def passage(a: str, b: str) -> str | None:
     return "open"
 
 
+# passage() of every pair of edges, for the what-ifs that ask it for every tile weighed.
+PASSAGES = {(a, b): passage(a, b) for a in EDGE_CODES.values() for b in EDGE_CODES.values()}
+
+
 class Union:
     """Union-find over area labels."""
 
@@ -186,7 +196,12 @@ class Union:
 
     def find(self, x: str) -> str:
         parent = self.parent
-        parent.setdefault(x, x)
+        up = parent.get(x)
+        if up is None:
+            parent[x] = x
+            return x
+        if up == x:  # a root (most areas are one step from theirs after halving)
+            return x
         while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
@@ -221,7 +236,20 @@ class Dungeon:
     doors: list[tuple[str, str]] = field(default_factory=list)
     control_sets: Union = field(default_factory=Union)
     move_sets: Union = field(default_factory=Union)
+    # Worked out once per map, on first use (a map serves many legal-move lists, views and
+    # what-ifs while search plays on it): each empty cell's (sides touching a tile, sides
+    # of those that are doorways) as bits, the empty cells next to the map, where each
+    # monster's moves may end, and each zone's rooms and free exits.
     needs: dict[str, Any] = field(default_factory=dict)
+    open_cells: set[str] | None = None
+    front: list[str] | None = None
+    dests: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    reach_root: dict[str, str] | None = None
+    stats: list[tuple[str, int, int]] | None = None
+    laid: tuple[tuple[str, tuple[int, int]], ...] | None = None  # the cache's key, for with_tile
+    zone_root: dict[str, str] | None = None
+    free: dict[str, int] | None = None  # each area's doorways onto empty cells
+    touch: dict[str, tuple[tuple[str, str | None] | None, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         underground: list[str] = []
@@ -265,19 +293,30 @@ class Dungeon:
     def of(cls, board: dict[str, Any], catacombs: bool = False) -> Dungeon:
         """The dungeon of ``board``, reused while the map is unchanged (a legal-move list,
         a view and an apply on the same position all need it)."""
-        laid = tuple((cell, e["t"], e["r"]) for cell, e in board.items())
+        laid = tuple(zip(board, map(_TILE_TURN, board.values()), strict=True))
         key = (catacombs, laid)
         hit = _CACHE.get(key)
         if hit is None:
-            if len(_CACHE) >= 32:
-                _CACHE.pop(next(iter(_CACHE)))
             # A tile just laid on a map already built (every placement in play and in
             # search): the zones are that map's plus the new tile's joins, not a rebuild.
             before = _CACHE.get((catacombs, laid[:-1])) if laid else None
             if before is not None:
-                hit = _CACHE[key] = before.plus(laid[-1][0], board[laid[-1][0]])
+                hit = before.plus(laid[-1][0], board[laid[-1][0]])
             else:
-                hit = _CACHE[key] = cls(dict(board), catacombs)
+                hit = cls(dict(board), catacombs)
+            _keep(key, hit)
+        return hit
+
+    def with_tile(self, cell: str, entry: dict[str, Any]) -> Dungeon:
+        """``Dungeon.of`` the board of this map (one ``of`` gave) with ``entry`` then laid on
+        the empty ``cell``: the same cached map, found without reading the whole board again."""
+        if self.laid is None:
+            return Dungeon.of({**self.board, cell: entry}, self.catacombs)
+        key = (self.catacombs, (*self.laid, (cell, _TILE_TURN(entry))))
+        hit = _CACHE.get(key)
+        if hit is None:
+            hit = self.plus(cell, entry)
+            _keep(key, hit)
         return hit
 
     def plus(self, cell: str, entry: dict[str, Any]) -> Dungeon:
@@ -293,8 +332,10 @@ class Dungeon:
         d.doors = list(self.doors)
         d.control_sets = self.control_sets.copy()
         d.move_sets = self.move_sets.copy()
-        d.needs = {}
         p = d.tiles[cell] = place(cell, entry["t"], entry["r"])
+        d._extend_placement(self, cell)
+        d.dests, d.reach_root, d.stats, d.touch, d.zone_root, d.laid = {}, None, None, {}, None, None
+        d.free = self._free_after(d, cell, p) if self.free is not None else None
         underground = p.tile.kind in CATACOMB_KINDS and self.catacombs
         below = None
         if underground:  # the catacombs join every catacomb area for moves
@@ -328,6 +369,31 @@ class Dungeon:
                 d.doors.append((a, b) if side in (1, 2) else (b, a))
         return d
 
+    def _extend_placement(self, before: Dungeon, cell: str) -> None:
+        """The placement facts of ``before`` that a tile on ``cell`` leaves true: only the
+        cell itself and its neighbours need or touch anything new."""
+        around = [neighbour(cell, side) for side in range(4)]
+        self.needs = dict(before.needs) if before.tiles else {}
+        for c in (cell, *around):
+            self.needs.pop(c, None)
+        self.open_cells = None
+        if before.tiles and before.open_cells is not None:
+            self.open_cells = (before.open_cells - {cell}) | {c for c in around if c not in self.tiles}
+        self.front = None
+
+    def _free_after(self, d: Dungeon, cell: str, p: Placed) -> dict[str, int]:
+        """Each area's doorways onto empty cells once ``p`` lies on ``cell`` (``d``): the
+        new areas', and one fewer for each doorway facing the new tile."""
+        assert self.free is not None
+        free = dict(self.free)
+        for label, _room, sides in p.areas:
+            free[label] = sum(1 for side in sides if neighbour(cell, side) not in d.tiles)
+        for side in range(4):
+            facing = self.area_at.get((neighbour(cell, side), (side + 2) % 4))
+            if facing is not None:
+                free[facing] -= 1
+        return free
+
     def _labels(self) -> Iterable[tuple[str, Placed]]:
         return ((lab, p) for p in self.tiles.values() for lab, _r, _s in p.areas)
 
@@ -342,23 +408,86 @@ class Dungeon:
 
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
-        for label in self.room:
-            out.setdefault(self.zone(label), []).append(label)
+        for label, root in self._zone_roots().items():
+            out.setdefault(root, []).append(label)
         return out
 
+    def _zone_roots(self) -> dict[str, str]:
+        if self.zone_root is None:
+            find = self.control_sets.find
+            self.zone_root = {lab: find(lab) for lab in self.room}
+        return self.zone_root
+
     def reachable(self, label: str) -> list[str]:
-        r = self.reach(label)
-        return [lab for lab in self.room if self.reach(lab) == r]
+        roots = self._reach_roots()
+        r = roots[label] if label in roots else self.reach(label)
+        return [lab for lab, root in roots.items() if root == r]
+
+    def _reach_roots(self) -> dict[str, str]:
+        if self.reach_root is None:
+            self.reach_root = {lab: self.reach(lab) for lab in self.room}
+        return self.reach_root
+
+    def moves_from(self, label: str) -> tuple[str, ...]:
+        """Where a monster on ``label`` may move and change its control zone, in order:
+        what a normal move reaches and one door beyond, outside its own zone."""
+        hit = self.dests.get(label)
+        if hit is None:
+            zones = self._zone_roots()
+            zone = zones.get(label, label)  # a label off the map is its own zone, as zone() says
+            dests = set(self.reachable(label)) | self.beyond_doors(label)
+            hit = self.dests[label] = tuple(sorted(d for d in dests if zones[d] != zone))
+        return hit
+
+    def around(self, cell: str) -> tuple[tuple[str, str | None] | None, ...]:
+        """For each side of ``cell`` (N E S W): None where no tile lies beyond it, else the
+        facing edge of that tile and, if it is a doorway, the zone of the area behind it."""
+        hit = self.touch.get(cell)
+        if hit is None:
+            out: list[tuple[str, str | None] | None] = []
+            for side in range(4):
+                other = neighbour(cell, side)
+                p = self.tiles.get(other)
+                if p is None:
+                    out.append(None)
+                    continue
+                back = (side + 2) % 4
+                edge = p.edges[back]
+                out.append(
+                    (edge, self._zone_roots()[self.area_at[(other, back)]] if is_doorway(edge) else None)
+                )
+            hit = self.touch[cell] = tuple(out)
+        return hit
+
+    def zone_stats(self) -> list[tuple[str, int, int]]:
+        """(zone, rooms, free exits) for each zone, in the order of ``zones()``."""
+        if self.stats is None:
+            if self.free is None:
+                free = self.free = dict.fromkeys(self.room, 0)
+                for (cell, side), label in self.area_at.items():
+                    if neighbour(cell, side) not in self.tiles:
+                        free[label] += 1
+            room, free = self.room, self.free
+            sums: dict[str, list[int]] = {}
+            for label, root in self._zone_roots().items():
+                got = sums.get(root)
+                if got is None:
+                    got = sums[root] = [0, 0]
+                got[0] += room[label]
+                got[1] += free[label]
+            self.stats = [(z, rooms, exits) for z, (rooms, exits) in sums.items()]
+        return self.stats
 
     def beyond_doors(self, label: str) -> set[str]:
         """Areas one door away from what a normal move from ``label`` reaches: where a
         move may end after opening a door."""
-        r = self.reach(label)
+        roots = self._reach_roots()
+        r = roots[label] if label in roots else self.reach(label)
         out = set()
         for a, b in self.doors:
-            if self.reach(a) == r:
+            if roots[a] == r:
                 out.add(b)
-            if self.reach(b) == r:
+            if roots[b] == r:
                 out.add(a)
         return out
 
@@ -376,8 +505,11 @@ class Dungeon:
         """Empty cells next to a placed tile (or the start cell on an empty map)."""
         if not self.tiles:
             return [START]
-        out = {neighbour(c, s) for c in self.tiles for s in range(4)} - set(self.tiles)
-        return sorted(out, key=sort_key)
+        if self.front is None:
+            if self.open_cells is None:
+                self.open_cells = {neighbour(c, s) for c in self.tiles for s in range(4)} - set(self.tiles)
+            self.front = sorted(self.open_cells, key=sort_key)
+        return list(self.front)
 
     def placement_fault(self, tile_id: int, cell: str, rot: int) -> str | None:
         """None if the tile fits there, else the sentence that says why not."""
@@ -404,36 +536,38 @@ class Dungeon:
         neighbouring edges worked out once per map (legal moves ask for every tile in hand
         and every cell, and search asks for thousands of positions)."""
         out = []
-        rots = distinct_rotations(tile_id)
+        masks = _door_masks(tile_id)
+        needs = self.needs
         for cell in cells:
-            need = self._needs(cell)
+            need = needs.get(cell, False)
+            if need is False:
+                need = self._needs(cell)
             if need is None:
                 continue
-            for rot in rots:
-                doorways = _doorways(tile_id, rot)
-                if all(doorways[side] == want for side, want in need):
+            touching, doorways = need
+            for rot, mask in masks:
+                if mask & touching == doorways:
                     out.append((cell, rot))
         return out
 
-    def _needs(self, cell: str) -> tuple[tuple[int, bool], ...] | None:
-        """(side, doorway wanted) for each tile touching ``cell``; None where no tile may go
-        (the cell is taken, or touches nothing on a map that has tiles, or is not the start
-        on an empty map)."""
-        hit = self.needs.get(cell, False)
-        if hit is not False:
-            return hit  # type: ignore[return-value]
-        need: tuple[tuple[int, bool], ...] | None
+    def _needs(self, cell: str) -> tuple[int, int] | None:
+        """(sides touching a tile, the sides of those that must be doorways), as bits N 1,
+        E 2, S 4, W 8; None where no tile may go (the cell is taken, or touches nothing
+        on a map that has tiles, or is not the start on an empty map)."""
+        need: tuple[int, int] | None
         if cell in self.tiles:
             need = None
         elif not self.tiles:
-            need = () if cell == START else None
+            need = (0, 0) if cell == START else None
         else:
-            pairs = []
+            touching = doorways = 0
             for side in range(4):
                 other = self.tiles.get(neighbour(cell, side))
                 if other is not None:
-                    pairs.append((side, is_doorway(other.edges[(side + 2) % 4])))
-            need = tuple(pairs) if pairs else None
+                    touching |= 1 << side
+                    if is_doorway(other.edges[(side + 2) % 4]):
+                        doorways |= 1 << side
+            need = (touching, doorways) if touching else None
         self.needs[cell] = need
         return need
 
@@ -462,4 +596,15 @@ class Dungeon:
         return scores
 
 
-_CACHE: dict[tuple[bool, tuple[tuple[str, int, int], ...]], Dungeon] = {}
+_CACHE: dict[tuple[bool, tuple[tuple[str, tuple[int, int]], ...]], Dungeon] = {}
+
+
+def _keep(key: tuple[bool, tuple[tuple[str, tuple[int, int]], ...]], dungeon: Dungeon) -> None:
+    if len(_CACHE) >= 32:
+        _CACHE.pop(next(iter(_CACHE)))
+    dungeon.laid = key[1]
+    _CACHE[key] = dungeon
+
+
+# A board entry's (tile, turn): with its cell, what the cache keys a map by.
+_TILE_TURN = itemgetter("t", "r")

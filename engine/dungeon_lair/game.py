@@ -183,10 +183,9 @@ class DungeonLair(core.Game):
             if m["at"] is None or (m["s"], m["at"]) in seen:
                 continue
             seen.add((m["s"], m["at"]))
-            zone = dungeon.zone(m["at"])
-            dests = set(dungeon.reachable(m["at"])) | dungeon.beyond_doors(m["at"])
-            dests = {d for d in dests if dungeon.zone(d) != zone}
-            out += [{"a": "monster", "s": m["s"], "from": m["at"], "to": d} for d in sorted(dests)]
+            out += [
+                {"a": "monster", "s": m["s"], "from": m["at"], "to": d} for d in dungeon.moves_from(m["at"])
+            ]
         out += [{"a": "monster", "s": s, "from": at, "to": "hand"} for s, at in sorted(seen)]
         return out
 
@@ -265,7 +264,7 @@ class DungeonLair(core.Game):
         state["placed"].append(cell)
         turned = f" turned {rot}°" if rot else ""
         events = [Event(f"{seat_ref(seat)} places {tile_label(tile)} on {cell}{turned}.")]
-        dungeon = self.dungeon(state)
+        dungeon = dungeon.with_tile(cell, state["board"][cell])
         state["chain"] = cell if TILES[tile].is_corridor and dungeon.free_exits(cell) else None
         state["phase"] = "monster"
         return events

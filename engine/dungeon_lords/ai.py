@@ -496,14 +496,45 @@ def search_moves(view: dict[str, Any], legal: list[Any], rnd: random.Random) -> 
 
 
 def rollout(state: dict[str, Any], seat: int, rnd: random.Random) -> Any:
-    """The move search plays outside its tree: the heuristic player (choose) on the seat's
-    view of the sampled state, without the printed names it never reads."""
+    """The move search plays outside its tree: the heuristic player (choose) on the part of
+    the seat's view it reads (``rollout_view``), with the legal moves where it reads them."""
     from engine import core
 
-    from . import views
+    legal = [] if state["phase"] in _NO_LEGAL else core.get("dungeon-lords").legal_actions(state, seat)
+    return choose(rollout_view(state, seat), legal, rnd)
 
-    g = core.get("dungeon-lords")
-    return choose(views.view(g, state, seat, names=False), g.legal_actions(state, seat), rnd)
+
+# Phases whose heuristic move is built from the view alone (the orders from the cards in
+# hand, the first inaccessible orders from those drawn, the festival's imps from the free
+# ones): the rollout does not list their legal moves (120 ordered triples for the orders).
+_NO_LEGAL = frozenset(("orders", "inacc", "festival"))
+
+
+def rollout_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """What ``choose`` reads of ``views.view(game, state, seat)``, the same values, built in a
+    fraction of its time: the public turn, the seat's own player (the others are None) and the
+    cards it drew for its first inaccessible orders (test_dungeon_lords_search.py holds the
+    rollout's moves equal to choose's on the full view)."""
+    p = state["players"][seat]
+    ph = state["phase"]
+    me = {
+        "gold": p["gold"], "food": p["food"], "imps": p["imps"], "used": p["used"], "evil": p["evil"],
+        "grid": p["grid"], "monsters": p["monsters"], "prison": p["prison"],
+        "inaccessible": p["inacc"] if ph != "inacc" else [], "trained": p.get("trained", 0),
+        "rented": p.get("rented", []),
+    }  # fmt: skip
+    players: list[Any] = [None] * state["seats"]
+    players[seat] = me
+    v = {
+        "viewer": seat, "phase": ph, "year": state["year"], "round": state["round"],
+        "seasons": state["seasons"], "event": state["event"], "next_event": state["next_event"],
+        "offer": state["offer"], "task": state["task"], "evilometer": board.EVIL, "players": players,
+        "private": {"inacc_draw": state["inacc_draw"].get(str(seat)) if ph == "inacc" else None},
+    }  # fmt: skip
+    opps = state.get("opps")
+    if opps:
+        v["opps"] = {"now": opps.get("now")}
+    return v
 
 
 def match_stats(state: dict[str, Any], seat: int, log: list[tuple[int, Any]]) -> dict[str, float]:

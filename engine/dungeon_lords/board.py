@@ -141,6 +141,9 @@ def _blocks(c: str) -> list[list[str]]:
 
 
 _BLOCKS: dict[str, list[list[str]]] = {}
+for _c in _ALL_CELLS:  # the geometry of every square, listed once at import
+    _nb(_c)
+    _blocks(_c)
 
 
 def makes_square(grid: dict[str, Any], c: str) -> bool:
@@ -151,11 +154,17 @@ def makes_square(grid: dict[str, Any], c: str) -> bool:
 def dig_cells(p: Player) -> list[str]:
     """Empty cells a new tunnel may go on: next to the dungeon, no 2x2 block."""
     grid = p["grid"]
-    return [
-        c
-        for c in _ALL_CELLS
-        if c not in grid and any(n in grid for n in _nb(c)) and not makes_square(grid, c)
-    ]
+    # The squares next to the dungeon are the neighbours of its tiles (adjacency is mutual).
+    near = {n for c in grid for n in _nb(c)}
+    out = []
+    for c in _ALL_CELLS:
+        if c in near and c not in grid:
+            for block in _blocks(c):
+                if block[0] in grid and block[1] in grid and block[2] in grid:
+                    break
+            else:
+                out.append(c)
+    return out
 
 
 def in_zone(room_id: str, c: str) -> bool:
@@ -187,11 +196,12 @@ def distances(p: Player) -> dict[str, int]:
     grid = p["grid"]
     dist = {ENTRANCE: 0}
     todo = [ENTRANCE]
-    while todo:
-        c = todo.pop(0)
-        for n in _nb(c):
+    nbs = _NEIGHBOURS  # every square's, listed at import
+    for c in todo:  # breadth first: the list grows behind the loop
+        d = dist[c] + 1
+        for n in nbs[c]:
             if n in grid and n not in dist:
-                dist[n] = dist[c] + 1
+                dist[n] = d
                 todo.append(n)
     return dist
 
@@ -323,6 +333,15 @@ def feed_demon(state: State, seat: int, ev: list[Event]) -> None:
 def counted(p: Player) -> dict[str, Any]:
     """The dungeon tiles that count (Taxes, scoring): the Secret Passage never counts."""
     return {c: t for c, t in p["grid"].items() if t.get("imp") != "secret"}
+
+
+def counted_tunnels(p: Player, unconquered_only: bool = False) -> int:
+    """The tunnels among the tiles that count (``counted``)."""
+    return sum(
+        1
+        for t in p["grid"].values()
+        if t["k"] == "t" and t.get("imp") != "secret" and not (unconquered_only and t["c"])
+    )
 
 
 # ---- Evilometer and paladin ---------------------------------------------------------------

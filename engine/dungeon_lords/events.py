@@ -108,9 +108,7 @@ def _harvest(state: State, sid: str, ev: list[Event]) -> None:
 
 def _goldrush(state: State, sid: str, ev: list[Event]) -> None:
     for p in state["players"]:
-        p["gold"] += min(
-            2, len([c for c in board.tunnels(p, unconquered_only=True) if c in board.counted(p)])
-        )
+        p["gold"] += min(2, board.counted_tunnels(p, unconquered_only=True))
 
 
 def _inquisition_pilgrims(state: State, sid: str, ev: list[Event]) -> None:
@@ -155,8 +153,7 @@ def _feast_tunnelaudit(state: State, sid: str, ev: list[Event]) -> None:
     if rules_revision(state) >= 3:
         # "Any card or rule or effect that counts your tunnels or dungeon tiles ignores your
         # secret passage" (issue 29 item 15).
-        count = {s: len([c for c in board.tunnels(players[s]) if c in board.counted(players[s])])
-                 for s in range(state["seats"])}  # fmt: skip
+        count = {s: board.counted_tunnels(players[s]) for s in range(state["seats"])}
     else:
         count = {s: len(board.tunnels(players[s])) for s in range(state["seats"])}
     for s in board.play_order(state):

@@ -11,6 +11,8 @@ views.py (what each seat sees), scoring.py."""
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -53,6 +55,7 @@ from .notation import parse_plan
 class DungeonLords(core.Game):
     key = "dungeon-lords"
     title = "Dungeon Lords"
+    plain_copy = True  # tests/dungeon_lords/test_speed.py holds every state plain JSON
     min_players = 2
     max_players = 4
     options = {
@@ -401,8 +404,9 @@ class DungeonLords(core.Game):
         c["card"] = None
         state["phase"] = "plan"
         for s in fighters:
-            if len(plans.options(state, s)) == 1:
-                c["plans"][str(s)] = plans.options(state, s)[0]
+            only = list(itertools.islice(plans.each(state, s), 2))
+            if len(only) == 1:
+                c["plans"][str(s)] = only[0]
 
     def _combat_round(self, state: State, ev: list[Event]) -> None:
         c = state["combat"]
@@ -479,11 +483,11 @@ class DungeonLords(core.Game):
     def _start_production(self, state: State, ev: list[Event]) -> None:
         production.start(state, ev)  # festival.py calls this after the festival and its prizes
 
-    # ---- apply -----------------------------------------------------------------------------------
+    # ---- the move -----------------------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: Any) -> list[Event]:
         if not isinstance(action, str):
             raise IllegalAction("That is not a Dungeon Lords move.")
-        text = self.parse(action)
+        text = _parse(action)
         ev: list[Event] = []
         handler = MOVES.get(state["phase"])
         if handler is None:
@@ -502,6 +506,15 @@ class DungeonLords(core.Game):
         else:
             state["mark"] = mark
         return ev
+
+    def play(self, state: State, seat: int, action: Any) -> None:
+        """``_apply`` without the per-turn record (``mark`` and ``last``): search plays its
+        samples in place and never shows them, and only the renderer's outline of the last
+        turn reads that record (views.changed)."""
+        ev: list[Event] = []
+        MOVES[state["phase"]](self, state, seat, _parse(action).split(), ev)
+        state["turn"] += 1
+        self._advance(state, ev)
 
     # ---- legal actions -------------------------------------------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[Any]:
@@ -592,6 +605,11 @@ class DungeonLords(core.Game):
         return scoring.score(state)
 
 
+# A move's canonical notation: a pure function of its text, and search plays the same few
+# hundred moves over and over (the bound keeps typed junk from growing it).
+_parse = functools.lru_cache(maxsize=4096)(notation.parse)
+
+
 # ---- moves by phase ------------------------------------------------------------------------------------
 
 
@@ -661,8 +679,16 @@ MOVES: dict[str, Move] = {
 
 
 def _order_sets(state: State, seat: int) -> list[str]:
-    h = hand(state["players"][seat])
-    return [f"orders {a} {b} {c}" for a in h for b in h for c in h if len({a, b, c}) == 3]
+    h = tuple(hand(state["players"][seat]))
+    got = _ORDER_SETS.get(h)
+    if got is None:
+        got = _ORDER_SETS[h] = [f"orders {a} {b} {c}" for a in h for b in h for c in h if len({a, b, c}) == 3]
+    return list(got)
+
+
+# The ordered triples of a hand (a few dozen hands in all), listed once: the orders phase
+# comes every season of every search.
+_ORDER_SETS: dict[tuple[str, ...], list[str]] = {}
 
 
 LEGAL: dict[str, Callable[[State, int], list[str]]] = {

@@ -3,6 +3,9 @@ finite list of representative plans offered as moves (apply accepts any legal pl
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from engine.core import IllegalAction, State, rules_revision
 
 from . import board
@@ -11,9 +14,12 @@ from .notation import parse_plan
 
 
 def check(state: State, seat: int, text: str) -> None:
+    _check(state, seat, parse_plan(text), board.battle_tiles(state["players"][seat]))
+
+
+def _check(state: State, seat: int, plan: dict[str, Any], tiles: list[str]) -> None:
+    """``check`` on a parsed plan, the battle tiles given (options checks dozens of plans)."""
     p = state["players"][seat]
-    plan = parse_plan(text)
-    tiles = board.battle_tiles(p)
     if plan["tile"] not in tiles:
         raise IllegalAction(f"The party must fight on the nearest unconquered tile: {', '.join(tiles)}.")
     tile = board.tile(p, plan["tile"])
@@ -64,11 +70,16 @@ def check(state: State, seat: int, text: str) -> None:
 
 def options(state: State, seat: int) -> list[str]:
     """A representative, finite set of legal plans (apply accepts any legal plan)."""
+    return list(each(state, seat))
+
+
+def each(state: State, seat: int) -> Iterator[str]:
+    """``options`` one at a time (whether a lord has a choice needs only the first two)."""
     p = state["players"][seat]
     tiles = board.battle_tiles(p)
     up = [m["id"] for m in p["monsters"] if m["up"] is True]
     up.sort(key=lambda m: -MONSTERS[m]["rank"])
-    out: list[str] = []
+    seen: set[str] = set()
     for tile in tiles:
         t = board.tile(p, tile)
         room = t["room"] if t["k"] == "r" else None
@@ -81,9 +92,9 @@ def options(state: State, seat: int) -> list[str]:
                 if len(MONSTERS[mid]["options"]) > 1:
                     sends.append([mid + "+"])
         traps: list[list[str]] = [[]] + [[tid] for tid in dict.fromkeys(p["traps"])]
-        pets = [f" pet {x}" for x in dict.fromkeys(p.get("pets", [])) if PETS[x]["when"] == "combat"]
+        pets = [x for x in dict.fromkeys(p.get("pets", [])) if PETS[x]["when"] == "combat"]
         # A combat pet goes with the full send (and no trap) to keep the list short.
-        combos = [(tr, sd, "") for tr in traps for sd in sends] + [
+        combos = [(tr, sd, None) for tr in traps for sd in sends] + [
             ([], sd, pt) for pt in pets for sd in ([sends[1], sends[1][:-1]] if len(sends) > 1 else [[]])
         ]
         for tr, sd, pet in combos:
@@ -91,12 +102,16 @@ def options(state: State, seat: int) -> list[str]:
                 f"fight {tile}"
                 + (" trap " + " ".join(tr) if tr else "")
                 + (" send " + " ".join(sd) if sd else "")
-                + pet
+                + (f" pet {pet}" if pet else "")
             )
+            if text in seen:
+                continue
+            # The plan parse_plan reads from ``text``, built from its parts.
+            plan = {"tile": tile, "traps": list(tr), "target": None, "pet": pet,
+                    "send": [(w.rstrip("+"), 1 if w.endswith("+") else 0) for w in sd]}  # fmt: skip
             try:
-                check(state, seat, text)
+                _check(state, seat, plan, tiles)
             except IllegalAction:
                 continue
-            if text not in out:
-                out.append(text)
-    return out
+            seen.add(text)
+            yield text

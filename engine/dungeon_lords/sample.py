@@ -122,8 +122,9 @@ def _decks(view: dict[str, Any], rnd: random.Random, x: dict[str, Any]) -> dict[
         left = Counter(seen_advs)
         unseen_advs = []
         for a in advs:
-            if left[_adv_key(a)] > 0:
-                left[_adv_key(a)] -= 1
+            key = _adv_key(a)
+            if left[key] > 0:
+                left[key] -= 1
             else:
                 unseen_advs.append(a)
         # Events: index r-1 was read at round r; the tiles still to come are the unseen ones.
@@ -410,8 +411,12 @@ def _paladin(p: dict[str, Any]) -> dict[str, Any]:
 
 
 def _copy(x: Any) -> Any:
+    # Leaves are kept without a call each: most of what a sample copies is strings and numbers.
     if isinstance(x, dict):
-        return {k: _copy(v) for k, v in x.items()}
+        return {k: _copy(v) if isinstance(v, _NESTED) else v for k, v in x.items()}
     if isinstance(x, list):
-        return [_copy(v) for v in x]
+        return [_copy(v) if isinstance(v, _NESTED) else v for v in x]
     return x
+
+
+_NESTED = (dict, list)

@@ -14,7 +14,7 @@ def measures(state: State, seat: int) -> dict[str, int]:
     return {
         "evil": p["evil"],
         "rooms": len(board.rooms(p)),
-        "tunnels": len([c for c in board.tunnels(p) if c in board.counted(p)]),
+        "tunnels": board.counted_tunnels(p),
         "monsters": len(p["monsters"]),
         "imps": p["imps"],
         "gold_food": p["gold"] + p["food"],

@@ -23,11 +23,10 @@ COMPONENTS: dict[str, dict[str, Any]] = {
 }
 
 
-def view(g: Any, state: State, seat: int | None, names: bool = True) -> dict[str, Any]:
+def view(g: Any, state: State, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may see (None: the public). ``viewer`` names the seat; the other keys
-    are read by the renderer and the AI. ``names=False`` (search's rollouts, read only by the
-    heuristic player) leaves out what only the renderer reads: the printed names, the status
-    sentence and the outline of the last turn's changes, most of a view's cost."""
+    are read by the renderer and the AI (search's rollouts build only what the heuristic
+    reads: ai.rollout_view)."""
     y = str(state["year"])
     c = state["combat"]
     cards = state["decks"][y]["cards"]
@@ -35,7 +34,7 @@ def view(g: Any, state: State, seat: int | None, names: bool = True) -> dict[str
     v: dict[str, Any] = {
         "game": g.key, "viewer": seat, "seat": seat, "seats": state["seats"], "year": state["year"],
         "round": state["round"], "seasons": state["seasons"], "phase": state["phase"], "start": state["start"],
-        "status": status(g, state) if names else None, "to_act": sorted(g.to_act(state)),
+        "status": status(g, state), "to_act": sorted(g.to_act(state)),
         "players": [_player(state, s) for s in range(state["seats"])], "offer": state["offer"],
         "board": state["board"], "event": state["event"], "next_event": state["next_event"],
         "next_advs": state["next_advs"],
@@ -48,7 +47,7 @@ def view(g: Any, state: State, seat: int | None, names: bool = True) -> dict[str
         "planned": sorted(int(s) for s, x in c.get("plans", {}).items() if x is not None),
         "task": state["task"], "specials_seen": state["specials_seen"], "x": state.get("x"),
         "discard": state.get("discard"), "improved": state.get("improved", []),
-        "changed": changed(state) if names else None,
+        "changed": changed(state),
         # Public pieces a searching player needs to deal a full state (issue 30): the adventurers
         # who arrived this season, the minions still to resolve, the lords still to pay at Pay Day,
         # the lords a paladin ignores, and who started the First Year.
@@ -63,8 +62,7 @@ def view(g: Any, state: State, seat: int | None, names: bool = True) -> dict[str
         v["private"] = _private(state, seat, cards)
     if state["phase"] == "over":
         v["result"] = g.result(state).to_json()  # the last board shows the final scores
-    if names:
-        v["components"] = component_names(v)
+    v["components"] = component_names(v)
     return v
 
 

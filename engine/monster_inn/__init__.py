@@ -11,4 +11,9 @@ from .game import MonsterInn
 
 GAME = MonsterInn()
 
+# The computer player's module is loaded with the game rather than at the first move it
+# is asked for (core's Game._ai_module): its tables are built, and without cached bytecode
+# the module compiled, at start-up, not inside the first search.
+from . import ai  # noqa: E402, F401  (ai.py needs the game class above)
+
 __all__ = ["GAME", "MonsterInn"]

@@ -19,15 +19,19 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import random
 from typing import Any
 
 from . import rules, views
-from .data import CARDS, MONSTERS
+from .data import CARDS, HUMANOIDS, MONSTERS
 from .game import MonsterInn
 
 TREASURE = 1 / 3  # fame per treasure (1 fame per 3 treasures)
 STEP = 0.3  # expected price, in fame, of every creature that has to leave before the one wanted
+# The price of reaching the creature 1, 2, ... places right of the leftmost (an inn holds
+# one creature a seat, and never more than the 40 cards).
+_STEPS = [STEP * j for j in range(1, 40)]
 # A humanoid below one of its own monsters either does nothing or wipes out the
 # monster's fame and more: the AI counts that gamble above its mean, by this many
 # standard deviations (issue 17: it used to take a 16-20 humanoid under its own
@@ -135,17 +139,20 @@ def _bid(view: dict[str, Any], me: dict[str, Any], legal: list[str]) -> str:
     inn, pool = view["inn"], view["pool"]
     rounds_left = view["deck"] // view["seats"]
     values = [creature_value(c, me, rounds_left) for c in inn]
-    return _take_or_leave(values, pool, me["gold"], me["gem"], legal)
+    remains = [a for a in legal if a in ("gold", "gem")]
+    return _take_or_leave(values, pool, me["gold"], me["gem"], remains, "swap" in legal)
 
 
-def _take_or_leave(values: list[float], pool: dict[str, Any], gold: int, gem: int, legal: list[str]) -> str:
+def _take_or_leave(
+    values: list[float], pool: dict[str, Any], gold: int, gem: int, remains: list[str], swap: bool
+) -> str:
     """Remain (paying with a treasure, or a swap) while a creature further right in the
     inn, less the price of getting there, is worth more than taking the leftmost one
-    (``values``, in fame) with the pool; else leave. The easy player and its rollout twin
-    both decide here."""
+    (``values``, in fame) with the pool; else leave. ``remains``: the legal treasures to
+    add, ``swap``: whether a swap is legal. The easy player and its rollout twin both
+    decide here."""
     now = values[0] + pool["n"] * TREASURE
-    later = max((v - STEP * j for j, v in enumerate(values[1:], 1)), default=-99.0)
-    remains = [a for a in legal if a in ("gold", "gem")]
+    later = max(map(operator.sub, values[1:], _STEPS), default=-99.0)
     if remains:
         cost = TREASURE
         if pool["type"] is None:
@@ -153,7 +160,7 @@ def _take_or_leave(values: list[float], pool: dict[str, Any], gold: int, gem: in
             action = pick if pick in remains else remains[0]
         else:
             action = remains[0]
-    elif "swap" in legal:
+    elif swap:
         cost, action = 2 * TREASURE, "swap"
     else:
         return "leave"
@@ -173,6 +180,26 @@ _GAME = MonsterInn()
 # Each card's face as plain fields, for the rollout: (monster?, value, skulls, kind, range).
 _INFO = {cid: (c.is_monster, c.value, c.skulls, c.kind, c.range) for cid, c in CARDS.items()}
 _FACE = {cid: views.card_view(cid, False) for cid in CARDS}
+# _loss of every humanoid under every monster, both ways round: _LOSSES[humanoid][monster]
+# and _LOSSES[monster][humanoid] (the rollout looks up whichever lies in the dungeon).
+_LOSSES: dict[str, dict[str, float]] = {
+    **{h: {m: _loss(c.range, c.skulls, MONSTERS[m].value) for m in MONSTERS} for h, c in HUMANOIDS.items()},
+    **{
+        m: {h: _loss(c.range, c.skulls, mc.value) for h, c in HUMANOIDS.items()} for m, mc in MONSTERS.items()
+    },
+}
+# The rollout's creature values where they depend on cards alone: a humanoid under a
+# supported monster, under an unsupported one (_UNDER[monster][humanoid]), and a monster
+# on a humanoid (_ON[humanoid]: its value, and its value when support can protect it).
+_SUPPORTED = dict.fromkeys(HUMANOIDS, TREASURE)
+_UNDER = {m: {h: TREASURE - loss for h, loss in _LOSSES[m].items()} for m in MONSTERS}
+_ON = {
+    h: (
+        {m: float(MONSTERS[m].skulls) - loss for m, loss in _LOSSES[h].items()},
+        {m: float(MONSTERS[m].skulls) - min(loss, TREASURE) for m, loss in _LOSSES[h].items()},
+    )
+    for h in HUMANOIDS
+}
 
 
 def rollout(state: dict[str, Any], seat: int, rnd: random.Random) -> str:
@@ -181,56 +208,90 @@ def rollout(state: dict[str, Any], seat: int, rnd: random.Random) -> str:
     faces and backs, the pool, the deck's size) instead of building the view: the
     same arithmetic in the same order, so the same move (tests/monster_inn/
     test_sample.py checks it on every move of many games). Search plays it for every
-    other seat and in every rollout, so it must be cheap."""
+    other seat and in every rollout, so it must be cheap: a bid (most moves) reads its
+    legal moves off the purse and the pool as the rules allow them."""
+    p = state["players"][seat]
+    pend = state["pending"]
+    if pend is not None:
+        sup = state["supply"]
+        if pend["kind"] == "bonus" and sup["gold"] > 0 and sup["gem"] > 0:  # both bonus types legal
+            return "bonus gold" if p["gold"] <= p["gem"] else "bonus gem"
+        return _follow_up(state, seat, p)
+    pool = state["pool"]
+    kind = pool["type"]
+    if kind is None:
+        remains = [t for t in ("gold", "gem") if p[t] > 0]
+        swap = False
+    else:
+        remains = [kind] if p[kind] > 0 else []
+        swap = p["gem" if kind == "gold" else "gold"] >= pool["n"] + 2
+    if not remains and not swap:
+        return "leave"  # the only legal move
+    values = _values(state, p, len(state["deck"]) // state["seats"])
+    return _take_or_leave(values, pool, p["gold"], p["gem"], remains, swap)
+
+
+def _follow_up(state: dict[str, Any], seat: int, p: dict[str, Any]) -> str:
+    """``choose``'s humanoid bonus or support, read from the state."""
     legal = _GAME.legal_actions(state, seat)
     if len(legal) == 1:
         return legal[0]
-    p = state["players"][seat]
     if legal[0][0] == "b":  # the humanoid bonus
         want = "gold" if p["gold"] <= p["gem"] else "gem"
         return f"bonus {want}" if f"bonus {want}" in legal else legal[0]
     rounds_left = len(state["deck"]) // state["seats"]
     mons, hums = p["monsters"], p["humanoids"]
-    if legal[-1] == "nosupport":
-        best, best_gain = "nosupport", TREASURE + 0.1
-        for a in legal[:-1]:
-            _, num, t = a.split()
-            i = int(num) - 1
-            m = _INFO[mons[i]["card"]]
-            if i < len(hums):
-                h = _INFO[hums[i]]
-                gain = _loss(h[4], h[2], m[1])
-            else:
-                gain = 0.25 * m[2] * min(1.0, rounds_left / 4)
-            prefer = 0.01 if p[t] >= p["gem" if t == "gold" else "gold"] else 0.0
-            if gain + prefer > best_gain:
-                best, best_gain = a, gain + prefer
-        return best
-    pool = state["pool"]
-    nm, nh = len(mons), len(hums)
-    values = []
-    for cid in state["inn"]:
-        is_monster, value, skulls, kind, rng = _INFO[cid]
-        if is_monster:
-            if nm < nh:
-                h = _INFO[hums[nm]]
-                loss = _loss(h[4], h[2], value)
-                if any(_INFO[m["card"]][3] == kind and m["support"] is None for m in mons):
-                    loss = min(loss, TREASURE)
-                values.append(float(skulls) - loss)
-            else:
-                values.append(skulls - 0.15 * skulls * min(1.0, rounds_left / 4))
-        elif nh < nm:
-            m = mons[nh]
-            if m["support"] is not None:
-                values.append(TREASURE)
-            else:
-                values.append(TREASURE - _loss(rng, skulls, _INFO[m["card"]][1]))
+    best, best_gain = "nosupport", TREASURE + 0.1
+    for a in legal[:-1]:
+        _, num, t = a.split()
+        i = int(num) - 1
+        m = _INFO[mons[i]["card"]]
+        if i < len(hums):
+            h = _INFO[hums[i]]
+            gain = _loss(h[4], h[2], m[1])
         else:
-            need = nh - nm + 1
-            chance = min(1.0, rounds_left / (2 * need)) if rounds_left > 0 else 0.0
-            values.append(TREASURE - chance * _AVG_LOSS[rng])
-    return _take_or_leave(values, pool, p["gold"], p["gem"], legal)
+            gain = 0.25 * m[2] * min(1.0, rounds_left / 4)
+        prefer = 0.01 if p[t] >= p["gem" if t == "gold" else "gold"] else 0.0
+        if gain + prefer > best_gain:
+            best, best_gain = a, gain + prefer
+    return best
+
+
+def _values(state: dict[str, Any], p: dict[str, Any], rounds_left: int) -> list[float]:
+    """``creature_value`` of each creature in the inn, for the seat whose purse and
+    dungeon are ``p``: the same arithmetic, looked up in tables of every card."""
+    mons, hums = p["monsters"], p["humanoids"]
+    nm, nh = len(mons), len(hums)
+    if nh < nm:  # a humanoid taken now lies under this monster
+        above = mons[nh]
+        humanoid = _SUPPORTED if above["support"] is not None else _UNDER[above["card"]]
+    else:
+        humanoid = _humanoids_alone(rounds_left, nh - nm + 1)
+    inn = state["inn"]
+    if nm >= nh:
+        monster = _monsters_alone(rounds_left)
+        return [humanoid[c] if c in humanoid else monster[c] for c in inn]
+    # A monster taken now lies on the humanoid at nm; support can protect it if the seat
+    # has an unsupported monster of its kind.
+    plain, protected = _ON[hums[nm]]
+    open_kinds = {_INFO[m["card"]][3] for m in mons if m["support"] is None}
+    return [
+        humanoid[c] if c in humanoid else (protected if _INFO[c][3] in open_kinds else plain)[c] for c in inn
+    ]
+
+
+@functools.cache
+def _monsters_alone(rounds_left: int) -> dict[str, float]:
+    """Each monster's value with no humanoid below it yet (one may still arrive)."""
+    share = min(1.0, rounds_left / 4)
+    return {m: c.skulls - 0.15 * c.skulls * share for m, c in MONSTERS.items()}
+
+
+@functools.cache
+def _humanoids_alone(rounds_left: int, need: int) -> dict[str, float]:
+    """Each humanoid's value with no monster above it yet, ``need`` monsters short."""
+    chance = min(1.0, rounds_left / (2 * need)) if rounds_left > 0 else 0.0
+    return {h: TREASURE - chance * _AVG_LOSS[c.range] for h, c in HUMANOIDS.items()}
 
 
 def projected(state: dict[str, Any], seat: int) -> float:

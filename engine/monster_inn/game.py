@@ -17,6 +17,7 @@ from .rules import TYPES, other
 class MonsterInn(core.Game):
     key = "monster-inn"
     title = "Monster Inn"
+    plain_copy = True  # tests/monster_inn/test_speed.py holds every state plain JSON
     min_players = 3
     max_players = 5
     options = {
@@ -82,10 +83,13 @@ class MonsterInn(core.Game):
         return f"{state['round']}:{seat}"
 
     def legal_actions(self, state: State, seat: int) -> list[str]:
-        if seat not in self.to_act(state):
+        # Who acts, read as to_act reads it (search asks this on every move it plays).
+        if state["over"]:
+            return []
+        pend = state["pending"]
+        if seat != (state["turn"] if pend is None else pend["seat"]):
             return []
         p = state["players"][seat]
-        pend = state["pending"]
         if pend is not None:
             if pend["kind"] == "bonus":
                 return [f"bonus {t}" for t in TYPES if state["supply"][t] > 0]
@@ -93,16 +97,18 @@ class MonsterInn(core.Game):
             for i in rules.support_targets(state, seat, pend["monster_kind"]):
                 out += [f"support {i + 1} {t}" for t in TYPES if p[t] > 0]
             return [*out, "nosupport"]
-        out = []
         pool = state["pool"]
-        if pool["type"] is None:
-            out += [t for t in TYPES if p[t] > 0]
+        kind = pool["type"]
+        if kind is None:
+            out = ["gold"] if p["gold"] > 0 else []
+            if p["gem"] > 0:
+                out.append("gem")
         else:
-            if p[pool["type"]] > 0:
-                out.append(pool["type"])
-            if p[other(pool["type"])] >= pool["n"] + 2:
+            out = [kind] if p[kind] > 0 else []
+            if p[other(kind)] >= pool["n"] + 2:
                 out.append("swap")
-        return [*out, "leave"]
+        out.append("leave")
+        return out
 
     # ---- moves -----------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: Any) -> list[Event]:
@@ -110,8 +116,29 @@ class MonsterInn(core.Game):
             raise IllegalAction(notation.HELP)
         action = self.parse(action)
         events: list[Event] = []
+        if self.rules_revision(state) < 3:  # what the last turn changed: kept from revision 3
+            self._move(state, seat, action, events)
+            return events
         pend = state["pending"]
-        before = last_turn.snapshot(state)
+        follow_up = pend is not None
+        # Remaining (a treasure or a swap) adds no card to a dungeon, and nobody is forced
+        # out after it (every seat still bidding stays in): nothing to compare afterwards.
+        stays = not follow_up and (action in TYPES or action == "swap")
+        before = None if stays else last_turn.snapshot(state, follow_up and pend["kind"] == "support")
+        self._move(state, seat, action, events)
+        last_turn.record(state, seat, before, events, follow_up=follow_up)
+        return events
+
+    def play(self, state: State, seat: int, action: Any) -> None:
+        """The move in place for search: the same change to the state as ``apply``, but
+        without the move's words and the last-turn record (``last`` is left as it was),
+        which only the boards read and search never shows. ``action`` is a legal move,
+        so in its own notation already."""
+        self._move(state, seat, action, None)
+
+    def _move(self, state: State, seat: int, action: str, events: list[Event] | None) -> None:
+        """The move, then the flow after it; ``events`` None: no words (rules.py)."""
+        pend = state["pending"]
         if pend is not None:
             (rules.bonus if pend["kind"] == "bonus" else rules.support)(state, seat, action, events)
         elif action in TYPES:
@@ -128,11 +155,8 @@ class MonsterInn(core.Game):
             )
         state["moves"] += 1
         self._advance(state, events)
-        if self.rules_revision(state) >= 3:  # what the last turn changed: kept from revision 3
-            last_turn.record(state, seat, before, events, follow_up=pend is not None)
-        return events
 
-    def _advance(self, state: State, events: list[Event]) -> None:
+    def _advance(self, state: State, events: list[Event] | None) -> None:
         """After a move: force the last player out, start the next round, or end."""
         while state["pending"] is None and not state["over"]:
             if len(state["in_round"]) == 1:
@@ -146,7 +170,8 @@ class MonsterInn(core.Game):
                 return
             start = (state["last_leaver"] + 1) % n
             rules.new_round(state, start)
-            events.append(Event(f"Round {state['round']} begins; {seat_ref(start)} starts."))
+            if events is not None:
+                events.append(Event(f"Round {state['round']} begins; {seat_ref(start)} starts."))
 
     @staticmethod
     def _end_words(state: State) -> str:
@@ -163,12 +188,15 @@ class MonsterInn(core.Game):
             "Dungeons are scored."
         )
 
-    def _end(self, state: State, events: list[Event]) -> None:
+    def _end(self, state: State, events: list[Event] | None) -> None:
         # 4-5 players: the deck is empty now. 3 players: 1 card is left; it goes to the box.
-        events.append(Event(self._end_words(state)))
+        if events is not None:
+            events.append(Event(self._end_words(state)))
         state["box"] += state["deck"]
         state["deck"] = []
         state["over"] = True
+        if events is None:
+            return
         res = self.result(state)
         assert res.tiebreak is not None
         for s in range(state["seats"]):

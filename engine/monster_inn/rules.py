@@ -13,10 +13,14 @@ State layout (plain JSON):
   ``pending``: a follow-up decision of the seat that just left (``bonus`` or
   ``support``), which comes before anyone else acts.
 - ``taken``: creatures taken per seat in this round (each seat takes exactly 1).
+
+The moves write what happened into ``events``; ``events`` None (``Game.play``, for
+search, which never shows a move's words) changes the state alike and writes nothing.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engine.core import Event, IllegalAction, State, seat_ref
@@ -24,6 +28,8 @@ from engine.core import Event, IllegalAction, State, seat_ref
 from .data import CARDS, HUMANOIDS, MONSTERS, Card, range_index
 
 TYPES = ("gold", "gem")
+# Each monster's kind, read on every Leave (a dict lookup, not a Card's attribute).
+KIND = {cid: c.kind for cid, c in MONSTERS.items()}
 
 
 def other(t: str) -> str:
@@ -53,6 +59,10 @@ def card_label(c: Card) -> str:
     return f"a humanoid ({back_label(c)})"
 
 
+# Every card's card_label, for the line of each Leave.
+LABELS = {cid: card_label(c) for cid, c in CARDS.items()}
+
+
 def short_label(c: Card) -> str:
     """A creature for a button: 'Orcs 14' or 'humanoid 11-15 (3 skulls)'."""
     if c.is_monster:
@@ -69,14 +79,19 @@ def next_seat(state: State, seat: int, among: list[int]) -> int:
     raise AssertionError("no seat to move to")
 
 
+# Where a card goes in the inn's order: humanoids first, by back range descending, then
+# monsters by combat value ascending.
+_INN_ORDER = {
+    **{c: (0, -range_index(h.value)) for c, h in HUMANOIDS.items()},
+    **{c: (1, m.value) for c, m in MONSTERS.items()},
+}
+
+
 def sort_inn(cards: list[str]) -> list[str]:
     """Humanoids by back range descending (draw order kept within a range -
-    'their order doesn't matter'), then monsters by combat value ascending."""
-    hum = [c for c in cards if c in HUMANOIDS]
-    mon = [c for c in cards if c in MONSTERS]
-    hum.sort(key=lambda c: -range_index(HUMANOIDS[c].value))
-    mon.sort(key=lambda c: MONSTERS[c].value)
-    return hum + mon
+    'their order doesn't matter': the sort is stable), then monsters by combat value
+    ascending."""
+    return sorted(cards, key=_INN_ORDER.__getitem__)
 
 
 def new_round(state: State, start: int) -> None:
@@ -95,18 +110,32 @@ def support_targets(state: State, seat: int, kind: str) -> list[int]:
     """Indices of the seat's unsupported monsters of ``kind`` (support on an
     already supported monster would protect nothing more)."""
     mons = state["players"][seat]["monsters"]
-    return [i for i, m in enumerate(mons) if MONSTERS[m["card"]].kind == kind and m["support"] is None]
+    return [i for i, m in enumerate(mons) if KIND[m["card"]] == kind and m["support"] is None]
 
 
-def private_purse(state: State, seat: int, events: list[Event]) -> None:
+def private_purse(state: State, seat: int, events: list[Event] | None) -> None:
+    if events is None:
+        return
     p = state["players"][seat]
-    events.append(Event(f"You now hold {amount(p['gold'], 'gold')} and {amount(p['gem'], 'gem')}.", seat))
+    events.append(_purse_line(p["gold"], p["gem"], seat))
+
+
+# The lines every bid writes, made once each: an Event is frozen, so moves that say the
+# same share one (a purse and a pool hold at most 50 treasures, a table 5 seats).
+@functools.cache
+def _purse_line(gold: int, gem: int, seat: int) -> Event:
+    return Event(f"You now hold {amount(gold, 'gold')} and {amount(gem, 'gem')}.", seat)
+
+
+@functools.cache
+def _remain_line(seat: int, t: str, n: int) -> Event:
+    return Event(f"{seat_ref(seat)} remains and adds 1 {t}; the pool holds {amount(n, t)}.")
 
 
 # ---- moves ---------------------------------------------------------------------------
 
 
-def remain(state: State, seat: int, t: str, events: list[Event]) -> None:
+def remain(state: State, seat: int, t: str, events: list[Event] | None) -> None:
     p, pool = state["players"][seat], state["pool"]
     if pool["type"] is not None and pool["type"] != t:
         raise IllegalAction(f"The pool holds {pool['type']}, so you must add {pool['type']}, swap, or leave.")
@@ -115,12 +144,13 @@ def remain(state: State, seat: int, t: str, events: list[Event]) -> None:
     p[t] -= 1
     pool["type"] = t
     pool["n"] += 1
-    events.append(Event(f"{seat_ref(seat)} remains and adds 1 {t}; the pool holds {amount(pool['n'], t)}."))
-    private_purse(state, seat, events)
+    if events is not None:
+        events.append(_remain_line(seat, t, pool["n"]))
+        private_purse(state, seat, events)
     state["turn"] = next_seat(state, seat, state["in_round"])
 
 
-def swap(state: State, seat: int, events: list[Event]) -> None:
+def swap(state: State, seat: int, events: list[Event] | None) -> None:
     p, pool = state["players"][seat], state["pool"]
     if pool["type"] is None:
         raise IllegalAction("The pool is empty, so there is nothing to exchange; add gold or gem instead.")
@@ -132,47 +162,48 @@ def swap(state: State, seat: int, events: list[Event]) -> None:
     p[old] += n
     p[new] -= n + 2
     pool["type"], pool["n"] = new, n + 2
-    events.append(
-        Event(
-            f"{seat_ref(seat)} remains with a treasure exchange: takes {amount(n, old)} "
-            f"and places {amount(n + 2, new)} in the pool."
+    if events is not None:
+        events.append(
+            Event(
+                f"{seat_ref(seat)} remains with a treasure exchange: takes {amount(n, old)} "
+                f"and places {amount(n + 2, new)} in the pool."
+            )
         )
-    )
-    private_purse(state, seat, events)
+        private_purse(state, seat, events)
     state["turn"] = next_seat(state, seat, state["in_round"])
 
 
-def leave(state: State, seat: int, events: list[Event], forced: bool = False) -> None:
+def leave(state: State, seat: int, events: list[Event] | None, forced: bool = False) -> None:
     p, pool = state["players"][seat], state["pool"]
     got = pool["n"]
     if got:
         p[pool["type"]] += got
-        loot = f" and {amount(got, pool['type'])} from the pool"
-    else:
-        loot = " (the pool is empty)"
     state["pool"] = {"type": None, "n": 0}
     cid = state["inn"].pop(0)
-    card = CARDS[cid]
-    state["in_round"].remove(seat)
+    in_round = state["in_round"]
+    in_round.remove(seat)
     state["taken"][seat] += 1
-    how = "must leave and takes the last creature," if forced else "leaves and takes"
-    events.append(Event(f"{seat_ref(seat)} {how} {card_label(card)}{loot}."))
-    if state["in_round"]:
-        state["turn"] = next_seat(state, seat, state["in_round"])
+    if events is not None:
+        how = "must leave and takes the last creature," if forced else "leaves and takes"
+        loot = f" and {amount(got, pool['type'])} from the pool" if got else " (the pool is empty)"
+        events.append(Event(f"{seat_ref(seat)} {how} {LABELS[cid]}{loot}."))
+    if in_round:
+        state["turn"] = next_seat(state, seat, in_round)
     state["last_leaver"] = seat
-    if card.is_monster:
-        assert card.kind is not None
-        had_kind = any(MONSTERS[m["card"]].kind == card.kind for m in p["monsters"])
-        p["monsters"].append({"card": cid, "support": None})
-        if had_kind and support_targets(state, seat, card.kind):
-            state["pending"] = {"seat": seat, "kind": "support", "monster_kind": card.kind}
+    kind = KIND.get(cid)
+    if kind is not None:  # a monster
+        mons = p["monsters"]
+        had_kind = kind in [KIND[m["card"]] for m in mons]
+        mons.append({"card": cid, "support": None})
+        if had_kind and support_targets(state, seat, kind):
+            state["pending"] = {"seat": seat, "kind": "support", "monster_kind": kind}
     else:
         p["humanoids"].append(cid)
         humanoid_bonus(state, seat, events)
     private_purse(state, seat, events)
 
 
-def humanoid_bonus(state: State, seat: int, events: list[Event]) -> None:
+def humanoid_bonus(state: State, seat: int, events: list[Event] | None) -> None:
     sup = state["supply"]
     avail = [t for t in TYPES if sup[t] > 0]
     if len(avail) == 2:
@@ -182,12 +213,15 @@ def humanoid_bonus(state: State, seat: int, events: list[Event]) -> None:
         t = avail[0]
         sup[t] -= 1
         state["players"][seat][t] += 1
-        events.append(Event(f"{seat_ref(seat)} takes 1 {t} as the humanoid bonus (no {other(t)} is left)."))
-    else:
+        if events is not None:
+            events.append(
+                Event(f"{seat_ref(seat)} takes 1 {t} as the humanoid bonus (no {other(t)} is left).")
+            )
+    elif events is not None:
         events.append(Event(f"The supply is empty, so {seat_ref(seat)} gets no humanoid bonus."))
 
 
-def bonus(state: State, seat: int, action: str, events: list[Event]) -> None:
+def bonus(state: State, seat: int, action: str, events: list[Event] | None) -> None:
     if not action.startswith("bonus "):
         raise IllegalAction("First choose your humanoid bonus: bonus gold or bonus gem.")
     t = action.split()[1]
@@ -196,15 +230,17 @@ def bonus(state: State, seat: int, action: str, events: list[Event]) -> None:
     state["supply"][t] -= 1
     state["players"][seat][t] += 1
     state["pending"] = None
-    events.append(Event(f"{seat_ref(seat)} takes 1 {t} from the supply as the humanoid bonus."))
-    private_purse(state, seat, events)
+    if events is not None:
+        events.append(Event(f"{seat_ref(seat)} takes 1 {t} from the supply as the humanoid bonus."))
+        private_purse(state, seat, events)
 
 
-def support(state: State, seat: int, action: str, events: list[Event]) -> None:
+def support(state: State, seat: int, action: str, events: list[Event] | None) -> None:
     kind = state["pending"]["monster_kind"]
     if action == "nosupport":
         state["pending"] = None
-        events.append(Event(f"{seat_ref(seat)} requests no support."))
+        if events is not None:
+            events.append(Event(f"{seat_ref(seat)} requests no support."))
         return
     if not action.startswith("support "):
         raise IllegalAction(
@@ -223,9 +259,10 @@ def support(state: State, seat: int, action: str, events: list[Event]) -> None:
     p[t] -= 1
     p["monsters"][i]["support"] = t
     state["pending"] = None
-    c = MONSTERS[p["monsters"][i]["card"]]
-    events.append(Event(f"{seat_ref(seat)} supports monster {num} ({c.kind} {c.value}) with 1 {t}."))
-    private_purse(state, seat, events)
+    if events is not None:
+        c = MONSTERS[p["monsters"][i]["card"]]
+        events.append(Event(f"{seat_ref(seat)} supports monster {num} ({c.kind} {c.value}) with 1 {t}."))
+        private_purse(state, seat, events)
 
 
 # ---- scoring ----------------------------------------------------------------------------

@@ -28,7 +28,6 @@ setup, so no sample knows a draw it could not know).
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -99,8 +98,13 @@ def sample(view: dict[str, Any], rnd: random.Random) -> State:
         "taken": [0 if s in in_round else 1 for s in range(n)],
         "over": view["over"],
         "last_leaver": last_leaver,
-        "last": copy.deepcopy(last),
+        "last": None if last is None else _copy_last(last),
     }
+
+
+def _copy_last(last: dict[str, Any]) -> dict[str, Any]:
+    """The view's last turn (``last_turn.public``), copied: who, the lines, the card marks."""
+    return {"seat": last["seat"], "lines": list(last["lines"]), "cards": [list(c) for c in last["cards"]]}
 
 
 def _deal_cards(
@@ -177,9 +181,13 @@ def _deal_purses(
             p["gold"] = p["gem"] = 0
     if not hidden:
         return
+    draw, k = rnd.randrange, len(hidden)
     for t in ("gold", "gem"):
         left = 25 - supply[t] - (pool["n"] if pool["type"] == t else 0)
         for p in players:
             left -= p[t] + sum(1 for m in p["monsters"] if m["support"] == t)
+        got = [0] * k
         for _ in range(max(0, left)):
-            players[hidden[rnd.randrange(len(hidden))]][t] += 1
+            got[draw(k)] += 1
+        for s, n in zip(hidden, got, strict=True):
+            players[s][t] += n

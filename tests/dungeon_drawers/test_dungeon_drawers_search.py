@@ -75,8 +75,8 @@ def test_a_likely_death_counts_before_the_expected_hearts_reach_zero() -> None:
     # A hero with 3 hearts facing a dragon (3 damage) that wins half its fights dies half the
     # time: the hearts-lost distribution carries that chance, where the expected hearts (1.5)
     # alone would count no death at all.
-    dist = ai._hit([1.0, 0.0, 0.0, 0.0], 3, 0.5)
+    dist = ai._hit([1.0, 0.0, 0.0, 0.0], ((3, 0.5),))
     assert dist == [0.5, 0.0, 0.0, 0.5]
     # damage beyond the last heart stays death, and a sure hit moves everything
-    assert ai._hit([0.5, 0.5, 0.0], 5, 1.0) == [0.0, 0.0, 1.0]
-    assert ai._hit([0.2, 0.8, 0.0, 0.0], 1, 1.0) == [0.0, 0.2, 0.8, 0.0]
+    assert ai._hit([0.5, 0.5, 0.0], ((5, 1.0),)) == [0.0, 0.0, 1.0]
+    assert ai._hit([0.2, 0.8, 0.0, 0.0], ((1, 1.0),)) == [0.0, 0.2, 0.8, 0.0]

@@ -169,6 +169,12 @@ def test_a_map_extended_tile_by_tile_equals_one_built_at_once(
         }
         assert sorted(got.doors) == sorted(want.doors)
         assert got.frontier() == want.frontier()
+        # what the players' what-ifs read, carried over from the map before the tile
+        assert got.zone_stats() == want.zone_stats()
+        assert {lab: got.moves_from(lab) for lab in got.room} == {
+            lab: want.moves_from(lab) for lab in want.room
+        }
+        assert [got.around(c) for c in want.frontier()] == [want.around(c) for c in want.frontier()]
         cells = want.frontier()
         for t in (1, 17, 21, 34, 35, 51, 78, 82):  # every kind of edge, turned every way
             fault_free = [
@@ -176,3 +182,22 @@ def test_a_map_extended_tile_by_tile_equals_one_built_at_once(
             ]
             assert got.fits(t, cells) == fault_free
     assert len(calls) > 30  # the maps above were extended, not rebuilt
+
+
+@pytest.mark.parametrize("state,i", POSITIONS)
+def test_the_rollout_s_position_is_the_one_of_the_seat_s_view(state: State, i: int) -> None:
+    """Rollouts and evaluate read the seat's zones straight from the sample, without
+    building its view: what they read must be exactly what today's player reads from the
+    view (same zones in the same order, same powers, reserves and totals)."""
+    from engine.dungeon_lair.ai import Position
+
+    for seat in range(state["seats"]):
+        fast, slow = Position.of_state(state, seat), Position(GAME.view(state, seat))
+        assert list(fast.zones.items()) == list(slow.zones.items())
+        assert (fast.monsters, fast.turns, fast.reserve, fast.hand_value) == (
+            slow.monsters,
+            slow.turns,
+            slow.reserve,
+            slow.hand_value,
+        )
+        assert fast.totals == slow.totals and fast.dungeon is slow.dungeon

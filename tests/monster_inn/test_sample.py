@@ -20,7 +20,7 @@ from engine.monster_inn import ai
 from engine.monster_inn.data import CARDS, HUMANOIDS, MONSTERS
 from engine.monster_inn.sample import sample
 from tests.monster_inn.helpers import GAME
-from tests.playout import assert_sample_like_real, play_on
+from tests.playout import assert_sample_like_real, play_on, roundtrip
 
 
 def easy_game(players: int, seed: int, open_treasure: bool = False) -> list[State]:
@@ -182,6 +182,28 @@ def test_the_fast_rollout_plays_the_easy_players_moves(players: int, seed: int) 
         move = pick.choice(legal) if pick.random() < 0.5 else GAME.ai_action(s, seat)
         s, _ = GAME.apply(s, seat, move)
     assert checked > 20
+
+
+@pytest.mark.parametrize("players,seed", [(3, 21), (4, 22), (5, 23)])
+def test_play_changes_the_state_as_apply_does(players: int, seed: int) -> None:
+    """Search plays its moves in place (``play``), without the move's words and the
+    last-turn record: every other part of the state must come out as ``apply`` makes
+    it, through bonus and support decisions, forced leaves, new rounds and the end."""
+    s = GAME.new(players, None, seed)
+    pick = random.Random(seed)
+    kinds: set[str] = set()
+    while not GAME.is_over(s):
+        seat = min(GAME.to_act(s))
+        legal = GAME.legal_actions(s, seat)
+        move = pick.choice(legal) if pick.random() < 0.5 else GAME.ai_action(s, seat)
+        new, _ = GAME.apply(s, seat, move)
+        played = roundtrip(s)
+        GAME.play(played, seat, move)
+        assert played.get("last") == s.get("last")  # left as it was
+        assert {**played, "last": None} == {**new, "last": None}
+        kinds.add(move.split()[0] if s["pending"] is not None else "bid")
+        s = new
+    assert {"bid", "bonus"} <= kinds and kinds & {"support", "nosupport"}
 
 
 def test_evaluate_prefers_the_better_dungeon() -> None:
