@@ -412,7 +412,7 @@ def cost_path(sheet: dict, start: str, goal: str, cost: dict[str, float] | None 
     if key not in _ROUTES:
         if len(_ROUTES) >= _MEMO_SIZE:
             _ROUTES.clear()
-        got = router(sheet, None)(start, goal)
+        got = _step_route(_walls(sheet["grid"]), key[1], key[2])
         _ROUTES[key] = None if got is None else tuple(got)
     route = _ROUTES[key]
     return None if route is None else list(route)
@@ -442,6 +442,30 @@ def router(sheet: dict, cost: dict[str, float] | None) -> Callable[[str, str], l
         return [ALL_CELLS[i] for i in reversed(out)]
 
     return route
+
+
+def _step_route(wall: list[bool], s: int, g: int) -> list[str] | None:
+    """The route :func:`_tree` finds when every step costs 1, breadth first: the heap takes the
+    spaces one step further only after all nearer ones, and those of one distance by index, so
+    a space is first reached (and kept) from its neighbour of smallest index one step nearer."""
+    dist = [-1] * N
+    dist[s] = 0
+    order = [s]
+    for c in order:  # the list grows as spaces are reached
+        d = dist[c] + 1
+        for n in _NB[c]:
+            if dist[n] < 0 and not wall[n]:
+                dist[n] = d
+                order.append(n)
+        if dist[g] >= 0:  # every space nearer than the goal is reached by now
+            break
+    if dist[g] < 0:
+        return None
+    out = [g]
+    while g != s:
+        g = min(n for n in _NB[g] if dist[n] == dist[g] - 1)
+        out.append(g)
+    return [ALL_CELLS[i] for i in reversed(out)]
 
 
 _INF = float("inf")

@@ -116,7 +116,8 @@ def _stop_at_goal(sheet: dict, a: str, b: str, cost: dict[str, float]) -> list[s
     return None
 
 
-def test_routes_from_one_tree_a_start_are_the_routes_of_a_search_that_stops_at_the_goal() -> None:
+def test_routes_are_the_routes_of_a_search_that_stops_at_the_goal() -> None:
+    # one search tree a start serves every goal; without costs, a breadth-first search
     r = random.Random(6)
     for sheet in _random_sheets(60, 7):
         cost = {c: r.choice([0.0, 0.6, 2.4, 7.2]) for c in r.sample(board.ALL_CELLS, 20)}
@@ -124,6 +125,7 @@ def test_routes_from_one_tree_a_start_are_the_routes_of_a_search_that_stops_at_t
         for _ in range(10):
             a, b = r.sample(board.ALL_CELLS, 2)
             assert route(a, b) == _stop_at_goal(sheet, a, b, cost)
+            assert board.cost_path(sheet, a, b) == _stop_at_goal(sheet, a, b, {})
 
 
 def test_candidate_paths_are_valid_and_remembered_as_fresh_lists() -> None:
