@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import math
 import random
-from functools import lru_cache
+from functools import cache
 from itertools import product
 from typing import Any
 
@@ -322,7 +322,7 @@ SCALE = 4.0
 PICK = 2.2
 
 
-@lru_cache(maxsize=None)
+@cache
 def _card_win(strength: int, kind: str, action: str | None) -> float:
     """The chance a monster of ``kind`` with ``strength`` (its level) wins a fight in which its
     owner plays dungeon action ``action`` if needed (None: no card)."""
