@@ -27,7 +27,7 @@ import json
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -110,6 +110,14 @@ class Params:
     # seat is to move again and scores the position with ``Game.evaluate`` (a short horizon,
     # so the moves compared on one sample differ only by what they changed).
     horizon: str = "end"
+    # "policy": the other seats move by the rollout policy (the heuristic player), so the tree
+    # is a best answer to it. "tree": their moves are nodes of the tree too, each chosen by
+    # UCB1 from that seat's own side (on the sample, so they play as if they saw it), which
+    # models opponents who search.
+    others: str = "policy"
+    # Fields a hard player changes (e.g. {"others": "tree"}): what four times the budget buys
+    # best in this game.
+    hard: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -177,12 +185,13 @@ def _iterate(
     params: Params,
     rnd: random.Random,
 ) -> None:
-    node, path, depth, moves = root, [root], 0, 0
+    # path: the nodes walked and the seat whose move led to each (its value is that seat's).
+    node, path, depth, moves = root, [(root, me)], 0, 0
     expanded = False
     while not game.is_over(state) and moves < params.walk_moves:
         acting = game.to_act(state)
-        if me not in acting:
-            seat = min(acting)
+        seat = me if me in acting else min(acting)
+        if seat != me and (params.others != "tree" or expanded or depth >= params.depth):
             game.play(state, seat, game.rollout_action(state, seat, rnd))
             moves += 1
             continue
@@ -191,45 +200,50 @@ def _iterate(
         if node is root:
             options = legal_keys  # the real legal moves, whatever the sample says
         else:
-            options = {action_key(a): a for a in game.legal_actions(state, me)}
-        for k in options:
-            child = node.children.get(k)
-            if child is not None:
-                child.avail += 1
-        untried = [k for k in options if k not in node.children]
-        if untried:
-            k = untried[rnd.randrange(len(untried))]
-            child = node.children[k] = Node(options[k])
-            child.avail = 1
-            expanded = True
-        else:
-            c = params.exploration
-            k = max(
-                options,
-                key=lambda k: (
-                    node.children[k].wins / node.children[k].visits
-                    + c * math.sqrt(math.log(max(1, node.children[k].avail)) / node.children[k].visits)
-                ),
-            )
-            child = node.children[k]
-        game.play(state, me, options[k])
+            options = {action_key(a): a for a in game.legal_actions(state, seat)}
+        # another seat's moves are kept apart from the searching seat's under the same node
+        tag = "" if seat == me else f"{seat}|"
+        child, expanded = _select(node, options, tag, params.exploration, rnd)
+        game.play(state, seat, child.action)
         moves += 1
         node = child
-        path.append(node)
+        path.append((node, seat))
         depth += 1
-    value = _rollout(game, state, me, params, rnd)
-    for n in path:
+    values = _rollout(game, state, me, {s for _, s in path}, params, rnd)
+    for n, s in path:
         n.visits += 1
-        n.wins += value
+        n.wins += values[s]
 
 
-def _rollout(game: Game, state: State, me: Seat, params: Params, rnd: random.Random) -> float:
+def _select(node: Node, options: dict[str, Action], tag: str, c: float, rnd: random.Random) -> tuple[Node, bool]:
+    """The child of ``node`` to walk among ``options`` (keys prefixed by ``tag``): an untried
+    move at random (expanded: True), else by UCB1 with availability counts."""
+    for k in options:
+        child = node.children.get(tag + k)
+        if child is not None:
+            child.avail += 1
+    untried = [k for k in options if tag + k not in node.children]
+    if untried:
+        k = untried[rnd.randrange(len(untried))]
+        child = node.children[tag + k] = Node(options[k])
+        child.avail = 1
+        return child, True
+    kids = [node.children[tag + k] for k in options]
+    best = max(kids, key=lambda n: n.wins / n.visits + c * math.sqrt(math.log(max(1, n.avail)) / n.visits))
+    return best, False
+
+
+def _rollout(
+    game: Game, state: State, me: Seat, seats: set[Seat], params: Params, rnd: random.Random
+) -> dict[Seat, float]:
+    """Plays ``params.rollout_moves`` moves by the rollout policy, then scores the position
+    for every seat in ``seats``."""
     for _ in range(params.rollout_moves):
         if game.is_over(state):
             break
         seat = min(game.to_act(state))
         game.play(state, seat, game.rollout_action(state, seat, rnd))
-    return game.evaluate(state, me)
+    return {s: game.evaluate(state, s) for s in seats}
 
 
 def playouts(
@@ -329,6 +343,8 @@ def choose(
     params = game.search_params()  # read once a decision: a game builds them from its ai module
     if lv.key == "easy" or len(legal) == 1 or not (force_search or params.searching):
         return game.ai_choose(view, legal, rnd)
+    if lv.key == "hard" and params.hard:
+        params = replace(params, **params.hard)
     if iterations is not None:
         return search(game, view, legal, rnd, iterations=iterations, report=report, params=params)
     budget = params.iterations * lv.scale

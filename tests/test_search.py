@@ -220,3 +220,40 @@ def test_playouts_count_the_margin_when_asked() -> None:
         (1 + 1 / (1 + 2.718281828 ** -0.5)) / 2
     )
     assert search._play_out(NimPlayouts(), state, 1, NimPlayouts().search_params(), random.Random(1)) == 0.0
+
+
+class NimOthersInTree(Nim):
+    def search_params(self) -> search.Params:
+        return search.Params(rollout_moves=20, others="tree")
+
+
+@pytest.mark.parametrize("total,best", [(3, 3), (4, 2), (5, 1), (8, 2)])
+def test_other_seats_searched_in_the_tree_still_find_the_winning_move(total: int, best: int) -> None:
+    # "Leave the other 6 or 10": with the other seat's replies in the tree, the searcher
+    # answers a replier who also plays well, and still finds the move.
+    view = {"total": total, "turn": 0, "winner": None, "viewer": 0}
+    legal = NIM.legal_actions({"total": total, "turn": 0, "winner": None}, 0)
+    assert search.search(NimOthersInTree(), view, legal, random.Random(7), iterations=1500) == best
+
+
+def test_other_seats_in_the_tree_get_nodes_of_their_own() -> None:
+    root = search.Node()
+    state = NIM.sample({"total": 0, "turn": 0, "winner": None, "viewer": 0}, random.Random(1))
+    params = NimOthersInTree().search_params()
+    for _ in range(30):
+        s = NIM.sample({"total": 0, "turn": 0, "winner": None, "viewer": 0}, random.Random(1))
+        search._iterate(NIM, s, 0, root, {"1": 1, "2": 2, "3": 3}, params, random.Random(2))
+    grandchildren = [k for child in root.children.values() for k in child.children]
+    assert state["total"] == 0 and grandchildren and all(k.startswith("1|") for k in grandchildren)
+
+
+def test_a_hard_player_takes_the_games_hard_settings() -> None:
+    class Hard(Nim):
+        def search_params(self) -> search.Params:
+            return search.Params(iterations=10, hard={"iterations": 7})
+
+    view = {"total": 1, "turn": 0, "winner": None, "viewer": 0}
+    for key, want in (("normal", 10), ("hard", 28)):
+        report = search.Report()
+        search.choose(Hard(), view, [1, 2, 3], random.Random(1), key, report=report)
+        assert report.iterations == want
