@@ -80,3 +80,28 @@ def test_a_likely_death_counts_before_the_expected_hearts_reach_zero() -> None:
     # damage beyond the last heart stays death, and a sure hit moves everything
     assert ai._hit([0.5, 0.5, 0.0], ((5, 1.0),)) == [0.0, 0.0, 1.0]
     assert ai._hit([0.2, 0.8, 0.0, 0.0], ((1, 1.0),)) == [0.0, 0.2, 0.8, 0.0]
+
+
+def test_only_the_searched_decisions_offer_more_than_the_heuristics_move() -> None:
+    # Improvements, hero actions and refills are the heuristic's (searched, they lost or gained
+    # nothing); a take offers only the cards card_value rates near the heuristic's.
+    state = GAME.new(2, None, 25)
+    kinds: dict[str, int] = {}
+    while not GAME.is_over(state):
+        seat = min(GAME.to_act(state))
+        view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+        own = ai.choose(view, legal, random.Random(3))
+        got = ai.search_moves(view, legal, random.Random(3))
+        kind = ai._decision(view, own)
+        if kind not in ai.SEARCHED:  # a refill may put any cards under, beyond the two listed
+            assert got == [own]
+        else:
+            assert got[0] == own and all(a in legal for a in got)
+        if kind == "take":
+            top = ai.card_value(view, seat, own["card"])
+            near = [a for a in legal if ai.card_value(view, seat, a["card"]) >= top - ai.TAKE_SPREAD]
+            assert sorted(a["card"] for a in got) == sorted(a["card"] for a in near)
+        if len(got) > 1:
+            kinds[kind] = kinds.get(kind, 0) + 1
+        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+    assert {"take", "place", "path"} <= set(kinds) and not set(kinds) & {"improve", "turn", "done"}
