@@ -253,7 +253,13 @@ def timing(args: argparse.Namespace) -> dict[str, Any]:
                 report = search.Report()
                 t0 = time.perf_counter()
                 search.choose(
-                    game, game.view(state, seat), legal, random.Random(n), args.level, report=report
+                    game,
+                    game.view(state, seat),
+                    legal,
+                    random.Random(n),
+                    args.level,
+                    report=report,
+                    force_search=args.force_search,
                 )
                 times.append(time.perf_counter() - t0)
                 its.append(report.iterations)
