@@ -215,7 +215,9 @@ def _iterate(
         n.wins += values[s]
 
 
-def _select(node: Node, options: dict[str, Action], tag: str, c: float, rnd: random.Random) -> tuple[Node, bool]:
+def _select(
+    node: Node, options: dict[str, Action], tag: str, c: float, rnd: random.Random
+) -> tuple[Node, bool]:
     """The child of ``node`` to walk among ``options`` (keys prefixed by ``tag``): an untried
     move at random (expanded: True), else by UCB1 with availability counts."""
     for k in options:
@@ -291,7 +293,7 @@ def _best_paired(values: list[list[float]], confidence: float) -> int:
     base = values[0]
     best, best_gain = 0, 0.0
     for i in range(1, len(values)):
-        gains = [v - b for v, b in zip(values[i], base)]
+        gains = [v - b for v, b in zip(values[i], base, strict=True)]
         n = len(gains)
         mean = sum(gains) / n
         spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1) / n) if n > 1 else 0.0

@@ -221,7 +221,7 @@ def test_playouts_count_the_margin_when_asked() -> None:
     state = {"total": 10, "turn": 1, "winner": 0, "seats": 2, "rng": {"seed": 1, "n": 0}}
     # seat 0 won 1-0: half its win share, half a logistic of a one-point margin
     assert search._play_out(game, state, 0, game.search_params(), random.Random(1)) == pytest.approx(
-        (1 + 1 / (1 + 2.718281828 ** -0.5)) / 2
+        (1 + 1 / (1 + 2.718281828**-0.5)) / 2
     )
     assert search._play_out(NimPlayouts(), state, 1, NimPlayouts().search_params(), random.Random(1)) == 0.0
 

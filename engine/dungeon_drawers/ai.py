@@ -326,7 +326,7 @@ PICK = 2.2
 def _card_win(strength: int, kind: str, action: str | None) -> float:
     """The chance a monster of ``kind`` with ``strength`` (its level) wins a fight in which its
     owner plays dungeon action ``action`` if needed (None: no card)."""
-    a = ACTIONS[action] if action else {"effect": None}
+    a: dict[str, Any] = ACTIONS[action] if action else {"effect": None}
     if a["effect"] == "bonus" and a["monster"] in (None, kind):
         return p_win(strength + a["amount"])
     if a["effect"] == "dice" and not a["drop"]:
@@ -440,7 +440,7 @@ def _walk(state: dict, s: int, path: list[str], start: int, hearts: int, hostile
                 continue
             now = bool(enc and i == start and enc["cell"] == cell)
             if kind == "trap":
-                hit = lv["trap"] + (enc["bonus"] if now else 0)
+                hit = lv["trap"] + (enc["bonus"] if now and enc else 0)
                 if "spikes" in cards and not now:
                     cards.remove("spikes")
                     hit += ACTIONS["spikes"]["amount"]
