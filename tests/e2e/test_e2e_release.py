@@ -26,6 +26,12 @@ async def _threads_for_the_fixture(standin: StandIn, db: Path) -> dict[int, tupl
     """A thread in the stand-in's server for every game of the copied fixture."""
     con = sqlite3.connect(db)
     try:
+        # The fixture's turns began when it was written (2026-11-25), with 48-hour deadlines: move
+        # its clocks to now, or a deadline that has since passed plays a move during the test.
+        (written,) = con.execute("SELECT MAX(turn_since) FROM games").fetchone()
+        shift = time.time() - written
+        con.execute("UPDATE games SET turn_since = turn_since + ?", (shift,))
+        con.execute("UPDATE timers SET due = due + ?", (shift,))
         games = con.execute("SELECT id, status FROM games WHERE state IS NOT NULL").fetchall()
         out = {}
         for gid, status in games:
