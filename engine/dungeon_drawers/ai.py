@@ -53,14 +53,12 @@ _CUTS: dict[tuple[int, str], bool] = {}
 def _cut(walls: int, cell: str) -> bool:
     """Whether ``cell`` stands on every way from the entrance to the exit past ``walls``.
     Remembered per walls: the heuristic asks for the spaces of the route at every install."""
-    key = (walls, cell)
-    got = _CUTS.get(key)
-    if got is None:
-        if len(_CUTS) >= 4096:
-            _CUTS.clear()
+
+    def cut() -> bool:
         free = board.FULL & ~walls & ~board.bit(cell)
-        got = _CUTS[key] = not board.flood(board.bit(board.ENTRANCE), free) & board.bit(board.EXIT)
-    return got
+        return not board.flood(board.bit(board.ENTRANCE), free) & board.bit(board.EXIT)
+
+    return bool(board.remembered(_CUTS, (walls, cell), cut, size=4096))
 
 
 def _element_value(sheet: dict, lv: dict[str, int], el: str, round_: int) -> float:
@@ -339,15 +337,15 @@ def _card_win(strength: int, kind: str, action: str | None) -> float:
     return p_win(strength)
 
 
-def _dungeon_cards(state: dict, s: int) -> list[str]:
-    """The dungeon actions ``s`` may still play in its fights: in Phase A every card it took
-    (and its face-up one), later its hand and action deck."""
+def _held(state: dict, s: int, kind: str) -> list[str]:
+    """The actions of ``kind`` ("dungeon" or "hero") ``s`` may still play: in Phase A those of
+    every card it took (and its face-up one), later of its hand and action deck."""
     p = state["players"][s]
     if state["phase"] == "build":
         cards = p["taken"] + ([p["pending"]["card"]] if p["pending"] else [])
     else:
         cards = p["hand"] + p["deck"]
-    return [CARDS[c].action for c in cards if ACTIONS[CARDS[c].action]["type"] == "dungeon"]
+    return [CARDS[c].action for c in cards if ACTIONS[CARDS[c].action]["type"] == kind]
 
 
 def _best_card(cards: list[str], strength: int, kind: str) -> str | None:
@@ -369,17 +367,9 @@ def _hostile(state: dict, s: int) -> dict[str, float]:
     for h in state["players"][s]["on"]:
         a = CARDS[h["card"]].action
         out[a] = out.get(a, 0.0) + 1.0
-    for o, q in enumerate(state["players"]):
-        if o == s:
-            continue
-        if state["phase"] == "build":
-            held = q["taken"] + ([q["pending"]["card"]] if q["pending"] else [])
-        else:
-            held = q["hand"] + q["deck"]
-        for c in held:
-            a = CARDS[c].action
-            if ACTIONS[a]["type"] == "hero":
-                out[a] = out.get(a, 0.0) + HELD / (n - 1)
+    for o in range(n):
+        for a in _held(state, o, "hero") if o != s else []:
+            out[a] = out.get(a, 0.0) + HELD / (n - 1)
     return out
 
 
@@ -429,7 +419,7 @@ def _walk(state: dict, s: int, path: list[str], start: int, hearts: int, hostile
     # hearts reach 0.
     dist = [0.0] * (hearts + 1)
     dist[0] = 1.0
-    cards = _dungeon_cards(state, s)
+    cards = _held(state, s, "dungeon")
     if hero["state"] == "in":
         gone: set[str] = set()
         enc = state["encounter"] if state["turn"] == s else None
@@ -501,7 +491,7 @@ def projected_score(state: dict, s: int) -> float:
         return _projection(
             state, s, p["path"], p["hero"]["pos"] + (0 if state["encounter"] and state["turn"] == s else 1)
         )
-    return min(_projection(state, s, c, 1) for c in _candidates(p["sheet"]))
+    return min(_projection(state, s, c, 1) for c in candidate_paths(p["sheet"], levels(p["sheet"])))
 
 
 # In Phase A: the share of a monster's loss on the path projected now that counts as kept,
@@ -509,23 +499,6 @@ def projected_score(state: dict, s: int) -> float:
 # card_value gives a dungeon action 0.7).
 KEEP = 0.5
 SPARE = 0.7
-
-
-_CANDS: dict[tuple[Any, ...], list[list[str]]] = {}
-
-
-def _candidates(sheet: dict) -> list[list[str]]:
-    """The candidate paths of a dungeon before one is drawn. Remembered per dungeon (walls,
-    blockers, crossed spaces, levels): the samples of one search share most dungeons, and the
-    tours cost milliseconds."""
-    lv = levels(sheet)
-    key = (frozenset(sheet["grid"].items()), frozenset(sheet["crossed"]), tuple(lv.values()))
-    got = _CANDS.get(key)
-    if got is None:
-        if len(_CANDS) >= 4096:
-            _CANDS.clear()
-        got = _CANDS[key] = candidate_paths(sheet, lv)
-    return got
 
 
 def _installed(state: dict) -> dict:

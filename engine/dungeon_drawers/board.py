@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from engine.core import IllegalAction
 
@@ -36,6 +37,18 @@ NOT_H = FULL & ~_COL_H
 
 # Entries each memo below keeps before it starts afresh (search plays thousands of dungeons).
 _MEMO_SIZE = 1024
+_MISSING = object()
+
+
+def remembered(memo: dict[Any, Any], key: Any, make: Callable[[], Any], size: int = _MEMO_SIZE) -> Any:
+    """``memo[key]``, made by ``make()`` the first time it is asked for; a memo that holds
+    ``size`` entries starts afresh, so memory stays bounded however many dungeons search plays."""
+    got = memo.get(key, _MISSING)
+    if got is _MISSING:
+        if len(memo) >= size:
+            memo.clear()
+        got = memo[key] = make()
+    return got
 
 
 def parse_cell(token: str) -> str | None:
@@ -193,19 +206,12 @@ def _legal_places(sheet: dict, shape: str) -> tuple[tuple[str, ...], ...]:
         occupied |= b
         if k == "wall":
             walls |= b
-    key = (shape, occupied, walls)
-    got = _LEGAL_PLACES.get(key)
-    if got is None:
-        if len(_LEGAL_PLACES) >= _MEMO_SIZE:
-            _LEGAL_PLACES.clear()
-        open_key = (shape, walls)
-        fit = _OPEN_PLACES.get(open_key)
-        if fit is None:
-            if len(_OPEN_PLACES) >= _MEMO_SIZE:
-                _OPEN_PLACES.clear()
-            fit = _OPEN_PLACES[open_key] = _open_places(shape, walls)
-        got = _LEGAL_PLACES[key] = tuple(cells for m, cells in fit if not m & occupied)
-    return got
+
+    def legal() -> tuple[tuple[str, ...], ...]:
+        fit = remembered(_OPEN_PLACES, (shape, walls), lambda: _open_places(shape, walls))
+        return tuple(cells for m, cells in fit if not m & occupied)
+
+    return remembered(_LEGAL_PLACES, (shape, occupied, walls), legal)  # type: ignore[no-any-return]
 
 
 def _open_places(shape: str, walls: int) -> tuple[tuple[int, tuple[str, ...]], ...]:
@@ -260,12 +266,9 @@ def blocker_cells(sheet: dict) -> list[str]:
         if k in BLOCKER_KINDS:
             blockers |= b
     key = taken | _dilate(blockers)
-    got = _BLOCKER_CELLS.get(key)
-    if got is None:
-        if len(_BLOCKER_CELLS) >= _MEMO_SIZE:
-            _BLOCKER_CELLS.clear()
-        got = _BLOCKER_CELLS[key] = tuple(c for i, c in enumerate(ALL_CELLS) if not key >> i & 1)
-    return list(got)
+    return list(
+        remembered(_BLOCKER_CELLS, key, lambda: tuple(c for i, c in enumerate(ALL_CELLS) if not key >> i & 1))
+    )
 
 
 # The spaces open to a blocker, per the spaces closed to it (the heuristic player asks at
@@ -409,13 +412,13 @@ def cost_path(sheet: dict, start: str, goal: str, cost: dict[str, float] | None 
     if cost:
         return router(sheet, cost)(start, goal)
     key = (_wall_bits(sheet["grid"]), INDEX[start], INDEX[goal])
-    if key not in _ROUTES:
-        if len(_ROUTES) >= _MEMO_SIZE:
-            _ROUTES.clear()
+
+    def route() -> tuple[str, ...] | None:
         got = _step_route(_walls(sheet["grid"]), key[1], key[2])
-        _ROUTES[key] = None if got is None else tuple(got)
-    route = _ROUTES[key]
-    return None if route is None else list(route)
+        return None if got is None else tuple(got)
+
+    found = remembered(_ROUTES, key, route)
+    return None if found is None else list(found)
 
 
 def router(sheet: dict, cost: dict[str, float] | None) -> Callable[[str, str], list[str] | None]:
@@ -495,12 +498,7 @@ def _tree(ways: list[tuple[int, ...]], extra: list[float], s: int) -> tuple[list
 def distances(sheet: dict, start: str) -> dict[str, int]:
     """Steps from ``start`` to every space it reaches (breadth first, on space indices)."""
     key = (_wall_bits(sheet["grid"]), INDEX[start])
-    got = _DISTANCES.get(key)
-    if got is None:
-        if len(_DISTANCES) >= _MEMO_SIZE:
-            _DISTANCES.clear()
-        got = _DISTANCES[key] = _distances(_walls(sheet["grid"]), key[1])
-    return dict(got)
+    return dict(remembered(_DISTANCES, key, lambda: _distances(_walls(sheet["grid"]), key[1])))
 
 
 def _distances(wall: list[bool], s: int) -> dict[str, int]:

@@ -99,11 +99,7 @@ def candidate_paths(sheet: dict, lv: dict[str, int]) -> list[list[str]]:
         frozenset(sheet["crossed"]),
         tuple(lv[k] for k in ("trap", *MONSTERS)),
     )
-    got = _CANDIDATES.get(key)
-    if got is None:
-        if len(_CANDIDATES) >= 1024:
-            _CANDIDATES.clear()
-        got = _CANDIDATES[key] = tuple(tuple(p) for p in _candidate_paths(sheet, lv))
+    got = board.remembered(_CANDIDATES, key, lambda: tuple(tuple(p) for p in _candidate_paths(sheet, lv)))
     return [list(p) for p in got]
 
 
