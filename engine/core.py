@@ -237,8 +237,8 @@ class Game:
     options: ClassVar[dict[str, Option]] = {}
     # Shown by /rules and in the lobby: one or two sentences.
     blurb: ClassVar[str] = ""
-    # True for a game whose tests hold every state after a move plain JSON
-    # (tests/<game>/test_speed.py): ``apply`` then copies with :func:`copy_plain_state`,
+    # True for a game whose states stay plain JSON after every move (tests/test_plain_copy.py
+    # checks every such game): ``apply`` then copies with :func:`copy_plain_state`,
     # since the copy was most of a move's cost for search's policy (issue 30).
     plain_copy: ClassVar[bool] = False
 

@@ -96,13 +96,9 @@ class Params:
     # (docs/ai.md): every level then plays the heuristic, never a weaker "normal".
     searching: bool = True
     # "tree": the ISMCTS below. "playouts": every root move is played on the same sampled
-    # states and each sample is played to the end by the rollout policy (:func:`playouts`),
-    # for a game whose positions no short-horizon evaluation judges well.
+    # states, each played on by the rollout policy as far as ``horizon`` says and scored
+    # (:func:`playouts`), for a game whose moves differ by less than its samples do.
     method: str = "tree"
-    # With "playouts": a finished game is worth the mean of its win share and a logistic of
-    # the seat's score minus the best other's over this many points (0: the win share only),
-    # so a sample that loses by one point says more than one that loses by twenty.
-    margin: float = 0.0
     # With "playouts": standard errors by which a move's mean gain over the game's own choice
     # (the first root move) must exceed zero to replace it (0: the best mean wins).
     confidence: float = 0.0
@@ -261,9 +257,10 @@ def playouts(
 ) -> Action:
     """Rollout policy improvement with common random numbers: round after round, one sample
     seed deals the same state for every move in ``moves``, the move is played, and the game is
-    played to the end by the rollout policy with the same randomness; the move with the best
-    mean value wins, ties to the earlier move (a game lists its heuristic's choice first).
-    ``budget`` counts playouts; a round is never cut short, so every move has as many samples."""
+    played on by the rollout policy with the same randomness (to the end, or to the seat's next
+    decision: ``params.horizon``) and scored; the first move (a game lists its heuristic's
+    choice first) is kept unless another gains enough (:func:`_best_paired`). ``budget``
+    counts playouts; a round is never cut short, so every move has as many samples."""
     me: Seat = view["viewer"]
     values: list[list[float]] = [[] for _ in moves]
     done = rounds = 0
@@ -311,14 +308,7 @@ def _play_out(game: Game, state: State, me: Seat, params: Params, rnd: random.Ra
             return game.evaluate(state, me)
         seat = min(acting)
         game.play(state, seat, game.rollout_action(state, seat, rnd))
-    if not game.is_over(state):
-        return game.evaluate(state, me)
-    won = terminal_value(game, state, me)
-    if params.margin <= 0:
-        return won
-    scores = game.result(state).scores
-    gap = scores[me] - max(v for s, v in enumerate(scores) if s != me)
-    return (won + 1.0 / (1.0 + math.exp(-gap / params.margin))) / 2
+    return game.evaluate(state, me)
 
 
 def terminal_value(game: Game, state: State, me: Seat) -> float:

@@ -186,11 +186,11 @@ def test_dungeon_drawers_normal_searches_now_that_its_search_beats_the_heuristic
 class NimPlayouts(Nim):
     """Nim searched by playouts: every root move on the same samples, played to the end."""
 
-    def __init__(self, margin: float = 0.0) -> None:
-        self.margin = margin
+    def __init__(self, horizon: str = "end") -> None:
+        self.horizon = horizon
 
     def search_params(self) -> search.Params:
-        return search.Params(method="playouts", margin=self.margin)
+        return search.Params(method="playouts", horizon=self.horizon)
 
 
 @pytest.mark.parametrize("total,best", [(4, 2), (5, 1), (8, 2)])
@@ -216,14 +216,18 @@ def test_playouts_keep_the_first_listed_move_when_the_moves_tie() -> None:
     assert search.search(Flat(), view, [3, 1, 2], random.Random(1), iterations=30) == 3
 
 
-def test_playouts_count_the_margin_when_asked() -> None:
-    game = NimPlayouts(margin=2.0)
-    state = {"total": 10, "turn": 1, "winner": 0, "seats": 2, "rng": {"seed": 1, "n": 0}}
-    # seat 0 won 1-0: half its win share, half a logistic of a one-point margin
-    assert search._play_out(game, state, 0, game.search_params(), random.Random(1)) == pytest.approx(
-        (1 + 1 / (1 + 2.718281828**-0.5)) / 2
-    )
-    assert search._play_out(NimPlayouts(), state, 1, NimPlayouts().search_params(), random.Random(1)) == 0.0
+def test_playouts_stop_where_the_horizon_says() -> None:
+    # Seat 1 to move at 0: "mine" plays its one move and scores the position as soon as seat 0
+    # is to move again (Nim's evaluate: 0.5 before the end); "end" plays on to a win or a loss.
+    def play_out(horizon: str) -> tuple[float, dict[str, Any]]:
+        game = NimPlayouts(horizon)
+        state = {"total": 0, "turn": 1, "winner": None, "seats": 2, "rng": {"seed": 1, "n": 0}}
+        return search._play_out(game, state, 0, game.search_params(), random.Random(1)), state
+
+    value, state = play_out("mine")
+    assert value == 0.5 and state["turn"] == 2 and state["winner"] is None
+    value, state = play_out("end")
+    assert value in (0.0, 1.0) and state["winner"] is not None
 
 
 class NimOthersInTree(Nim):
