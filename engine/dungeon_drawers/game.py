@@ -27,7 +27,7 @@ class DungeonDrawers(core.Game):
     title = "Dungeon Drawers"
     min_players = 2
     max_players = 4
-    plain_copy = True  # tests/dungeon_drawers/test_dungeon_drawers_speed.py holds every state plain JSON
+    plain_copy = True  # tests/test_plain_copy.py holds every state plain JSON
     blurb = (
         "Draft cards and draw walls, traps, monsters and hidden treasure into your dungeon, "
         "draw the hero's path through your neighbour's, then defend your own with dice and cards."

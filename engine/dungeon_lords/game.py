@@ -55,7 +55,7 @@ from .notation import parse_plan
 class DungeonLords(core.Game):
     key = "dungeon-lords"
     title = "Dungeon Lords"
-    plain_copy = True  # tests/dungeon_lords/test_speed.py holds every state plain JSON
+    plain_copy = True  # tests/test_plain_copy.py holds every state plain JSON
     min_players = 2
     max_players = 4
     options = {

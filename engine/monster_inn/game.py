@@ -17,7 +17,7 @@ from .rules import TYPES, other
 class MonsterInn(core.Game):
     key = "monster-inn"
     title = "Monster Inn"
-    plain_copy = True  # tests/monster_inn/test_speed.py holds every state plain JSON
+    plain_copy = True  # tests/test_plain_copy.py holds every state plain JSON
     min_players = 3
     max_players = 5
     options = {
@@ -67,11 +67,8 @@ class MonsterInn(core.Game):
 
     # ---- turn structure ------------------------------------------------------------
     def to_act(self, state: State) -> set[int]:
-        if state["over"]:
-            return set()
-        if state["pending"] is not None:
-            return {state["pending"]["seat"]}
-        return {state["turn"]}
+        seat = _acting(state)
+        return set() if seat is None else {seat}
 
     def turn_id(self, state: State) -> str:
         """A turn is one Remain or Leave decision, with the humanoid bonus or the support
@@ -83,12 +80,10 @@ class MonsterInn(core.Game):
         return f"{state['round']}:{seat}"
 
     def legal_actions(self, state: State, seat: int) -> list[str]:
-        # Who acts, read as to_act reads it (search asks this on every move it plays).
-        if state["over"]:
+        # Who acts without to_act's set (search asks this on every move it plays).
+        if seat != _acting(state):
             return []
         pend = state["pending"]
-        if seat != (state["turn"] if pend is None else pend["seat"]):
-            return []
         p = state["players"][seat]
         if pend is not None:
             if pend["kind"] == "bonus":
@@ -100,9 +95,7 @@ class MonsterInn(core.Game):
         pool = state["pool"]
         kind = pool["type"]
         if kind is None:
-            out = ["gold"] if p["gold"] > 0 else []
-            if p["gem"] > 0:
-                out.append("gem")
+            out = [t for t in TYPES if p[t] > 0]
         else:
             out = [kind] if p[kind] > 0 else []
             if p[other(kind)] >= pool["n"] + 2:
@@ -284,3 +277,12 @@ class MonsterInn(core.Game):
             treasures.append(t)
             breakdown.append({"monsters": mon, "beaten": beaten, "treasure": t // 3})
         return Result(scores, core.rank(scores, treasures), breakdown, treasures)
+
+
+def _acting(state: State) -> int | None:
+    """The seat to act: the one a pending bonus or support waits for, else the turn's; None
+    once the game is over."""
+    if state["over"]:
+        return None
+    pend = state["pending"]
+    return state["turn"] if pend is None else pend["seat"]  # type: ignore[no-any-return]
