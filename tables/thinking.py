@@ -46,7 +46,9 @@ DEFAULT_WORKERS = 2
 # times in a row at most (then the game's next move lets it try again).
 RETHINK = 5
 # A decision that has not come back in this long (a hard one takes 2 s) is given up
-# (logged) and the easy player moves: a stuck worker never stalls a game.
+# (logged) and the easy player moves: a stuck worker never stalls a game. Its worker
+# processes are stopped and the next decision starts a fresh pool, so a stuck search
+# does not hold a worker (and every later decision its 30 s) for the bot's lifetime.
 THINK_LIMIT = 30.0
 
 
@@ -173,8 +175,21 @@ class Thinker:
             type(exc).__name__,
             exc_info=exc,
         )
-        if isinstance(exc, BrokenProcessPool):
+        if isinstance(exc, TimeoutError):
+            self._stop_workers(pool)
+        if isinstance(exc, (BrokenProcessPool, TimeoutError)):
             self._broken(pool)
+
+    @staticmethod
+    def _stop_workers(pool: concurrent.futures.Executor) -> None:
+        """Terminate a process pool's workers (a thread cannot be stopped; a test's
+        thread pool just lets its thread finish). Other decisions still in the pool
+        fail with a broken pool, and their easy players move."""
+        # The executor keeps no public handle on its processes before Python 3.14's
+        # terminate_workers(); _processes is its pid -> Process map since 3.2.
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            if proc.is_alive():
+                proc.terminate()
 
     def close(self) -> None:
         with self._guard:

@@ -153,3 +153,40 @@ async def test_a_stuck_worker_is_given_up_and_the_easy_player_moves(monkeypatch:
         assert thinker.fallbacks == 1
     finally:
         thinker.close()
+
+
+def two(job: thinking.Job) -> Any:
+    return 2
+
+
+def hang(job: thinking.Job) -> Any:
+    time.sleep(120)  # a search that never returns (a bug, a deadlock)
+
+
+async def test_a_stuck_worker_process_is_stopped_and_a_fresh_pool_thinks_next(monkeypatch: Any) -> None:
+    monkeypatch.setattr(thinking, "THINK_LIMIT", 2.0)
+    from tests import fakegame
+
+    fakegame.install()
+    thinker = thinking.Thinker(1, run=hang)
+    try:
+        job = thinking.Job("test-race", {"total": 8}, [1, 2, 3], "s", "hard")
+        assert await thinker.decide(job) == 3, "given up: the easy player's move (total 8: add 3)"
+        assert thinker.fallbacks == 1
+        assert thinker._pool is None, "the pool with the stuck worker is dropped"
+        # the stuck process is stopped, not left running its search
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and _children_alive():
+            await asyncio.sleep(0.05)
+        assert not _children_alive()
+        thinker.run = two
+        assert await thinker.decide(job) == 2, "a fresh pool answers the next decision"
+        assert thinker.fallbacks == 1
+    finally:
+        thinker.close()
+
+
+def _children_alive() -> bool:
+    import multiprocessing
+
+    return any(p.is_alive() for p in multiprocessing.active_children())
