@@ -291,7 +291,7 @@ PG_MIGRATIONS: list[str] = [
 ]
 
 # The tables every schema version has (foreign/damaged checks, `bot.py migrate`).
-TABLES = ("games", "seats", "actions", "guild_settings", "notify", "vacations", "timers")
+TABLES: tuple[str, ...] = ("games", "seats", "actions", "guild_settings", "notify", "vacations", "timers")
 TABLES += ("drafts", "watchers", "meta")
 
 
@@ -863,6 +863,7 @@ class Store:
         same reminder, one moves it and the other gets False (and sends nothing).
         False if it was gone (or moved)."""
         cond, args = ("", ()) if was is None else (" AND due=?", (was,))
+        head: tuple[Any, ...]
         if due is None:
             sql, head = "DELETE FROM timers WHERE id=?" + cond, (timer_id,)
         else:
