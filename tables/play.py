@@ -293,12 +293,18 @@ class PlayMixin(TablesBase):
         log.info("renderers warm in %.2f s", time.perf_counter() - t0)
 
     async def resume_all(self) -> int:
-        """After a restart: let AI seats that owe a move take it. Returns games touched."""
-        n = 0
-        for game_id in await self.store.active_with_ai():
-            if await self._run_ai(game_id):
-                n += 1
-        return n
+        """After a restart: let AI seats that owe a move take it. Returns games touched.
+        Games resume side by side, as many at once as the pool has workers: one after
+        another, a searching player's 2 s a move held every later game's board back
+        (the boards are posted once all have moved)."""
+        at_once = asyncio.Semaphore(max(1, self.thinker.workers))
+
+        async def one(game_id: int) -> bool:
+            async with at_once:
+                return bool(await self._run_ai(game_id))
+
+        moved = await asyncio.gather(*(one(g) for g in await self.store.active_with_ai()))
+        return sum(moved)
 
     # ---- lists of moves ---------------------------------------------------------------
     async def choices(

@@ -494,3 +494,32 @@ async def test_a_computer_seat_of_an_earlier_release_plays_as_easy_and_says_so(t
     row = await tables.store.get(lobby.game_id)
     assert row is not None and row.seats[1].ai_level is None and row.seats[1].level == "easy"
     assert "Bot 1 (Easy AI)" in (await tables.lobby(lobby.game_id)).text
+
+
+async def test_games_resume_side_by_side_after_a_restart(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restart's owed computer moves run as many games at once as the pool has
+    workers, not one game after another."""
+    ids = []
+    for _ in range(4):
+        lobby = await tables.create(ALICE, "alice", "test-race", seed=1)
+        await tables.add_ai(lobby.game_id, ALICE)
+        await tables.start(lobby.game_id, ALICE, run_ai=False)
+        ids.append(lobby.game_id)
+    running, most, done = 0, 0, []
+
+    async def run_ai(game_id: int) -> list:
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        await asyncio.sleep(0.05)
+        running -= 1
+        done.append(game_id)
+        return ["moved"] if game_id != ids[-1] else []
+
+    monkeypatch.setattr(tables, "_run_ai", run_ai)
+    monkeypatch.setattr(tables.thinker, "workers", 2)
+    assert await tables.resume_all() == 3, "games with a move made are counted"
+    assert sorted(done) == sorted(ids)
+    assert most == 2, "two games at once with two workers"
