@@ -559,8 +559,11 @@ def evaluate(state: dict, seat: int) -> float:
 
 # Placements searched at the root besides the heuristic's own: its best few by its own
 # measure. A blocker may go on up to 80 spaces; at ~100 iterations a decision, searching them
-# all gives each about one sample, so search would pick nearly at random.
-ROOT_PLACES = 4
+# all gives each about one sample, so search would pick nearly at random. 8 since the fourth
+# round (4 before): with the paired playouts 12 samples a move still separate them, and the
+# projection's fixes made the wider choice pay (docs/ai/dungeon-drawers.md); the playouts a
+# decision stay 100, so the time does not change.
+ROOT_PLACES = 8
 
 
 def _blocker_rank(view: dict, seat: int, el: str) -> list[str]:
