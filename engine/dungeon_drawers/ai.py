@@ -339,9 +339,10 @@ def _card_win(strength: int, kind: str, action: str | None) -> float:
 
 def _held(state: dict, s: int, kind: str) -> list[str]:
     """The actions of ``kind`` ("dungeon" or "hero") ``s`` may still play: in Phase A those of
-    every card it took (and its face-up one), later of its hand and action deck."""
+    every card it took (and its face-up one), in Phase B the same (hands are dealt only when
+    Phase C begins), later of its hand and action deck."""
     p = state["players"][s]
-    if state["phase"] == "build":
+    if state["phase"] != "defend":
         cards = p["taken"] + ([p["pending"]["card"]] if p["pending"] else [])
     else:
         cards = p["hand"] + p["deck"]
@@ -388,20 +389,25 @@ def _damage(dist: list[float], damage: int, chance: float, hostile: dict[str, fl
     return _hit(dist, ((damage, chance - x), (soft, x)) if x > 0.0 else ((damage, chance),))
 
 
-def _projection(state: dict, s: int, path: list[str], start: int) -> float:
+def _projection(state: dict, s: int, path: list[str], start: int) -> tuple[float, float]:
     """The score ``s`` may expect if its hero walks ``path`` from index ``start``: the hearts
-    he has now, or 3 more with the chance he drinks a Healing Potion first."""
+    he has now, or 3 more with the chance he drinks a Healing Potion first. Two parts: the
+    dungeon as it stands, and in Phase A what its being unfinished adds (``_walk``)."""
     hostile = _hostile(state, s)
     hearts = int(state["players"][s]["hero"]["hearts"])
     potion = min(1.0, hostile.get("potion", 0.0))
-    value = _walk(state, s, path, start, hearts, dict(hostile))
+    value, more = _walk(state, s, path, start, hearts, dict(hostile))
     if potion <= 0.0 or hearts >= HEARTS or state["players"][s]["hero"]["state"] != "in":
-        return value
-    healed = _walk(state, s, path, start, min(HEARTS, hearts + ACTIONS["potion"]["amount"]), hostile)
-    return (1.0 - potion) * value + potion * healed
+        return value, more
+    healed, more_healed = _walk(
+        state, s, path, start, min(HEARTS, hearts + ACTIONS["potion"]["amount"]), hostile
+    )
+    return (1.0 - potion) * value + potion * healed, (1.0 - potion) * more + potion * more_healed
 
 
-def _walk(state: dict, s: int, path: list[str], start: int, hearts: int, hostile: dict[str, float]) -> float:
+def _walk(
+    state: dict, s: int, path: list[str], start: int, hearts: int, hostile: dict[str, float]
+) -> tuple[float, float]:
     """The score ``s`` may expect if its hero walks ``path`` from index ``start`` with
     ``hearts``: every monster ahead wins with the odds of its level and the owner's best
     dungeon action left for it (spent there), less a Sword the hero may hold; traps hit for
@@ -437,7 +443,8 @@ def _walk(state: dict, s: int, path: list[str], start: int, hearts: int, hostile
                 dist = _damage(dist, hit, 1.0 - _spend(hostile, "rope"), hostile)
                 gone.add(cell)
                 continue
-            sv = survive.get(cell, 1.0)
+            sv = before = survive.get(cell, 1.0)
+            alive = 1.0 - dist[hearts]  # the chance he reaches this fight alive
             if now:
                 pw = 1.0 if fight_strength(state, s) >= TARGET else 0.1
             else:
@@ -450,25 +457,35 @@ def _walk(state: dict, s: int, path: list[str], start: int, hearts: int, hostile
                     lv[kind] - ACTIONS["sword"]["amount"], kind, card
                 )
             dist = _damage(dist, SHEET["monsters"][kind]["damage"], sv * pw, hostile)
-            survive[cell] = sv * pw
-    total = 0.0
+            # a monster the hero never reaches (he died before) survives too
+            survive[cell] = (1.0 - alive) * before + alive * sv * pw
+    total = more = 0.0
+    keep = 0.0
     if state["phase"] == "build":
         # The dungeon is not finished: the path the neighbour draws on it cannot tour every
         # monster it tours now, and a dungeon action no fight of this path needs may serve a
         # monster placed later. Without these the search took cards with fewer monsters and
-        # without actions (docs/ai/dungeon-drawers.md, third round).
-        survive = {c: v + KEEP * (1.0 - v) for c, v in survive.items()}
-        total += SPARE * len(cards)
+        # without actions (docs/ai/dungeon-drawers.md, third round). The share kept falls with
+        # the picks left: on the last picks the dungeon is almost the one the hero walks
+        # (fourth round).
+        keep = KEEP * min(1.0, (ROUNDS - len(p["taken"])) / KEEP_PICKS)
+        more += SPARE * len(cards)
     for c, k in sheet["grid"].items():
         if k in MONSTERS and c not in sheet["crossed"]:
-            total += survive.get(c, 1.0) * SHEET["monsters"][k]["points"]
+            v = survive.get(c, 1.0)
+            total += v * SHEET["monsters"][k]["points"]
+            more += keep * (1.0 - v) * SHEET["monsters"][k]["points"]
     for c in sheet["treasures"]:
         if _active(sheet, c) in MONSTERS:
-            total += survive.get(c, 1.0) * lv["treasure"]
+            v = survive.get(c, 1.0)
+            total += v * lv["treasure"]
+            more += keep * (1.0 - v) * lv["treasure"]
     if hero["state"] == "dead":
-        return total + DEATH_POINTS
+        return total + DEATH_POINTS, more
     # a dead hero scores the death points, an escaped one costs the hearts he kept
-    return total + dist[hearts] * DEATH_POINTS - sum(q * (hearts - d) for d, q in enumerate(dist[:hearts]))
+    return total + dist[hearts] * DEATH_POINTS - sum(
+        q * (hearts - d) for d, q in enumerate(dist[:hearts])
+    ), more
 
 
 def _hit(dist: list[float], outcomes: tuple[tuple[int, float], ...]) -> list[float]:
@@ -488,10 +505,18 @@ def projected_score(state: dict, s: int) -> float:
     dungeon must hold against every path it may draw)."""
     p = state["players"][s]
     if p["path"] is not None:
-        return _projection(
-            state, s, p["path"], p["hero"]["pos"] + (0 if state["encounter"] and state["turn"] == s else 1)
-        )
-    return min(_projection(state, s, c, 1) for c in candidate_paths(p["sheet"], levels(p["sheet"])))
+        start = p["hero"]["pos"] + (0 if state["encounter"] and state["turn"] == s else 1)
+        return sum(_projection(state, s, p["path"], start))
+    # From the entrance (index 0: the hero's first step stops on it; before the fourth round
+    # the projection skipped it, so a trap there counted nothing). The worst path is the worst
+    # for the dungeon as it stands; what its being unfinished adds is counted on that path
+    # (counted in the choice, it made the projection pick short paths that avoid the fights,
+    # where the hero rarely dies, and search neglected hearts taken).
+    worst = min(
+        (_projection(state, s, c, 0) for c in candidate_paths(p["sheet"], levels(p["sheet"]))),
+        key=lambda v: v[0],
+    )
+    return sum(worst)
 
 
 # In Phase A: the share of a monster's loss on the path projected now that counts as kept,
@@ -499,6 +524,7 @@ def projected_score(state: dict, s: int) -> float:
 # card_value gives a dungeon action 0.7).
 KEEP = 0.5
 SPARE = 0.7
+KEEP_PICKS = 7  # KEEP in full while this many picks or more are left, then less each pick
 
 
 def _installed(state: dict) -> dict:
@@ -533,8 +559,11 @@ def evaluate(state: dict, seat: int) -> float:
 
 # Placements searched at the root besides the heuristic's own: its best few by its own
 # measure. A blocker may go on up to 80 spaces; at ~100 iterations a decision, searching them
-# all gives each about one sample, so search would pick nearly at random.
-ROOT_PLACES = 4
+# all gives each about one sample, so search would pick nearly at random. 8 since the fourth
+# round (4 before): with the paired playouts 12 samples a move still separate them, and the
+# projection's fixes made the wider choice pay (docs/ai/dungeon-drawers.md); the playouts a
+# decision stay 100, so the time does not change.
+ROOT_PLACES = 8
 
 
 def _blocker_rank(view: dict, seat: int, el: str) -> list[str]:

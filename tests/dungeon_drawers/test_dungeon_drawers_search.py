@@ -5,10 +5,14 @@ its best few, and a likely death counts before the expected hearts reach zero.""
 
 from __future__ import annotations
 
+import copy
 import random
 
+import pytest
+
 from engine import search
-from engine.dungeon_drawers import ai
+from engine.dungeon_drawers import ai, board
+from engine.dungeon_drawers.data import ACTIONS, CARDS
 from tests.dungeon_drawers.helpers import GAME
 
 
@@ -105,3 +109,24 @@ def test_only_the_searched_decisions_offer_more_than_the_heuristics_move() -> No
             kinds[kind] = kinds.get(kind, 0) + 1
         state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
     assert {"take", "place", "path"} <= set(kinds) and not set(kinds) & {"improve", "turn", "done"}
+
+
+def test_the_projection_walks_from_the_entrance_and_counts_phase_b_actions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The hero's first step stops on the entrance (defend.move), so a trap there hits him on
+    # every path; the projection skipped it before the fourth round. In Phase B the hands are
+    # not dealt yet: the dungeon actions the owner holds are those of the cards it took.
+    monkeypatch.setattr(ai, "_hostile", lambda state, s: {})  # no Rope to stop the trap
+    state = GAME.new(2, None, 26)
+    while state["phase"] != "path":
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+    for s in (0, 1):
+        p = state["players"][s]
+        took = [CARDS[c].action for c in p["taken"] if ACTIONS[CARDS[c].action]["type"] == "dungeon"]
+        assert took and ai._held(state, s, "dungeon") == took
+        bare, trapped = copy.deepcopy(state), copy.deepcopy(state)
+        bare["players"][s]["sheet"]["grid"].pop(board.ENTRANCE, None)
+        trapped["players"][s]["sheet"]["grid"][board.ENTRANCE] = "trap"
+        assert ai.projected_score(trapped, s) > ai.projected_score(bare, s)
