@@ -104,7 +104,11 @@ class Params:
     confidence: float = 0.0
     # With "playouts": "end" plays every sample to the end of the game; "mine" stops when the
     # seat is to move again and scores the position with ``Game.evaluate`` (a short horizon,
-    # so the moves compared on one sample differ only by what they changed).
+    # so the moves compared on one sample differ only by what they changed); "turn" stops when
+    # the seat is to move again after another seat has moved: at the start of its next turn,
+    # the rest of its own turn and the others' replies played (a game whose turn is several
+    # of the seat's moves, so "mine" would score it mid-turn, and a fixed number of moves
+    # would catch the others at a different point of their turn after different moves).
     horizon: str = "end"
     # "policy": the other seats move by the rollout policy (the heuristic player), so the tree
     # is a best answer to it. "tree": their moves are nodes of the tree too, each chosen by
@@ -257,10 +261,11 @@ def playouts(
 ) -> Action:
     """Rollout policy improvement with common random numbers: round after round, one sample
     seed deals the same state for every move in ``moves``, the move is played, and the game is
-    played on by the rollout policy with the same randomness (to the end, or to the seat's next
-    decision: ``params.horizon``) and scored; the first move (a game lists its heuristic's
-    choice first) is kept unless another gains enough (:func:`_best_paired`). ``budget``
-    counts playouts; a round is never cut short, so every move has as many samples."""
+    played on by the rollout policy with the same randomness (to the end, to the seat's next
+    decision, or to the start of its next turn: ``params.horizon``) and scored; the first move
+    (a game lists its heuristic's choice first) is kept unless another gains enough
+    (:func:`_best_paired`). ``budget`` counts playouts; a round is never cut short, so every
+    move has as many samples."""
     me: Seat = view["viewer"]
     values: list[list[float]] = [[] for _ in moves]
     done = rounds = 0
@@ -300,13 +305,15 @@ def _best_paired(values: list[list[float]], confidence: float) -> int:
 
 
 def _play_out(game: Game, state: State, me: Seat, params: Params, rnd: random.Random) -> float:
+    others = False  # another seat has moved (horizon "turn")
     for _ in range(params.walk_moves):
         if game.is_over(state):
             break
         acting = game.to_act(state)
-        if params.horizon == "mine" and me in acting:
+        if me in acting and (params.horizon == "mine" or (params.horizon == "turn" and others)):
             return game.evaluate(state, me)
         seat = min(acting)
+        others = others or seat != me
         game.play(state, seat, game.rollout_action(state, seat, rnd))
     return game.evaluate(state, me)
 

@@ -230,6 +230,20 @@ def test_playouts_stop_where_the_horizon_says() -> None:
     assert value in (0.0, 1.0) and state["winner"] is not None
 
 
+def test_playouts_with_the_turn_horizon_stop_at_the_seats_next_turn() -> None:
+    # Seat 0 to move: "mine" scores at once; "turn" plays seat 0's move and seat 1's reply and
+    # scores when seat 0 is to move again after another seat has moved.
+    def play_out(horizon: str) -> tuple[float, dict[str, Any]]:
+        game = NimPlayouts(horizon)
+        state = {"total": 0, "turn": 0, "winner": None, "seats": 2, "rng": {"seed": 1, "n": 0}}
+        return search._play_out(game, state, 0, game.search_params(), random.Random(1)), state
+
+    value, state = play_out("mine")
+    assert value == 0.5 and state["turn"] == 0
+    value, state = play_out("turn")
+    assert value == 0.5 and state["turn"] == 2 and state["winner"] is None
+
+
 class NimOthersInTree(Nim):
     def search_params(self) -> search.Params:
         return search.Params(rollout_moves=20, others="tree")

@@ -351,7 +351,16 @@ STORED = 1.5
 TOKEN = 2.0
 # Moves played by the heuristic player after the tree: about one turn of each seat, so
 # the evaluation sees the dungeons the current drafts lead to.
-SEARCH = {"rollout_moves": 6, "exploration": 0.5, "depth": 1, "walk_moves": 60, "iterations": 75}
+SEARCH = {
+    "rollout_moves": 6,
+    "exploration": 0.5,
+    "depth": 1,
+    "walk_moves": 60,
+    "iterations": 75,
+    # Hard: every root move played on the same samples, each judged at the start of the
+    # seat's next turn (its own turn finished and the other seats' replies played).
+    "hard": {"method": "playouts", "horizon": "turn"},
+}
 
 
 ROLLOUT_PLACEMENTS = 16  # placements of a tile the rollout judges (at random among the legal ones)

@@ -80,3 +80,15 @@ def test_a_searched_move_is_legal_and_stats_are_counted() -> None:
     assert stats["architect"] == 1.0
     assert stats["goals"] == float(len(state["players"][0]["scored"]))
     assert stats["stored"] == float(len(state["players"][0]["storage"]))
+
+
+def test_hard_judges_paired_playouts_at_the_next_turn_and_normal_is_unchanged() -> None:
+    params = GAME.search_params()
+    assert (params.method, params.depth, params.rollout_moves, params.iterations) == ("tree", 1, 6, 75)
+    assert params.hard == {"method": "playouts", "horizon": "turn"}
+    state = _mid_game(5, 60)
+    seat = min(GAME.to_act(state))
+    view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+    report = search.Report()
+    move = search.choose(GAME, view, legal, random.Random(3), "hard", iterations=12, report=report)
+    assert move in legal and report.visits >= 1  # paired rounds: every root move on the same samples
