@@ -547,13 +547,18 @@ class Game:
             return fast(state, seat, rnd)
         return self.ai_choose(self.view(state, seat), self.legal_actions(state, seat), rnd)
 
-    def search_moves(self, view: dict[str, Any], legal: list[Action], rnd: random.Random) -> list[Action]:
+    def search_moves(
+        self, view: dict[str, Any], legal: list[Action], rnd: random.Random, wide: float = 1.0
+    ) -> list[Action]:
         """The moves worth searching at the root among ``legal`` (from the seat's view):
         ``search_moves(view, legal, rnd)`` of the game's ``ai.py`` if it has one (a game
         whose seat may have a hundred moves, like Dungeon Lords' orders, narrows them to
-        the heuristic's best few), else all of them."""
+        the heuristic's best few), else all of them. ``wide`` (``Params.wide``, not 1) is
+        passed on as ``wide=``: keep that many times the usual number of moves."""
         narrow = getattr(self._ai_module(), "search_moves", None)
-        return list(narrow(view, legal, rnd)) if narrow is not None else legal
+        if narrow is None:
+            return legal
+        return list(narrow(view, legal, rnd) if wide == 1.0 else narrow(view, legal, rnd, wide=wide))
 
     def search_params(self) -> Any:
         """How search treats this game: ``SEARCH`` (a dict of

@@ -115,6 +115,9 @@ class Params:
     # UCB1 from that seat's own side (on the sample, so they play as if they saw it), which
     # models opponents who search.
     others: str = "policy"
+    # How many times its usual number of moves a game's ``search_moves`` keeps at the root
+    # (a hard player's larger budget can compare more of them).
+    wide: float = 1.0
     # Fields a hard player changes (e.g. {"others": "tree"}): what four times the budget buys
     # best in this game.
     hard: dict[str, Any] = field(default_factory=dict)
@@ -149,7 +152,11 @@ def search(
     start = time.perf_counter()
     deadline = start + seconds if seconds else None
     budget = iterations if iterations else (10**9 if deadline else 200)
-    legal_keys = {action_key(a): a for a in game.search_moves(view, legal, rnd) or legal}
+    if params.wide == 1.0:
+        searched = game.search_moves(view, legal, rnd)
+    else:
+        searched = game.search_moves(view, legal, rnd, wide=params.wide)
+    legal_keys = {action_key(a): a for a in searched or legal}
     if len(legal_keys) == 1:  # the game narrowed the choice to one move: nothing to search
         return next(iter(legal_keys.values()))
     if params.method == "playouts":

@@ -4,6 +4,7 @@ The first player wins by leaving totals 2, 6 and 10; a searcher finds those move
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -279,3 +280,50 @@ def test_a_hard_player_takes_the_games_hard_settings() -> None:
         report = search.Report()
         search.choose(Hard(), view, [1, 2, 3], random.Random(1), key, report=report)
         assert report.iterations == want
+
+
+def test_a_wider_root_is_asked_of_the_game_when_its_settings_say_so() -> None:
+    asked: list[float] = []
+
+    class Wide(Nim):
+        def search_params(self) -> search.Params:
+            return search.Params(iterations=10, hard={"wide": 2.0})
+
+        def search_moves(
+            self, view: dict[str, Any], legal: list[Any], rnd: random.Random, wide: float = 1.0
+        ) -> list[Any]:
+            asked.append(wide)
+            return legal[: round(1 * wide)]  # one move usually, two when asked twice as wide
+
+    view = {"total": 4, "turn": 0, "winner": None, "viewer": 0}
+    assert search.choose(Wide(), view, [1, 2, 3], random.Random(1), "normal") == 1
+    assert search.choose(Wide(), view, [1, 2, 3], random.Random(1), "hard") == 2, (
+        "2 wins from 4, once searched"
+    )
+    assert asked == [1.0, 2.0]
+
+
+def test_dungeon_drawers_search_moves_widen_placements_and_takes() -> None:
+    from engine.dungeon_drawers import ai
+
+    game = core.get("dungeon-drawers")
+    state = game.new(2, None, seed=5)
+    rnd = random.Random(3)
+    seen = {"take": False, "place": False}
+    for _ in range(400):
+        seat = min(game.to_act(state))
+        view, legal = game.view(state, seat), game.legal_actions(state, seat)
+        narrow = ai.search_moves(view, legal, random.Random(1))
+        wide = ai.search_moves(view, legal, random.Random(1), wide=2.0)
+        assert narrow[0] == wide[0], "the heuristic's own move comes first either way"
+        assert {json.dumps(a, sort_keys=True) for a in narrow} <= {
+            json.dumps(a, sort_keys=True) for a in wide
+        }
+        if len(wide) > len(narrow) and narrow[0]["t"] in seen:
+            seen[narrow[0]["t"]] = True
+        if narrow[0]["t"] == "place" and len(legal) > 20:
+            assert len(narrow) == ai.ROOT_PLACES + 1 and len(wide) == 2 * ai.ROOT_PLACES + 1
+        state, _ = game.apply(state, seat, game.ai_choose(view, legal, rnd))
+        if state.get("phase") != "build":
+            break
+    assert all(seen.values()), seen

@@ -309,7 +309,16 @@ def choose(view: dict, legal: list[Any], rnd: random.Random) -> Any:
 # Search on since the third round (docs/ai/dungeon-drawers.md): 70 of 120 games against the
 # heuristic player (58 %; the heuristic against itself won 45 % of the same deals), short of the
 # issue's 65 % but stronger than Easy, so Normal and Hard search.
-SEARCH = {"method": "playouts", "horizon": "mine", "iterations": 100, "confidence": 1.0}
+# Hard compares twice as many placements and takes (``wide``): at 100 playouts the paired search
+# is already an argmax of the projection, so four times the playouts alone changed nothing (9 of
+# 20 against normal); spent on a wider root they won 12 of 20 (docs/ai/dungeon-drawers.md).
+SEARCH = {
+    "method": "playouts",
+    "horizon": "mine",
+    "iterations": 100,
+    "confidence": 1.0,
+    "hard": {"wide": 2.0},
+}
 
 # Points of projected final score (own minus the best other's) that move the evaluation from
 # 0.5 to about 0.73: a dragon and its treasure, or a hero's death against his escape.
@@ -607,14 +616,15 @@ def _decision(view: dict, own: Any) -> str:
     return "fight" if view["step"] == "encounter" else "turn"
 
 
-def search_moves(view: dict, legal: list[Any], rnd: random.Random) -> list[Any]:
+def search_moves(view: dict, legal: list[Any], rnd: random.Random, wide: float = 1.0) -> list[Any]:
     """The moves searched at the root (``Game.search_moves``). Erase is left out: the
     heuristic never erases, and Erase only gives back installs that could have been chosen
     at once (searching it, the projection's horizon made it win; docs/ai/dungeon-drawers.md).
     Only the decisions in SEARCHED are searched (the others: the heuristic's move alone). An
     element's placements narrow to the heuristic's own choice and its best few, a take to the
     cards card_value rates within TAKE_SPREAD of the heuristic's, so search only chooses among
-    moves the heuristic rates alike or near. Path and fights: all moves."""
+    moves the heuristic rates alike or near. Path and fights: all moves. ``wide`` (hard's
+    ``SEARCH["hard"]``) multiplies the placements kept and the take's spread."""
     keep = [a for a in legal if a["t"] != "erase"] or legal
     own = choose(view, keep, rnd)
     kind = _decision(view, own)
@@ -626,8 +636,9 @@ def search_moves(view: dict, legal: list[Any], rnd: random.Random) -> list[Any]:
     seat = view["viewer"]
     if kind == "take":
         top = card_value(view, seat, own["card"])
-        return [a for a in keep if a == own or card_value(view, seat, a["card"]) >= top - TAKE_SPREAD]
-    if len(keep) <= ROOT_PLACES + 1 or view["phase"] != "build":
+        return [a for a in keep if a == own or card_value(view, seat, a["card"]) >= top - TAKE_SPREAD * wide]
+    places = round(ROOT_PLACES * wide)
+    if len(keep) <= places + 1 or view["phase"] != "build":
         return keep
     me = view["players"][seat]
     t = keep[0]["t"]
@@ -652,7 +663,7 @@ def search_moves(view: dict, legal: list[Any], rnd: random.Random) -> list[Any]:
         ]
     else:
         return keep
-    return [own] + [a for a in ranked if a in keep and a != own][:ROOT_PLACES]
+    return [own] + [a for a in ranked if a in keep and a != own][:places]
 
 
 def quick_view(state: dict, seat: int) -> dict[str, Any]:
