@@ -217,31 +217,29 @@ def test_playouts_keep_the_first_listed_move_when_the_moves_tie() -> None:
     assert search.search(Flat(), view, [3, 1, 2], random.Random(1), iterations=30) == 3
 
 
+def _play_out(horizon: str, turn: int) -> tuple[float, dict[str, Any]]:
+    """A playout for seat 0 from a Nim position at 0 with ``turn`` to move: its value and
+    the position where it stopped."""
+    game = NimPlayouts(horizon)
+    state = {"total": 0, "turn": turn, "winner": None, "seats": 2, "rng": {"seed": 1, "n": 0}}
+    return search._play_out(game, state, 0, game.search_params(), random.Random(1)), state
+
+
 def test_playouts_stop_where_the_horizon_says() -> None:
     # Seat 1 to move at 0: "mine" plays its one move and scores the position as soon as seat 0
     # is to move again (Nim's evaluate: 0.5 before the end); "end" plays on to a win or a loss.
-    def play_out(horizon: str) -> tuple[float, dict[str, Any]]:
-        game = NimPlayouts(horizon)
-        state = {"total": 0, "turn": 1, "winner": None, "seats": 2, "rng": {"seed": 1, "n": 0}}
-        return search._play_out(game, state, 0, game.search_params(), random.Random(1)), state
-
-    value, state = play_out("mine")
+    value, state = _play_out("mine", 1)
     assert value == 0.5 and state["turn"] == 2 and state["winner"] is None
-    value, state = play_out("end")
+    value, state = _play_out("end", 1)
     assert value in (0.0, 1.0) and state["winner"] is not None
 
 
 def test_playouts_with_the_turn_horizon_stop_at_the_seats_next_turn() -> None:
     # Seat 0 to move: "mine" scores at once; "turn" plays seat 0's move and seat 1's reply and
     # scores when seat 0 is to move again after another seat has moved.
-    def play_out(horizon: str) -> tuple[float, dict[str, Any]]:
-        game = NimPlayouts(horizon)
-        state = {"total": 0, "turn": 0, "winner": None, "seats": 2, "rng": {"seed": 1, "n": 0}}
-        return search._play_out(game, state, 0, game.search_params(), random.Random(1)), state
-
-    value, state = play_out("mine")
+    value, state = _play_out("mine", 0)
     assert value == 0.5 and state["turn"] == 0
-    value, state = play_out("turn")
+    value, state = _play_out("turn", 0)
     assert value == 0.5 and state["turn"] == 2 and state["winner"] is None
 
 
