@@ -306,12 +306,12 @@ def choose(view: dict, legal: list[Any], rnd: random.Random) -> Any:
 # the position. On one sample two moves then differ only by what they changed (the difference
 # has a standard error of about 0.001), and a move replaces the heuristic's own choice only if
 # it gains more than one standard error.
-# Search on since the third round (docs/ai/dungeon-drawers.md): 70 of 120 games against the
-# heuristic player (58 %; the heuristic against itself won 45 % of the same deals), short of the
-# issue's 65 % but stronger than Easy, so Normal and Hard search.
+# Search on since the third round (docs/ai/dungeon-drawers.md); the fourth round's won 54 of 100
+# games against the heuristic player on seed 1, short of the 65 % but stronger than
+# Easy, so Normal and Hard search.
 # Hard compares twice as many placements and takes (``wide``): at 100 playouts the paired search
 # is already an argmax of the projection, so four times the playouts alone changed nothing (9 of
-# 20 against normal); spent on a wider root they won 12 of 20 (docs/ai/dungeon-drawers.md).
+# 20 against normal); spent on a wider root they won 21 of 39 (docs/ai/dungeon-drawers.md).
 SEARCH = {
     "method": "playouts",
     "horizon": "mine",
@@ -468,15 +468,13 @@ def _walk(
             dist = _damage(dist, SHEET["monsters"][kind]["damage"], sv * pw, hostile)
             # a monster the hero never reaches (he died before) survives too
             survive[cell] = (1.0 - alive) * before + alive * sv * pw
-    total = more = 0.0
-    keep = 0.0
+    total = more = keep = 0.0
     if state["phase"] == "build":
         # The dungeon is not finished: the path the neighbour draws on it cannot tour every
         # monster it tours now, and a dungeon action no fight of this path needs may serve a
         # monster placed later. Without these the search took cards with fewer monsters and
         # without actions (docs/ai/dungeon-drawers.md, third round). The share kept falls with
-        # the picks left: on the last picks the dungeon is almost the one the hero walks
-        # (fourth round).
+        # the picks left: at the last the dungeon is almost the one the hero walks (4th round).
         keep = KEEP * min(1.0, (ROUNDS - len(p["taken"])) / KEEP_PICKS)
         more += SPARE * len(cards)
     for c, k in sheet["grid"].items():
