@@ -152,10 +152,7 @@ def search(
     start = time.perf_counter()
     deadline = start + seconds if seconds else None
     budget = iterations if iterations else (10**9 if deadline else 200)
-    if params.wide == 1.0:
-        searched = game.search_moves(view, legal, rnd)
-    else:
-        searched = game.search_moves(view, legal, rnd, wide=params.wide)
+    searched = game.search_moves(view, legal, rnd, wide=params.wide)
     legal_keys = {action_key(a): a for a in searched or legal}
     if len(legal_keys) == 1:  # the game narrowed the choice to one move: nothing to search
         return next(iter(legal_keys.values()))

@@ -121,7 +121,9 @@ class Race(core.Game):
 
         return Params()
 
-    def search_moves(self, view: dict[str, Any], legal: list[Any], rnd: random.Random) -> list[Any]:
+    def search_moves(
+        self, view: dict[str, Any], legal: list[Any], rnd: random.Random, wide: float = 1.0
+    ) -> list[Any]:
         return legal
 
 

@@ -6,6 +6,7 @@ its best few, and a likely death counts before the expected hearts reach zero.""
 from __future__ import annotations
 
 import copy
+import json
 import random
 
 import pytest
@@ -130,3 +131,26 @@ def test_the_projection_walks_from_the_entrance_and_counts_phase_b_actions(
         bare["players"][s]["sheet"]["grid"].pop(board.ENTRANCE, None)
         trapped["players"][s]["sheet"]["grid"][board.ENTRANCE] = "trap"
         assert ai.projected_score(trapped, s) > ai.projected_score(bare, s)
+
+
+def test_dungeon_drawers_search_moves_widen_placements_and_takes() -> None:
+    state = GAME.new(2, None, seed=5)
+    rnd = random.Random(3)
+    seen = {"take": False, "place": False}
+    for _ in range(400):
+        seat = min(GAME.to_act(state))
+        view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+        narrow = ai.search_moves(view, legal, random.Random(1))
+        wide = ai.search_moves(view, legal, random.Random(1), wide=2.0)
+        assert narrow[0] == wide[0], "the heuristic's own move comes first either way"
+        assert {json.dumps(a, sort_keys=True) for a in narrow} <= {
+            json.dumps(a, sort_keys=True) for a in wide
+        }
+        if len(wide) > len(narrow) and narrow[0]["t"] in seen:
+            seen[narrow[0]["t"]] = True
+        if narrow[0]["t"] == "place" and len(legal) > 20:
+            assert len(narrow) == ai.ROOT_PLACES + 1 and len(wide) == 2 * ai.ROOT_PLACES + 1
+        state, _ = GAME.apply(state, seat, GAME.ai_choose(view, legal, rnd))
+        if state.get("phase") != "build":
+            break
+    assert all(seen.values()), seen
