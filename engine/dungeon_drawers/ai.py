@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+from dataclasses import dataclass
 from functools import cache
 from itertools import product
 from typing import Any
@@ -61,30 +62,55 @@ def _cut(walls: int, cell: str) -> bool:
     return bool(board.remembered(_CUTS, (walls, cell), cut, size=4096))
 
 
-def _element_value(sheet: dict, lv: dict[str, int], el: str, round_: int) -> float:
+@dataclass(frozen=True)
+class Weights:
+    """What the heuristic player's card choice and improvements make of a card's parts."""
+
+    improvement: float  # an improvement box
+    trap_per_level: float  # a trap: this much per level of trap damage, plus ``trap``
+    trap: float
+    monster_odds: float  # a monster: its points, plus this times its chance of winning (+2 from a card) times (points + damage)
+    track_odds: float  # a box on a monster track: this times the fights it adds (points + damage)
+
+
+# Today's player (Easy) as it always played.
+EASY = Weights(improvement=1.1, trap_per_level=0.6, trap=0.4, monster_odds=0.0, track_odds=1.0)
+
+# Normal's and Hard's: tuned by self-play against EASY (docs/ai/dungeon-drawers.md, fifth
+# round): Easy undervalues improvement boxes, which turn weak monsters into ones that win, and
+# overvalues traps, which fire once and take a space from a monster (about 71 % of 2-player
+# games won against Easy by the heuristic alone).
+TUNED = Weights(improvement=2.5, trap_per_level=0.0, trap=-0.3, monster_odds=0.5, track_odds=2.0)
+
+
+def _element_value(sheet: dict, lv: dict[str, int], el: str, round_: int, w: Weights = EASY) -> float:
     if el.startswith("wall:"):
         return -0.15 * len(SHEET["walls"][el[5:]])
     if el in MONSTERS:
         room = len(board.blocker_cells(sheet))
-        return SHEET["monsters"][el]["points"] * (1.0 if room > 3 else 0.2) + 0.3
+        info = SHEET["monsters"][el]
+        value = info["points"] * (1.0 if room > 3 else 0.2) + 0.3
+        if w.monster_odds:
+            value += w.monster_odds * p_win(lv[el] + 2) * (info["points"] + info["damage"])
+        return value
     if el == "trap":
-        return 0.6 * lv["trap"] + 0.4
+        return w.trap_per_level * lv["trap"] + w.trap
     if el == "treasure":
         return 0.9 * lv["treasure"]
-    return 1.1
+    return w.improvement
 
 
-def card_value(view: dict, seat: int, cid: int) -> float:
+def card_value(view: dict, seat: int, cid: int, w: Weights = EASY) -> float:
     me = view["players"][seat]
     sheet, lv = me["sheet"], me["levels"]
     card = CARDS[cid]
-    value = sum(_element_value(sheet, lv, e, view["round"]) for e in card.elements)
+    value = sum(_element_value(sheet, lv, e, view["round"], w) for e in card.elements)
     action = ACTIONS[card.action]
     value += 0.7 if action["type"] == "dungeon" else 0.5
     return value
 
 
-def _improve_choice(sheet: dict, rnd: random.Random) -> str:
+def _improve_choice(sheet: dict, rnd: random.Random, w: Weights = EASY) -> str:
     """The box worth most per box spent. A monster track is valued by the chance of winning
     a fight it adds (with a card's +2 on average) up to the best level still reachable, so
     the AI concentrates on one monster type: +2 on a goblin that cannot reach 20 is worth
@@ -110,7 +136,7 @@ def _improve_choice(sheet: dict, rnd: random.Random) -> str:
             if t in MONSTERS:
                 info = SHEET["monsters"][t]
                 gain = (p_win(lvl + 2) - p_win(cur + 2)) * (info["points"] + info["damage"])
-                v = max(v, counts[t] * gain / need)
+                v = max(v, w.track_odds * counts[t] * gain / need)
             elif t == "trap":
                 v = max(v, 0.8 * counts["trap"] * (lvl - cur) / need)
             elif t == "treasure":
@@ -123,7 +149,7 @@ def _improve_choice(sheet: dict, rnd: random.Random) -> str:
     return best
 
 
-def _install(view: dict, seat: int, el: str, rnd: random.Random) -> dict[str, Any]:
+def _install(view: dict, seat: int, el: str, rnd: random.Random, w: Weights = EASY) -> dict[str, Any]:
     me = view["players"][seat]
     sheet = me["sheet"]
     grid = sheet["grid"]
@@ -170,7 +196,7 @@ def _install(view: dict, seat: int, el: str, rnd: random.Random) -> dict[str, An
             return {"t": "treasure", "at": max(spots, key=lambda c: (c not in route, rnd.random()))}
         free = [c for c in board.ALL_CELLS if c not in treasures]
         return {"t": "treasure", "at": rnd.choice(free)}
-    return {"t": "improve", "track": _improve_choice(sheet, rnd)}
+    return {"t": "improve", "track": _improve_choice(sheet, rnd, w)}
 
 
 # ---- defending ----------------------------------------------------------------------------
@@ -274,17 +300,29 @@ def _actions(view: dict, seat: int) -> dict[str, Any]:
 
 def choose(view: dict, legal: list[Any], rnd: random.Random) -> Any:
     """The AI hook (engine/core.py): the seat's view, its legal moves and the AI's own randomness."""
+    return _choose(view, rnd, EASY)
+
+
+def choose_tuned(view: dict, legal: list[Any], rnd: random.Random) -> Any:
+    """The heuristic player with the TUNED weights: the move Normal and Hard search around."""
+    return _choose(view, rnd, TUNED)
+
+
+def _choose(view: dict, rnd: random.Random, w: Weights) -> Any:
     seat = view["viewer"]
     phase = view["phase"]
     me = view["players"][seat]
     if phase == "build":
         pend = me["pending"]
         if pend is None:
-            return {"t": "take", "card": max(view["display"], key=lambda c: (card_value(view, seat, c), -c))}
+            return {
+                "t": "take",
+                "card": max(view["display"], key=lambda c: (card_value(view, seat, c, w), -c)),
+            }
         els = CARDS[pend["card"]].elements
         if pend["next"] >= len(els):
             return {"t": "done"}
-        return _install(view, seat, els[pend["next"]], rnd)
+        return _install(view, seat, els[pend["next"]], rnd, w)
     if phase == "path":
         n = view["seats"]
         owner = view["players"][(seat - 1) % n]
@@ -624,7 +662,7 @@ def search_moves(view: dict, legal: list[Any], rnd: random.Random, wide: float =
     moves the heuristic rates alike or near. Path and fights: all moves. ``wide`` (hard's
     ``SEARCH["hard"]``) multiplies the placements kept and the take's spread."""
     keep = [a for a in legal if a["t"] != "erase"] or legal
-    own = choose(view, keep, rnd)
+    own = choose_tuned(view, keep, rnd)
     kind = _decision(view, own)
     if kind not in SEARCHED:  # the heuristic's move, even a refill ``legal`` does not list
         return [own]
@@ -633,8 +671,12 @@ def search_moves(view: dict, legal: list[Any], rnd: random.Random, wide: float =
     keep = [own] + [a for a in keep if a != own]  # search keeps it unless another does better
     seat = view["viewer"]
     if kind == "take":
-        top = card_value(view, seat, own["card"])
-        return [a for a in keep if a == own or card_value(view, seat, a["card"]) >= top - TAKE_SPREAD * wide]
+        top = card_value(view, seat, own["card"], TUNED)
+        return [
+            a
+            for a in keep
+            if a == own or card_value(view, seat, a["card"], TUNED) >= top - TAKE_SPREAD * wide
+        ]
     places = round(ROOT_PLACES * wide)
     if len(keep) <= places + 1 or view["phase"] != "build":
         return keep
