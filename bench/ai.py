@@ -57,8 +57,7 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
     state = game.new(players, job.get("options"), seed=job["seed"] + g)
     # The game's budgets (SEARCH["iterations"], four times for hard) and no time budget,
     # unless --iterations says otherwise: a seed replays the same match on any machine.
-    per = game.search_params().iterations
-    budgets = {lv: per * search.level(lv).scale for lv in set(levels)}
+    budgets = {lv: search.level_budget(game, lv) for lv in set(levels)}
     log: list[tuple[int, Any]] = []
     times: dict[str, list[float]] = {lv: [] for lv in set(levels)}
     its: dict[str, list[int]] = {lv: [] for lv in set(levels)}

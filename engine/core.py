@@ -548,17 +548,30 @@ class Game:
         return self.ai_choose(self.view(state, seat), self.legal_actions(state, seat), rnd)
 
     def search_moves(
-        self, view: dict[str, Any], legal: list[Action], rnd: random.Random, wide: float = 1.0
+        self,
+        view: dict[str, Any],
+        legal: list[Action],
+        rnd: random.Random,
+        wide: float = 1.0,
+        settle: int = 0,
+        deadline: float | None = None,
     ) -> list[Action]:
         """The moves worth searching at the root among ``legal`` (from the seat's view):
         ``search_moves(view, legal, rnd)`` of the game's ``ai.py`` if it has one (a game
         whose seat may have a hundred moves, like Dungeon Lords' orders, narrows them to
         the heuristic's best few), else all of them. ``wide`` (``Params.wide``, not 1) is
-        passed on as ``wide=``: keep that many times the usual number of moves."""
+        passed on as ``wide=``: keep that many times the usual number of moves; ``settle``
+        (``Params.settle``, not 0) as ``settle=`` with ``deadline=`` (``time.perf_counter``
+        seconds or None): full playouts the game may spend to decide a move by itself."""
         narrow = getattr(self._ai_module(), "search_moves", None)
         if narrow is None:
             return legal
-        return list(narrow(view, legal, rnd) if wide == 1.0 else narrow(view, legal, rnd, wide=wide))
+        more: dict[str, Any] = {}
+        if wide != 1.0:
+            more["wide"] = wide
+        if settle:
+            more["settle"], more["deadline"] = settle, deadline
+        return list(narrow(view, legal, rnd, **more))
 
     def search_params(self) -> Any:
         """How search treats this game: ``SEARCH`` (a dict of

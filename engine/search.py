@@ -118,6 +118,11 @@ class Params:
     # How many times its usual number of moves a game's ``search_moves`` keeps at the root
     # (a hard player's larger budget can compare more of them).
     wide: float = 1.0
+    # Full playouts a game's ``search_moves`` may play to decide a move by itself before the
+    # search (0: none; passed on as ``settle=`` with the search's deadline): for a decision
+    # whose worth shows only at the end of the game, which the search's horizon cannot see
+    # (Dungeon Drawers' hard: its takes).
+    settle: int = 0
     # Fields a hard player changes (e.g. {"others": "tree"}): what four times the budget buys
     # best in this game.
     hard: dict[str, Any] = field(default_factory=dict)
@@ -152,7 +157,7 @@ def search(
     start = time.perf_counter()
     deadline = start + seconds if seconds else None
     budget = iterations if iterations else (10**9 if deadline else 200)
-    searched = game.search_moves(view, legal, rnd, wide=params.wide)
+    searched = game.search_moves(view, legal, rnd, wide=params.wide, settle=params.settle, deadline=deadline)
     legal_keys = {action_key(a): a for a in searched or legal}
     if len(legal_keys) == 1:  # the game narrowed the choice to one move: nothing to search
         return next(iter(legal_keys.values()))
@@ -328,6 +333,18 @@ def terminal_value(game: Game, state: State, me: Seat) -> float:
     return 1.0 / len(winners) if me in winners else 0.0
 
 
+def level_params(game: Game, level_key: str) -> Params:
+    """The game's search settings for a level: hard's with ``SEARCH["hard"]`` applied."""
+    params: Params = game.search_params()
+    return replace(params, **params.hard) if level_key == "hard" and params.hard else params
+
+
+def level_budget(game: Game, level_key: str) -> int:
+    """The playouts or iterations a decision of the level may spend (the level's scale times
+    its settings' ``iterations``): the budget its strength is measured at."""
+    return level_params(game, level_key).iterations * level(level_key).scale
+
+
 def choose(
     game: Game,
     view: dict[str, Any],
@@ -343,12 +360,18 @@ def choose(
     measured matches) replaces the level's budgets by a fixed iteration count;
     ``force_search`` searches even a game whose search is off (to measure it)."""
     lv = level(level_key)
-    params = game.search_params()  # read once a decision: a game builds them from its ai module
+    params = level_params(game, lv.key)  # read once a decision: a game builds them from its ai module
     if lv.key == "easy" or len(legal) == 1 or not (force_search or params.searching):
         return game.ai_choose(view, legal, rnd)
-    if lv.key == "hard" and params.hard:
-        params = replace(params, **params.hard)
     if iterations is not None:
         return search(game, view, legal, rnd, iterations=iterations, report=report, params=params)
-    budget = params.iterations * lv.scale
-    return search(game, view, legal, rnd, seconds=lv.seconds, iterations=budget, report=report, params=params)
+    return search(
+        game,
+        view,
+        legal,
+        rnd,
+        seconds=lv.seconds,
+        iterations=level_budget(game, lv.key),
+        report=report,
+        params=params,
+    )

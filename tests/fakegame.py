@@ -122,7 +122,13 @@ class Race(core.Game):
         return Params()
 
     def search_moves(
-        self, view: dict[str, Any], legal: list[Any], rnd: random.Random, wide: float = 1.0
+        self,
+        view: dict[str, Any],
+        legal: list[Any],
+        rnd: random.Random,
+        wide: float = 1.0,
+        settle: int = 0,
+        deadline: float | None = None,
     ) -> list[Any]:
         return legal
 

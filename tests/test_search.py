@@ -5,6 +5,7 @@ The first player wins by leaving totals 2, 6 and 10; a searcher finds those move
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -70,7 +71,13 @@ class Nim(core.Game):
         return search.terminal_value(self, state, seat) if self.is_over(state) else 0.5
 
     def search_moves(
-        self, view: dict[str, Any], legal: list[Any], rnd: random.Random, wide: float = 1.0
+        self,
+        view: dict[str, Any],
+        legal: list[Any],
+        rnd: random.Random,
+        wide: float = 1.0,
+        settle: int = 0,
+        deadline: float | None = None,
     ) -> list[Any]:
         return legal
 
@@ -127,7 +134,13 @@ def test_levels_say_what_they_are_in_words() -> None:
 def test_a_game_may_narrow_the_moves_searched_at_the_root() -> None:
     class Narrow(Nim):
         def search_moves(
-            self, view: dict[str, Any], legal: list[Any], rnd: random.Random, wide: float = 1.0
+            self,
+            view: dict[str, Any],
+            legal: list[Any],
+            rnd: random.Random,
+            wide: float = 1.0,
+            settle: int = 0,
+            deadline: float | None = None,
         ) -> list[Any]:
             return [a for a in legal if a != 2]  # the winning move from 4 left out on purpose
 
@@ -147,7 +160,13 @@ def test_normal_and_hard_search_the_games_budget_and_hard_four_times_it() -> Non
 def test_a_root_narrowed_to_one_move_is_not_searched() -> None:
     class One(Nim):
         def search_moves(
-            self, view: dict[str, Any], legal: list[Any], rnd: random.Random, wide: float = 1.0
+            self,
+            view: dict[str, Any],
+            legal: list[Any],
+            rnd: random.Random,
+            wide: float = 1.0,
+            settle: int = 0,
+            deadline: float | None = None,
         ) -> list[Any]:
             return [3]
 
@@ -293,7 +312,13 @@ def test_a_wider_root_is_asked_of_the_game_when_its_settings_say_so() -> None:
             return search.Params(iterations=10, hard={"wide": 2.0})
 
         def search_moves(
-            self, view: dict[str, Any], legal: list[Any], rnd: random.Random, wide: float = 1.0
+            self,
+            view: dict[str, Any],
+            legal: list[Any],
+            rnd: random.Random,
+            wide: float = 1.0,
+            settle: int = 0,
+            deadline: float | None = None,
         ) -> list[Any]:
             asked.append(wide)
             return legal[: round(1 * wide)]  # one move usually, two when asked twice as wide
@@ -304,3 +329,32 @@ def test_a_wider_root_is_asked_of_the_game_when_its_settings_say_so() -> None:
         "2 wins from 4, once searched"
     )
     assert asked == [1.0, 2.0]
+
+
+def test_a_game_may_settle_a_decision_itself_when_its_settings_say_so() -> None:
+    # Params.settle: the playouts a game's search_moves may spend deciding a move by itself
+    # (Dungeon Drawers' hard takes), passed with the search's deadline; 0 for normal here.
+    asked: list[tuple[int, float | None]] = []
+
+    class Settle(Nim):
+        def search_params(self) -> search.Params:
+            return search.Params(iterations=10, hard={"settle": 5})
+
+        def search_moves(
+            self,
+            view: dict[str, Any],
+            legal: list[Any],
+            rnd: random.Random,
+            wide: float = 1.0,
+            settle: int = 0,
+            deadline: float | None = None,
+        ) -> list[Any]:
+            asked.append((settle, deadline))
+            return [3] if settle else legal
+
+    view = {"total": 4, "turn": 0, "winner": None, "viewer": 0}
+    report = search.Report()
+    search.choose(Settle(), view, [1, 2, 3], random.Random(1), "normal")
+    assert search.choose(Settle(), view, [1, 2, 3], random.Random(1), "hard", report=report) == 3
+    assert [s for s, _ in asked] == [0, 5] and report.iterations == 0, "a settled move is not searched"
+    assert asked[1][1] is not None and asked[1][1] > time.perf_counter() - 2.0, "hard's 2 s deadline"

@@ -15,8 +15,10 @@ the public sheets, its hand. Heuristics, in short:
 from __future__ import annotations
 
 import copy
+import marshal
 import math
 import random
+import time
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
@@ -355,7 +357,7 @@ SEARCH = {
     "horizon": "mine",
     "iterations": 100,
     "confidence": 1.0,
-    "hard": {"wide": 2.0},
+    "hard": {"settle": 64, "iterations": 25},
 }
 
 # Points of projected final score (own minus the best other's) that move the evaluation from
@@ -652,7 +654,14 @@ def _decision(view: dict, own: Any) -> str:
     return "fight" if view["step"] == "encounter" else "turn"
 
 
-def search_moves(view: dict, legal: list[Any], rnd: random.Random, wide: float = 1.0) -> list[Any]:
+def search_moves(
+    view: dict,
+    legal: list[Any],
+    rnd: random.Random,
+    wide: float = 1.0,
+    settle: int = 0,
+    deadline: float | None = None,
+) -> list[Any]:
     """The moves searched at the root (``Game.search_moves``). Erase is left out: the
     heuristic never erases, and Erase only gives back installs that could have been chosen
     at once (searching it, the projection's horizon made it win; docs/ai/dungeon-drawers.md).
@@ -660,7 +669,9 @@ def search_moves(view: dict, legal: list[Any], rnd: random.Random, wide: float =
     element's placements narrow to the heuristic's own choice and its best few, a take to the
     cards card_value rates within TAKE_SPREAD of the heuristic's, so search only chooses among
     moves the heuristic rates alike or near. Path and fights: all moves. ``wide`` (hard's
-    ``SEARCH["hard"]``) multiplies the placements kept and the take's spread."""
+    ``SEARCH["hard"]``) multiplies the placements kept and the take's spread. ``settle``
+    (hard's): a decision in SETTLED is decided here by that many full playouts
+    (:func:`settle_move`)."""
     keep = [a for a in legal if a["t"] != "erase"] or legal
     own = choose_tuned(view, keep, rnd)
     kind = _decision(view, own)
@@ -669,6 +680,8 @@ def search_moves(view: dict, legal: list[Any], rnd: random.Random, wide: float =
     if own not in keep:
         return keep
     keep = [own] + [a for a in keep if a != own]  # search keeps it unless another does better
+    if settle and kind in SETTLED:
+        return [settle_move(view, keep, rnd, settle, deadline)]
     seat = view["viewer"]
     if kind == "take":
         top = card_value(view, seat, own["card"], TUNED)
@@ -704,6 +717,47 @@ def search_moves(view: dict, legal: list[Any], rnd: random.Random, wide: float =
     else:
         return keep
     return [own] + [a for a in ranked if a in keep and a != own][:places]
+
+
+# Hard's decisions settled by playouts to the end (``SEARCH["hard"]["settle"]``): the path and
+# the fights, where what is left of the game is short (a playout from Phase B costs about 4 ms),
+# its dice decide it, and the projection judges it worst (its correlation with the final
+# difference is about 0.37 at the start of Phase C: docs/ai/dungeon-drawers.md, fourth round).
+SETTLED = frozenset({"path", "fight"})
+
+
+def settle_move(
+    view: dict, moves: list[Any], rnd: random.Random, samples: int, deadline: float | None
+) -> Any:
+    """The move among ``moves`` (the heuristic's first) whose games end best for the seat: on
+    each of ``samples`` states dealt from the view (:func:`sample`), every move is played and
+    the game played to its end by the tuned heuristic for every seat, with the same dice and
+    the same heuristic randomness for every move; a move's worth is the mean of the seat's final
+    score minus the best other's, and the heuristic's move stays unless another's is higher.
+    Stops at ``deadline`` (``time.perf_counter``), after one sample at least."""
+    from engine import core
+
+    from .sample import sample
+
+    game = core.get("dungeon-drawers")
+    seat = view["viewer"]
+    totals = [0.0] * len(moves)
+    for n in range(samples):
+        if n and deadline is not None and time.perf_counter() >= deadline:
+            break
+        seed = rnd.getrandbits(64)
+        dealt = marshal.dumps(sample(view, random.Random(seed)))
+        for i, move in enumerate(moves):
+            state = marshal.loads(dealt)
+            game.play(state, seat, move)
+            own = random.Random(seed + 1)
+            while not game.is_over(state):
+                s = min(game.to_act(state))
+                game.play(state, s, choose_tuned(quick_view(state, s), [], own))
+            scores = game.result(state).scores
+            totals[i] += scores[seat] - max(v for o, v in enumerate(scores) if o != seat)
+    best = max(range(len(moves)), key=lambda i: (totals[i], i == 0))
+    return moves[best]
 
 
 def quick_view(state: dict, seat: int) -> dict[str, Any]:

@@ -177,3 +177,31 @@ def test_the_tuned_weights_beat_easys_in_heuristic_games() -> None:
             decided += 1
             wins += first == [tuned]
     assert wins >= 0.6 * decided, (wins, decided)
+
+
+def test_hards_paths_and_fights_are_settled_by_playouts_from_the_view_alone() -> None:
+    # Hard (SEARCH["hard"]["settle"]) decides its path and its fights by playing each move
+    # out to the end on samples of its view: one move comes back (nothing left to search),
+    # the same move when everything the seat cannot see is dealt again, at least one sample
+    # even when the deadline has passed; its other decisions are searched as Normal's.
+    from tests.dungeon_drawers.test_sample import reshuffled
+
+    state = GAME.new(2, None, 27)
+    settled: dict[str, int] = {}
+    while not GAME.is_over(state) and settled.get("fight", 0) < 3:
+        seat = min(GAME.to_act(state))
+        view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+        kind = ai._decision(view, ai.choose_tuned(view, legal, random.Random(5)))
+        got = ai.search_moves(view, legal, random.Random(5), settle=3)
+        if kind in ai.SETTLED and len(legal) > 1:
+            assert len(got) == 1 and got[0] in legal
+            twin = reshuffled(state, seat, random.Random(len(settled)))
+            assert twin != state and GAME.view(twin, seat) == view
+            assert ai.search_moves(GAME.view(twin, seat), legal, random.Random(5), settle=3) == got
+            late = ai.search_moves(view, legal, random.Random(5), settle=3, deadline=0.0)
+            assert len(late) == 1 and late[0] in legal
+            settled[kind] = settled.get(kind, 0) + 1
+        elif kind in ("take", "place"):
+            assert got == ai.search_moves(view, legal, random.Random(5)), "searched as Normal's"
+        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+    assert settled.get("path", 0) >= 1 and settled["fight"] == 3
