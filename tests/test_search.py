@@ -79,6 +79,10 @@ class Nim(core.Game):
         settle: int = 0,
         deadline: float | None = None,
     ) -> list[Any]:
+        return self.narrow(legal, wide, settle, deadline)
+
+    def narrow(self, legal: list[Any], wide: float, settle: int, deadline: float | None) -> list[Any]:
+        """What the tests' games keep at the root (``search_moves`` with what search passed)."""
         return legal
 
     def search_params(self) -> search.Params:
@@ -133,15 +137,7 @@ def test_levels_say_what_they_are_in_words() -> None:
 
 def test_a_game_may_narrow_the_moves_searched_at_the_root() -> None:
     class Narrow(Nim):
-        def search_moves(
-            self,
-            view: dict[str, Any],
-            legal: list[Any],
-            rnd: random.Random,
-            wide: float = 1.0,
-            settle: int = 0,
-            deadline: float | None = None,
-        ) -> list[Any]:
+        def narrow(self, legal: list[Any], wide: float, settle: int, deadline: float | None) -> list[Any]:
             return [a for a in legal if a != 2]  # the winning move from 4 left out on purpose
 
     view = {"total": 4, "turn": 0, "winner": None, "viewer": 0}
@@ -159,15 +155,7 @@ def test_normal_and_hard_search_the_games_budget_and_hard_four_times_it() -> Non
 
 def test_a_root_narrowed_to_one_move_is_not_searched() -> None:
     class One(Nim):
-        def search_moves(
-            self,
-            view: dict[str, Any],
-            legal: list[Any],
-            rnd: random.Random,
-            wide: float = 1.0,
-            settle: int = 0,
-            deadline: float | None = None,
-        ) -> list[Any]:
+        def narrow(self, legal: list[Any], wide: float, settle: int, deadline: float | None) -> list[Any]:
             return [3]
 
     report = search.Report()
@@ -311,15 +299,7 @@ def test_a_wider_root_is_asked_of_the_game_when_its_settings_say_so() -> None:
         def search_params(self) -> search.Params:
             return search.Params(iterations=10, hard={"wide": 2.0})
 
-        def search_moves(
-            self,
-            view: dict[str, Any],
-            legal: list[Any],
-            rnd: random.Random,
-            wide: float = 1.0,
-            settle: int = 0,
-            deadline: float | None = None,
-        ) -> list[Any]:
+        def narrow(self, legal: list[Any], wide: float, settle: int, deadline: float | None) -> list[Any]:
             asked.append(wide)
             return legal[: round(1 * wide)]  # one move usually, two when asked twice as wide
 
@@ -340,15 +320,7 @@ def test_a_game_may_settle_a_decision_itself_when_its_settings_say_so() -> None:
         def search_params(self) -> search.Params:
             return search.Params(iterations=10, hard={"settle": 5})
 
-        def search_moves(
-            self,
-            view: dict[str, Any],
-            legal: list[Any],
-            rnd: random.Random,
-            wide: float = 1.0,
-            settle: int = 0,
-            deadline: float | None = None,
-        ) -> list[Any]:
+        def narrow(self, legal: list[Any], wide: float, settle: int, deadline: float | None) -> list[Any]:
             asked.append((settle, deadline))
             return [3] if settle else legal
 

@@ -346,12 +346,12 @@ def _choose(view: dict, rnd: random.Random, w: Weights) -> Any:
 # the position. On one sample two moves then differ only by what they changed (the difference
 # has a standard error of about 0.001), and a move replaces the heuristic's own choice only if
 # it gains more than one standard error.
-# Search on since the third round (docs/ai/dungeon-drawers.md); the fourth round's won 54 of 100
-# games against the heuristic player on seed 1, short of the 65 % but stronger than
-# Easy, so Normal and Hard search.
-# Hard compares twice as many placements and takes (``wide``): at 100 playouts the paired search
-# is already an argmax of the projection, so four times the playouts alone changed nothing (9 of
-# 20 against normal); spent on a wider root they won 21 of 39 (docs/ai/dungeon-drawers.md).
+# Normal and Hard search around the heuristic with the TUNED weights (fifth round,
+# docs/ai/dungeon-drawers.md): Normal won 73 of 99 decided games against Easy on seed 1.
+# Hard settles its path and fights by playouts to the end (``settle``, SETTLED), its other
+# decisions searched as Normal's (25 x 4 = 100 playouts): at 100 the paired search is already an
+# argmax of the projection, and neither four times the playouts (9 of 20) nor a wider root
+# (13 of 30 on the tuned heuristic) beat Normal; settled, 38 of 60.
 SEARCH = {
     "method": "playouts",
     "horizon": "mine",
