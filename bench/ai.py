@@ -55,9 +55,10 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
     g, players, levels = job["g"], job["players"], job["levels"]
     iters: dict[str, int] = job["iterations"]
     state = game.new(players, job.get("options"), seed=job["seed"] + g)
-    # The game's budgets (SEARCH["iterations"], four times for hard) and no time budget,
-    # unless --iterations says otherwise: a seed replays the same match on any machine.
-    budgets = {lv: search.level_budget(game, lv) for lv in set(levels)}
+    # The game's budgets as the bot gives them (SEARCH["iterations"]; for hard SEARCH["hard"]
+    # applied, four times) and no time budget, unless --iterations says otherwise: a seed
+    # replays the same match on any machine.
+    budgets = {lv: search.level_budget(search.level_params(game, lv), lv) for lv in set(levels)}
     log: list[tuple[int, Any]] = []
     times: dict[str, list[float]] = {lv: [] for lv in set(levels)}
     its: dict[str, list[int]] = {lv: [] for lv in set(levels)}

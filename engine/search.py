@@ -121,7 +121,7 @@ class Params:
     # Full playouts a game's ``search_moves`` may play to decide a move by itself before the
     # search (0: none; passed on as ``settle=`` with the search's deadline): for a decision
     # whose worth shows only at the end of the game, which the search's horizon cannot see
-    # (Dungeon Drawers' hard: its takes).
+    # (Dungeon Drawers' hard: its path and its fights).
     settle: int = 0
     # Fields a hard player changes (e.g. {"others": "tree"}): what four times the budget buys
     # best in this game.
@@ -339,10 +339,10 @@ def level_params(game: Game, level_key: str) -> Params:
     return replace(params, **params.hard) if level_key == "hard" and params.hard else params
 
 
-def level_budget(game: Game, level_key: str) -> int:
-    """The playouts or iterations a decision of the level may spend (the level's scale times
-    its settings' ``iterations``): the budget its strength is measured at."""
-    return level_params(game, level_key).iterations * level(level_key).scale
+def level_budget(params: Params, level_key: str) -> int:
+    """The playouts or iterations a decision of the level may spend: the level's scale times
+    ``iterations`` of its settings (``level_params``), the budget its strength is measured at."""
+    return params.iterations * level(level_key).scale
 
 
 def choose(
@@ -371,7 +371,7 @@ def choose(
         legal,
         rnd,
         seconds=lv.seconds,
-        iterations=level_budget(game, lv.key),
+        iterations=level_budget(params, lv.key),
         report=report,
         params=params,
     )
