@@ -367,7 +367,7 @@ class Battle:
                 self.say(f"{who(self.seat)} keeps the monsters and gains 2 Evil.")
         elif eff == "suggestion":
             for s in solid:
-                cost = board.monster_cost(s["id"])
+                cost = self.suggestion_cost(s)
                 if answer.get("suggestion") != "withdraw" and board.can_pay(self.p, cost):
                     self.rule(board.pay, self.seat, cost)
                     self.say(
@@ -489,6 +489,23 @@ class Battle:
                 self.p["party"].insert(0, self.hypno)
             self.hypno = None
 
+    def suggestion_cost(self, s: dict[str, Any]) -> dict[str, int]:
+        """What keeping a sent monster costs under Suggestion. From revision 4 its Expertise
+        surcharge too ("every time you must pay its cost ... as though the extra symbol were
+        printed on the Monster Tile"), and a Cockatrice is paid with food while it lasts,
+        otherwise with Evil ("pay 1 Food or pay 1 Evil when paying his cost")."""
+        if self.rev < 4:
+            return board.monster_cost(s["id"])
+        own = self.own_monster(s) or {}
+        surcharge = OPPS["expertise"].get(own.get("expert") or "", {})
+        for way in board.cost_ways(s["id"]):
+            cost = board.monster_cost(s["id"], way)
+            for k, v in surcharge.items():
+                cost[k] = cost.get(k, 0) + v
+            if board.can_pay(self.p, cost):
+                break
+        return cost
+
     def can_strike(self, opt: dict[str, Any]) -> bool:
         """Whether an attack option finds someone it may hit in the line as it stands."""
         line = self.line()
@@ -563,10 +580,17 @@ class Battle:
                 self.poison.append((target, int(opt["poison"])))
             return True
         if kind == "split":
+            hit: Adv | None = None
             for k in range(2):
-                if self.line():
+                line = self.line()
+                if self.rev >= 4 and hit is not None:
+                    # "1 and 1 to any two": the second point goes to another adventurer while
+                    # there is one (revision 3 could hit the same one twice).
+                    line = [a for a in line if a is not hit] or line
+                if line:
                     d = dmg + (first_bonus if k == 0 else 0)
-                    self.hurt(self.aimed(self.line(), d, aim if k == 0 else None), d, name, monster=True)
+                    hit = self.aimed(line, d, aim if k == 0 else None)
+                    self.hurt(hit, d, name, monster=True)
             return True
         raise AssertionError(kind)
 

@@ -283,15 +283,23 @@ def do_expert(g: Any, state: State, seat: int, words: list[str], ev: list[Event]
         fail(state, seat, t["loc"], ev, "declined")
         state["task"] = None
         return
-    mid = words[1] if len(words) == 2 else ""
+    mid = words[1] if len(words) in (2, 3) else ""
+    ways = board.cost_ways(mid) if mid in MONSTERS else []
+    if len(words) == 3 and rules_revision(state) >= 4 and len(ways) > 1:
+        # Revision 4: the lord says how the Cockatrice is paid ('hire cockatrice evil'),
+        # "you can either pay 1 Food or pay 1 Evil when paying his cost".
+        ways = [words[2] == "evil"]
+    elif len(words) == 3:
+        mid = ""
     if mid not in state["offer"]["monsters"] or not can_hire_expert(state, seat, mid, t["space"]):
         raise IllegalAction("Hire an expert monster on offer that you can pay for, or 'hire none'.")
-    # House rule: a Cockatrice is paid with food when you can, otherwise with Evil.
+    # Without a word, a Cockatrice is paid with food when you can, otherwise with Evil.
     cost = next(
-        c
-        for c in (expert_cost(state, seat, mid, t["space"], alt) for alt in board.cost_ways(mid))
-        if board.can_pay(p, c)
+        (c for c in (expert_cost(state, seat, mid, t["space"], alt) for alt in ways) if board.can_pay(p, c)),
+        None,
     )
+    if cost is None:
+        raise IllegalAction(f"You cannot pay for an expert {MONSTERS[mid]['name']} that way.")
     if MONSTERS[mid].get("eats"):
         board.feed_demon(state, seat, ev)
     board.pay(state, seat, cost, ev)

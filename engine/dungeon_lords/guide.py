@@ -129,7 +129,7 @@ def _choices(g: Any, state: State, seat: int) -> str:
     t = state.get("task") or {}
     head = ""
     if ph in ("resolve", "payday") and t.get("type") in TASK:
-        cost = board.cost_text(tasks.payday_cost(state["players"][seat]))
+        cost = board.cost_text(tasks.payday_bill(state, seat))
         head = TASK[t["type"]].format(cap=t.get("cap", "?"), cost=cost) + " "
         if t.get("type") == "dig" and t.get("n"):
             head += f"Dug so far: {t['n']}. "
@@ -212,7 +212,7 @@ def _mine(state: State, seat: int) -> str:
             f"Evil {p['evil']} (paladin at {board.EVIL['paladin']}), {_n(len(p['monsters']), 'monster')}, "
             f"{_n(len(p['traps']), 'Trap Card')}.")  # fmt: skip
     nxt = {"taxes": "Taxes (1 gold per 2 tiles, rounded up; -3 points per gold unpaid)",
-           "payday": f"Pay Day (your monsters cost {board.cost_text(tasks.payday_cost(p))})",
+           "payday": f"Pay Day (your monsters cost {board.cost_text(tasks.payday_bill(state, seat))})",
            "special": "a Special Event"}.get(state.get("next_event") or "")  # fmt: skip
     if nxt and state["phase"] not in ("plan", "over"):
         line += f" Next season: {nxt}."

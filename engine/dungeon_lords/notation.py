@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Choice, IllegalAction, State
+from engine.core import Choice, IllegalAction, State, rules_revision
 
 from . import board, festival
 from .data import IMPROVED, LOC, LOC_IDS, MONSTERS, PETS, ROOMS, RULES, TRAPS
@@ -24,7 +24,7 @@ IF_SPELL = (
 PLAN_WORDS = ("trap", "send", "at", "pet")
 VERBS = (
     "keep", "dummy", "orders", "dig", "mine", "hire", "build", "return", "use", "release", "harvest",
-    "look", "put", "improve", "deconquer", "install", "rent", "bid", "prize", "pass", "discard", "pet",
+    "look", "put", "improve", "deconquer", "install", "rent", "bid", "prize", "pass", "discard", "pet", "pay",
 )  # fmt: skip
 EXAMPLES = {
     "keep": "keep mine", "dummy": "dummy monster", "orders": "orders food mine dig", "dig": "dig B2",
@@ -32,7 +32,7 @@ EXAMPLES = {
     "use": "use mint", "release": "release goblin", "harvest": "harvest 2", "look": "look 3",
     "put": "put 1", "improve": "improve C2 shed", "deconquer": "deconquer C1", "install": "install stone C2",
     "rent": "rent mint", "bid": "bid 2", "prize": "prize food", "pass": "pass hen", "discard": "discard hen",
-    "pet": "pet hen",
+    "pet": "pet hen", "pay": "pay evil 1",
 }  # fmt: skip
 PLAN_FORM = "'fight C1 [trap stone] [at 2] [send troll goblin+]'"
 
@@ -156,6 +156,7 @@ def shape_ok(verb: str, args: list[str]) -> bool:
         "pass": n == 1 and a0 in PETS,
         "discard": n == 1 and a0 in PETS,
         "pet": n in (1, 2) and a0 in PETS and (n == 1 or board.is_cell(args[1])),
+        "pay": n == 2 and a0 == "evil" and board.is_number(args[1]),
     }
     return bool(shapes[verb])
 
@@ -327,7 +328,15 @@ def _pay(state: State, seat: int | None, words: list[str]) -> str:
 
     if seat is None:
         return "Pay every monster"
-    return f"Pay every monster: {cost_words(tasks.payday_cost(state['players'][seat]))}"
+    n = int(words[2]) if len(words) == 3 else 0
+    choose = rules_revision(state) >= 4 and tasks.cockatrices(state["players"][seat])
+    cost = cost_words(tasks.payday_bill(state, seat, n if choose else None))
+    if n:
+        which = "a Cockatrice" if n == 1 else f"{n} Cockatrices"
+        return f"Pay every monster, {which} with Evil: {cost}"
+    if choose:
+        return f"Pay every monster, Cockatrices with food: {cost}"
+    return f"Pay every monster: {cost}"
 
 
 def _keep(state: State, seat: int | None, words: list[str]) -> str:
