@@ -259,13 +259,24 @@ class Battle:
         if self.plan.get("if", {}).get("installed") == "last":
             springs = cards + installed  # the player orders the traps ('installed:last')
         icons = max(0, sum(trap_icons(a) for a in self.real()) - self.minus)
+        loads = list(self.plan.get("installed_loads", []))
         for i, (tid, was_installed) in enumerate(springs):
             t = TRAPS[tid]
+            loaded = None
             if was_installed:
                 self.say(f"The trap installed on {self.tile} springs.")
+                loaded = loads.pop(0) if loads else None  # loaded when it was installed
             else:
                 self.p["traps"].remove(tid)
-                self.rule(board.pay, self.seat, t["cost"][self.year - 1])
+                cost = dict(t["cost"][self.year - 1])
+                if cost.get("monster") and self.rev >= 4:
+                    # The lord names the monster loaded ('load troll'); house decision 51.
+                    cost.pop("monster")
+                    loaded = board.load_catapult(self.state, self.seat, self.plan.get("load"))
+                    self.say(
+                        f"{who(self.seat)} loads the Monster Catapult with the {MONSTERS[loaded]['name']}."
+                    )
+                self.rule(board.pay, self.seat, cost)
                 if self.room and not ROOMS[self.room].get("combat", {}).get("no_surcharge"):
                     self.p["gold"] -= RULES["room_trap_surcharge"]
             self.state["trap_discard"].append(tid)
@@ -295,8 +306,13 @@ class Battle:
             else:
                 # 'at n' in the plan aims the first Trap Card played (not an installed trap).
                 first_card = i == min((k for k, (_, inst) in enumerate(springs) if not inst), default=-1)
-                target_idx = self.choose_trap_target(line, 0 if first_card else 1)
-                dmg[target_idx] = t["dmg"][y]
+                want = self.plan.get("target") if first_card else None
+                if was_installed and self.rev >= 4:
+                    want = self.plan.get("installed_at")  # 'installed@n': "an adventurer of your choice"
+                target_idx = self.choose_trap_target(line, want)
+                dmg[target_idx] = (
+                    board.catapult_damage(self.state, loaded) if tid == "catapult" else t["dmg"][y]
+                )
             self.say(f"{who(self.seat)} springs {t['name']}.")
             # Thieves: remove one point per trap icon, starting with the damage aimed at the front.
             for k in range(len(dmg)):
@@ -321,9 +337,10 @@ class Battle:
                         self.no_heal = True
                         self.say("The dart hits a priest: no healing this round.")
 
-    def choose_trap_target(self, line: list[Adv], i: int) -> int:
-        want = self.plan.get("target")
-        if want is not None and i == 0 and 0 <= want - 1 < len(line):
+    def choose_trap_target(self, line: list[Adv], want: int | None) -> int:
+        """The place in line a trap of "an adventurer of your choice" hits: the one the plan
+        names while someone stands there, otherwise the automatic choice."""
+        if want is not None and 0 <= want - 1 < len(line):
             return int(want) - 1
         return line.index(pick_target(line, 1))
 

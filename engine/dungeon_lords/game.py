@@ -426,7 +426,9 @@ class DungeonLords(core.Game):
             plan = parse_plan(text)
             if plan["tile"] not in board.battle_tiles(p):
                 plan["tile"] = board.battle_tiles(p)[0]
-            plan["installed"] = [it["trap"] for it in p.get("installed", []) if it["cell"] == plan["tile"]]
+            here = [it for it in p.get("installed", []) if it["cell"] == plan["tile"]]
+            plan["installed"] = [it["trap"] for it in here]
+            plan["installed_loads"] = [it.get("load") for it in here]
             festival.drop_installed(p, plan["tile"])  # an installed trap springs in the first battle there
             festival.use_combat_pet(self, state, s, plan, ev)
             sent = []
