@@ -13,7 +13,7 @@ from engine.core import IllegalAction
 from engine.dungeon_lords import festival, notation, plan_chooser, production, tasks
 from tables.turns import only_move
 
-from .helpers import G, adv, new_x
+from .helpers import G, new_x
 from .test_dungeon_lords_issue29 import plan, plan_state
 
 
