@@ -267,18 +267,7 @@ class Battle:
                 self.say(f"The trap installed on {self.tile} springs.")
                 loaded = loads.pop(0) if loads else None  # loaded when it was installed
             else:
-                self.p["traps"].remove(tid)
-                cost = dict(t["cost"][self.year - 1])
-                if cost.get("monster") and self.rev >= 4:
-                    # The lord names the monster loaded ('load troll'); house decision 51.
-                    cost.pop("monster")
-                    loaded = board.load_catapult(self.state, self.seat, self.plan.get("load"))
-                    self.say(
-                        f"{who(self.seat)} loads the Monster Catapult with the {MONSTERS[loaded]['name']}."
-                    )
-                self.rule(board.pay, self.seat, cost)
-                if self.room and not ROOMS[self.room].get("combat", {}).get("no_surcharge"):
-                    self.p["gold"] -= RULES["room_trap_surcharge"]
+                loaded = self.play_card(tid)
             self.state["trap_discard"].append(tid)
             line = self.line()
             if not line:
@@ -336,6 +325,22 @@ class Battle:
                     if victim["cls"] == "priest":
                         self.no_heal = True
                         self.say("The dart hits a priest: no healing this round.")
+
+    def play_card(self, tid: str) -> str | None:
+        """A Trap Card from the hand: it is paid (in a room 1 gold more); returns the monster
+        loaded into a Monster Catapult, which the lord names from revision 4 ('load troll',
+        house decision 51)."""
+        self.p["traps"].remove(tid)
+        cost = dict(TRAPS[tid]["cost"][self.year - 1])
+        loaded = None
+        if cost.get("monster") and self.rev >= 4:
+            cost.pop("monster")
+            loaded = board.load_catapult(self.state, self.seat, self.plan.get("load"))
+            self.say(f"{who(self.seat)} loads the Monster Catapult with the {MONSTERS[loaded]['name']}.")
+        self.rule(board.pay, self.seat, cost)
+        if self.room and not ROOMS[self.room].get("combat", {}).get("no_surcharge"):
+            self.p["gold"] -= RULES["room_trap_surcharge"]
+        return loaded
 
     def choose_trap_target(self, line: list[Adv], want: int | None) -> int:
         """The place in line a trap of "an adventurer of your choice" hits: the one the plan
