@@ -9,9 +9,14 @@ from __future__ import annotations
 
 from engine.core import State, rules_revision
 
-# The phases whose moves read the hidden cards: Production (building pets), battle plans
-# (Trap Cards, combat pets) and the Pet Phase (the pets passed and kept).
-READS_HIDDEN = ("production", "plan", "pet_pass", "pet_discard")
+# What the moves of each phase read of the hidden cards: Production its building pets, a
+# battle plan its Trap Cards and combat pets, the Pet Phase the pets passed and kept.
+READS: dict[str, tuple[str, ...]] = {
+    "production": ("pets",),
+    "plan": ("traps", "pets"),
+    "pet_pass": ("pets",),
+    "pet_discard": ("pets",),
+}
 
 
 def holds_hidden(state: State, seat: int) -> bool:
@@ -22,15 +27,16 @@ def holds_hidden(state: State, seat: int) -> bool:
 
 def choice_reads_hidden(state: State, seat: int) -> bool:
     """Whether the seat's moves now depend on what it hides: the phases above while it
-    holds hidden cards, and the Trap Card given back in the Second Year (which of his
-    cards are alike is his secret)."""
+    holds the cards they read, and the Trap Card given back in the Second Year (which of
+    his cards are alike is his secret)."""
     task = state.get("task") or {}
     if task.get("type") == "return" and task.get("seat") == seat:
         return True
-    return state["phase"] in READS_HIDDEN and holds_hidden(state, seat)
+    p = state["players"][seat]
+    return any(p.get(kind) for kind in READS.get(state["phase"], ()))
 
 
 def may_enter_for(state: State, seat: int) -> bool:
-    """Whether the engine may enter the seat's only choice itself (revision 4 on; earlier
-    revisions entered it whenever it was the only one, and replay so)."""
-    return rules_revision(state) < 4 or not holds_hidden(state, seat)
+    """Whether the engine may enter the seat's only choice of this phase itself (revision 4
+    on; earlier revisions entered it whenever it was the only one, and replay so)."""
+    return rules_revision(state) < 4 or not choice_reads_hidden(state, seat)

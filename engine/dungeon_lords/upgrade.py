@@ -41,9 +41,9 @@ CHANGES: dict[int, str] = {
     ),
     4: (
         "Nobody's hidden pets or Trap Cards decide any more whether the table waits for them: a lord "
-        "holding a face-down pet or Trap Cards always chooses his battle plan and ends his own "
-        "Production, and the Trap Card given back in the Second Year is always chosen. At Pay Day each "
-        "Cockatrice is paid with food or Evil as you choose, and an Expertise Tile adds to the cost "
+        "holding a face-down pet or Trap Cards always chooses his battle plan, one holding a face-down "
+        "pet ends his own Production, and the Trap Card given back in the Second Year is always chosen. "
+        "At Pay Day each Cockatrice is paid with food or Evil as you choose, and an Expertise Tile adds to the cost "
         "chosen; Suggestion charges an expert's surcharge too and lets a Cockatrice be paid with Evil; "
         "Hire Expert Monster offers both ways to pay a Cockatrice. You aim an installed Poisoned Dart, "
         "you choose the monster loaded into the Monster Catapult (a big monster hits harder), and the "

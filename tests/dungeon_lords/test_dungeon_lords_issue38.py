@@ -392,3 +392,13 @@ def test_the_twin_check_catches_what_revision_3_told() -> None:
 @pytest.mark.parametrize("seed", range(10, 13))
 def test_another_lords_hidden_cards_never_decide_whose_turn_it_is_in_whole_games(seed: int) -> None:
     assert twin_checks(seed, 2 + seed % 3, 5000) > 50
+
+
+def test_trap_cards_alone_do_not_hold_up_production() -> None:
+    # Production reads only the building pets: a lord with Trap Cards, no pet and nothing to use
+    # is done at once, as before (his cards tell nothing there).
+    s = new_x(2, 5)
+    s["players"][0]["traps"] = ["stone"]
+    s["players"][0]["pets"] = []
+    production.start(s, [])
+    assert 0 not in G.to_act(s)
