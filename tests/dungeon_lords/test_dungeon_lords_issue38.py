@@ -66,9 +66,10 @@ def combat_twin(revision: int | None, traps: list[str], pets: list[str], gold: i
 def test_a_battle_plan_is_not_entered_for_a_lord_because_of_what_he_hides(
     revision: int | None, same: bool, one: tuple[Any, ...], other: tuple[Any, ...]
 ) -> None:
-    # "Only the number of Trap Cards is public": a Cursed Ring he cannot pay for (it "costs 1
-    # gold") left him one plan, entered for him, while a Rolling Stone made the table wait; a
-    # Raven (a scoring pet) did the same against a Ghosty.
+    # Trap Cards: "keep hidden" (only their number shows); a pet "remains a secret until you use
+    # it". A Cursed Ring he cannot pay for (it costs 1 gold) left him one plan, entered for him,
+    # while a Rolling Stone made the table wait; a Raven (a scoring pet) did the same against a
+    # Ghosty.
     a, b = combat_twin(revision, *one), combat_twin(revision, *other)
     assert (public(a) == public(b)) is same
     if same:
