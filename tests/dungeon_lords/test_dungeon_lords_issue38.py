@@ -353,7 +353,8 @@ def redealt(state: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, A
 
 def twin_checks(seed: int, seats: int, moves: int, revision: int | None = None) -> int:
     """Plays a random game; before each move, deals another lord's hidden cards again and
-    checks the move leaves the same lords to act. Returns how many twins were compared."""
+    checks the move leaves the same lords to act, says the same to the table and shows it the
+    same board. Returns how many twins were compared."""
     rnd = random.Random(seed)
     state = G.new(seats, {"inaccessible": "random"}, seed, revision=revision)
     compared = 0
@@ -362,15 +363,17 @@ def twin_checks(seed: int, seats: int, moves: int, revision: int | None = None) 
             break
         seat = rnd.choice(sorted(G.to_act(state)))
         action = rnd.choice(G.legal_actions(state, seat))
-        after, _ = G.apply(state, seat, action)
+        after, said = G.apply(state, seat, action)
         # A plan already given names its Trap Card, a pet passed or discarded names the pet:
         # dealing his cards again would break them (the Pet Phase asks everybody anyway).
         planned = state["phase"] == "plan" and any(state["combat"]["plans"].values())
         planned = planned or state["phase"] in ("pet_pass", "pet_discard")
         others = [b for b in range(seats) if b != seat and hidden.holds_hidden(state, b)]
         if others and not planned:
-            twin, _ = G.apply(redealt(state, rnd.choice(others), rnd), seat, action)
+            twin, twin_said = G.apply(redealt(state, rnd.choice(others), rnd), seat, action)
             assert G.to_act(twin) == G.to_act(after), (state["phase"], action)
+            assert [e.text for e in twin_said if e.seat is None] == [e.text for e in said if e.seat is None]
+            assert G.view(twin, None) == G.view(after, None), (state["phase"], action)
             compared += 1
         state = after
     return compared
