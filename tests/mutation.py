@@ -29,7 +29,25 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # The tests that speak for each module (a mutant is judged by these alone).
 TESTS = {
-    "tables/turns.py": ["tests/test_turns.py", "tests/test_live_turns.py"],
+    "engine/monster_inn/rules.py": ["tests/monster_inn/test_monster_inn_rules.py"],
+    "engine/monster_inn/views.py": ["tests/monster_inn/test_monster_inn_secrets.py"],
+    "engine/dungeon_lair/board.py": [
+        "tests/dungeon_lair/test_dungeon_lair_rules.py",
+        "tests/dungeon_lair/test_dungeon_lair_map.py",
+    ],
+    "engine/dungeon_decorators/rules.py": [
+        "tests/dungeon_decorators/test_dungeon_decorators_placement.py",
+        "tests/dungeon_decorators/test_dungeon_decorators_scoring.py",
+        "tests/dungeon_decorators/test_dungeon_decorators_rounds.py",
+    ],
+    "engine/dungeon_drawers/rules.py": [
+        "tests/dungeon_drawers/test_dungeon_drawers_build.py",
+        "tests/dungeon_drawers/test_dungeon_drawers_path.py",
+        "tests/dungeon_drawers/test_dungeon_drawers_defend.py",
+        "tests/dungeon_drawers/test_dungeon_drawers_scoring.py",
+    ],
+    "engine/dungeon_lords/combat.py": ["tests/dungeon_lords/test_dungeon_lords_combat.py"],
+    "tables/turns.py": ["tests/test_turns.py", "tests/test_live_turns.py", "tests/test_chooser.py"],
     "tables/play.py": ["tests/test_tables.py", "tests/test_turns.py", "tests/test_thinking.py"],
     "cogs/common.py": ["tests/test_bot.py", "tests/test_cog_ack.py", "tests/reliability/test_rel_kill.py"],
     "tests/reliability/test_rel_twins.py": ["tests/reliability/test_rel_twins.py"],
@@ -79,7 +97,9 @@ def main() -> int:
         t0 = time.perf_counter()
         subprocess.run([*cr, "exec", str(config), str(session)], cwd=tree, check=True)
         seconds = time.perf_counter() - t0
-        dump = subprocess.run([*cr, "dump", str(session)], cwd=tree, check=True, capture_output=True, text=True)
+        dump = subprocess.run(
+            [*cr, "dump", str(session)], cwd=tree, check=True, capture_output=True, text=True
+        )
     report = summarize(args.module, tests, dump.stdout, total, seconds)
     path = out / (args.module.replace("/", "_") + ".md")
     path.write_text(report)
