@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
 import sqlite3
 import subprocess
 import sys
