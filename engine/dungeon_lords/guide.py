@@ -40,7 +40,8 @@ BOARDS = {
     "rent": "Rent Rooms: a room in town (no tax, no room points); III pays 1 gold, I may take that gold",
 }
 PHASE = {
-    "inacc": "Game start: you drew 3 Orders Cards. Keep one; the other two cannot be played in season 1.",
+    "inacc": "Game start: each lord drew 3 Orders Cards and keeps one; the other two cannot be played in "
+    "season 1.",
     "dummy": "Two players: the non-player gives orders too, blocking spaces. The starting player picks "
     "its third order.",
     "production": "Production: everyone uses their Year-1 rooms at once. A room takes free imps (Troll "
@@ -49,7 +50,7 @@ PHASE = {
     "more evil), then the next; 0 imps gets nothing; all imps sent are busy this season.",
     "prize": "Festival: the lords choose their prizes, most imps first.",
     "pet_pass": "Pet Phase: everyone passes one face-down pet to the left, in secret.",
-    "pet_discard": "Pet Phase: everyone discards one pet, in secret; you keep the rest face down (1 point "
+    "pet_discard": "Pet Phase: everyone discards one pet, in secret; the rest stay face down (1 point "
     "each at the end if never used).",
     "payday": "Pay Day: every lord pays each monster its cost again (an expert its surcharge too; a "
     "Cockatrice with food or Evil, as he chooses), or releases monsters (Evil +1 each) until the rest can "
