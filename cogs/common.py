@@ -171,9 +171,11 @@ def board_view(update: Update) -> discord.ui.View:
         view.add_item(ChooseButton(update.game_id, update.version))
     if not update.over:
         from cogs.guide import WhatNowButton  # here: cogs.guide imports this module
+        from cogs.hints import HintButton  # here: cogs.hints imports this module
 
         view.add_item(HandButton(update.game_id))
         view.add_item(WhatNowButton(update.game_id))
+        view.add_item(HintButton(update.game_id))
     return view
 
 

@@ -175,6 +175,10 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN ai_level TEXT;
     """,
+    # 7: the hints a seat asked for (issue 40 point 7), counted for the final board.
+    """
+    ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 # PostgreSQL spelling of the same history: Discord ids and seeds are BIGINT,
@@ -288,6 +292,10 @@ PG_MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN ai_level TEXT;
     """,
+    # 7
+    """
+    ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 # The tables every schema version has (foreign/damaged checks, `bot.py migrate`).
@@ -320,6 +328,9 @@ class SeatRow:
         """The strength this computer seat plays at: a seat stored by an earlier
         release (no level) keeps today's player, the one its game started with."""
         return self.ai_level or "easy"
+
+    # Hints this seat asked for (schema 7, issue 40): said on the final board.
+    hints: int = 0
 
 
 @dataclass
@@ -496,9 +507,10 @@ class Store:
     # ---- reads ---------------------------------------------------------------
     async def _seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._fetch(
-            "SELECT seat, user_id, name, is_ai, ai_level FROM seats WHERE game_id=? ORDER BY seat", game_id
+            "SELECT seat, user_id, name, is_ai, ai_level, hints FROM seats WHERE game_id=? ORDER BY seat",
+            game_id,
         )
-        return [SeatRow(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows]
+        return [SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5]) for r in rows]
 
     def _game(self, r: Any, seats: list[SeatRow]) -> GameRow:
         return GameRow(
@@ -958,6 +970,10 @@ class Store:
                 "ON CONFLICT (user_id) DO UPDATE SET since=excluded.since, until=excluded.until",
                 (user_id, since, until),
             )
+
+    async def count_hint(self, game_id: int, seat: int) -> None:
+        """One more hint given to ``seat``: not game state, no version bump."""
+        await self.backend.write("UPDATE seats SET hints=hints+1 WHERE game_id=? AND seat=?", (game_id, seat))
 
     async def hand_to_ai(self, game_id: int, version: int, seat: int, level: str | None = None) -> int:
         """A running game's seat is taken over by the AI (the player left), playing

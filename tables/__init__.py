@@ -20,6 +20,7 @@ nothing.
 - ``revisions`` games carried to newer rules at start-up, and their threads told what changed
 - ``stats``    /stats
 - ``rules``    /rules: the How to play section, the rest attached
+- ``hints``    the "Hint" button: the normal search's best moves for a seat, privately
 - ``settings`` server and game settings, DM opt-in
 - ``upkeep``   boards owed to a thread, handing a seat over, pause/resume/extend,
                lobby expiry, "tell me when I'm next", /mygames in pages
@@ -32,6 +33,7 @@ from store import CommitUnknown, DatabaseTimeout
 from tables.base import NOT_TAKEN, SLOW, GameInfo, MoveTaken, TablesBase, replayed
 from tables.board import BoardMixin
 from tables.chooser import ChooserMixin
+from tables.hints import HintsMixin
 from tables.history import TAKEN_BACK, HistoryMixin
 from tables.lobby import LobbyMixin
 from tables.play import CHOICE_REF, PlayMixin
@@ -70,6 +72,7 @@ class Tables(
     HistoryMixin,
     StatsMixin,
     RulesMixin,
+    HintsMixin,
     SettingsMixin,
     RevisionsMixin,
     TablesBase,
