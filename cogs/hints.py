@@ -17,7 +17,9 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:hint:(
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
-            discord.ui.Button(label="Hint", style=discord.ButtonStyle.secondary, custom_id=f"lk:hint:{game_id}")
+            discord.ui.Button(
+                label="Hint", style=discord.ButtonStyle.secondary, custom_id=f"lk:hint:{game_id}"
+            )
         )
         self.game_id = game_id
 

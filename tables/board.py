@@ -15,8 +15,8 @@ from engine import core
 from engine.core import Event
 from store import GameRow
 from tables.base import TablesBase
-from tables.results import MAX_STEP_IMAGES, TableError, Update
 from tables.hints import hints_used
+from tables.results import MAX_STEP_IMAGES, TableError, Update
 from tables.text import display_name, fit_message, image_names, named, result_text
 
 log = logging.getLogger("lairkeeper.tables")

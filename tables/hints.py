@@ -63,15 +63,22 @@ def hints_on(row: GameRow) -> bool:
     return bool(row.settings.get("hints", DEFAULT_SETTINGS["hints"]))
 
 
-def hint_text(game: core.Game, state: dict[str, Any], move: Action, ranked: Ranked) -> str:
+def hint_text(
+    game: core.Game, state: dict[str, Any], move: Action, ranked: Ranked, only: bool = False
+) -> str:
     """The private answer: up to three moves, best first, each with its win share
-    and playouts, in the game's own words for the move."""
-    if not ranked:  # one move, or the game left the search one move to weigh
+    and playouts, in the game's own words for the move (``only``: the seat has one
+    legal move)."""
+    if only:
+        return f"You have one move here: **{game.describe(state, move)}**."
+    if not ranked:  # the game left the search one move worth weighing
         return (
             f"A computer player would play **{game.describe(state, move)}**: "
             "it is the only move worth weighing here."
         )
-    lines = [f"What a {search.level(HINT_LEVEL).name.lower()} computer player would weigh, from what you can see:"]
+    lines = [
+        f"What a {search.level(HINT_LEVEL).name.lower()} computer player would weigh, from what you can see:"
+    ]
     for place, (action, playouts, value) in enumerate(ranked[:TOP], 1):
         share = round(100 * value / playouts) if playouts else 0
         lines.append(
@@ -105,7 +112,7 @@ class HintsMixin(TablesBase):
         except Exception:
             raise TableError("No hint could be worked out just now; please try again in a moment.") from None
         await self.store.count_hint(game_id, seat)
-        return hint_text(game, row.state, move, ranked)
+        return hint_text(game, row.state, move, ranked, only=len(job.legal) == 1)
 
 
 def hints_used(row: GameRow) -> str:

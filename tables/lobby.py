@@ -12,6 +12,7 @@ from engine import core, search
 from engine.core import IllegalAction
 from store import Conflict, GameRow, SeatRow
 from tables.base import TablesBase
+from tables.hints import hints_on
 from tables.results import Lobby, TableError, Update
 from tables.settings import check_settings
 
@@ -35,6 +36,7 @@ def lobby_of(row: GameRow) -> Lobby:
         row.options,
         row.status,
         row.thread_id,
+        hints_on(row),
     )
 
 

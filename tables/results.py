@@ -64,6 +64,7 @@ class Lobby:
     options: dict[str, Any]
     status: str
     thread_id: int | None = None
+    hints: bool = True  # the game's "Hint" button answers (the host's choice)
 
     @property
     def text(self) -> str:
@@ -75,6 +76,8 @@ class Lobby:
         ]
         if opts:
             lines.append(f"Options: {opts}.")
+        if not self.hints:
+            lines.append("Hints are off in this game.")
         if self.status == "lobby":
             lines.append("Press **Join** to take a seat; the host presses **Start** when ready.")
             # The menu's instructions live here: a phone cuts a placeholder short (issue 28).

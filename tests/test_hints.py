@@ -1,0 +1,187 @@
+"""A hint on request (issue 40 point 7): "the moves the searching computer player would
+consider best for this seat now, the top three with how often each won its playouts
+... computed from the seat's own view only. A host can switch hints off for a game
+... and the final board says how many hints each player used." """
+
+from __future__ import annotations
+
+import asyncio
+import json
+import pickle
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import core
+from store import Store
+from tables import TableError, Tables, hints, thinking
+from tables.board import words
+
+ALICE, BOB = 101, 202
+LINE = re.compile(r"\d\. \*\*(?P<move>.+)\*\*: won (?P<share>\d+)% of its (?P<n>\d+) playouts?")
+
+
+@pytest.fixture
+async def tables(tmp_path: Path):  # type: ignore[no-untyped-def]
+    store = await Store(str(tmp_path / "h.db")).open()
+    t = Tables(store, thinker=thinking.Thinker(0))  # a thread: the real hint search, in-process
+    yield t
+    t.close()
+    await store.close()
+
+
+async def race(t: Tables, settings: dict[str, Any] | None = None) -> int:
+    lobby = await t.create(ALICE, "alice", "test-race", seed=987_654_321, settings=settings)
+    await t.join(lobby.game_id, BOB, "bob")
+    await t.start(lobby.game_id, ALICE)
+    return lobby.game_id
+
+
+async def mover(t: Tables, gid: int) -> tuple[int, int]:
+    """(the user to move, the other one)."""
+    row = await t.store.get(gid)
+    assert row is not None and row.state is not None
+    seat = row.state["turn"] % row.state["seats"]
+    return row.seats[seat].user_id, row.seats[1 - seat].user_id  # type: ignore[return-value]
+
+
+async def to_seven(t: Tables, gid: int) -> int:
+    """Plays the race to a total of 7 (3, 3, 1); returns the user to move."""
+    for add in ("3", "3", "1"):
+        user, _ = await mover(t, gid)
+        await t.act(gid, user, add)
+    user, _ = await mover(t, gid)
+    return user
+
+
+async def test_a_hint_lists_the_best_moves_with_their_win_shares(tables: Tables) -> None:
+    """At 7 of 10, "Add 3" reaches ten and its +5: the real search ranks it first, with
+    the best share of won playouts; every move says its share and playouts."""
+    gid = await race(tables)
+    user = await to_seven(tables, gid)
+    text = await tables.hint(gid, user)
+    found = [m.groupdict() for m in LINE.finditer(text)]
+    assert 1 <= len(found) <= 3 and len(found) == len(text.splitlines()) - 2, text
+    assert found[0]["move"] == "Add 3", text
+    shares = [int(f["share"]) for f in found]
+    assert shares[0] == max(shares) and shares[0] > shares[-1], text
+    assert all(int(f["n"]) > 0 for f in found)
+    assert "{" not in text and "_" not in text, "only words a player would say"
+    row = await tables.store.get(gid)
+    assert row is not None and {s.user_id: s.hints for s in row.seats}[user] == 1
+
+
+async def test_a_hint_is_counted_for_the_seat_that_asked(tables: Tables) -> None:
+    gid = await race(tables)
+    user, other = await mover(tables, gid)
+    await tables.hint(gid, user)
+    await tables.hint(gid, user)
+    row = await tables.store.get(gid)
+    assert row is not None
+    counts = {s.user_id: s.hints for s in row.seats}
+    assert counts == {user: 2, other: 0}
+
+
+async def test_hints_off_refuses_with_a_sentence_and_counts_nothing(tables: Tables) -> None:
+    gid = await race(tables, {"hints": False})
+    assert "Hints are off" in (await tables.lobby(gid)).text
+    user, _ = await mover(tables, gid)
+    with pytest.raises(TableError, match=r"^The host switched hints off for this game\.$"):
+        await tables.hint(gid, user)
+    row = await tables.store.get(gid)
+    assert row is not None and all(s.hints == 0 for s in row.seats)
+
+
+async def test_a_hint_only_for_the_seat_to_move(tables: Tables) -> None:
+    gid = await race(tables)
+    _, waiting = await mover(tables, gid)
+    with pytest.raises(TableError, match="not your move"):
+        await tables.hint(gid, waiting)
+    with pytest.raises(TableError, match="Only the players"):
+        await tables.hint(gid, 999)
+
+
+async def test_the_final_board_says_how_many_hints_each_player_used(tables: Tables) -> None:
+    gid = await race(tables)
+    for _ in range(3):
+        user, _ = await mover(tables, gid)
+        if user == ALICE:
+            await tables.hint(gid, ALICE)
+        await tables.act(gid, user, "3")
+    row = await tables.store.get(gid)
+    assert row is not None and row.state is not None
+    used = {s.name: s.hints for s in row.seats}
+    assert used["alice"] >= 1 and used["bob"] == 0
+    while not core.get("test-race").is_over(row.state):
+        user, _ = await mover(tables, gid)
+        await tables.act(gid, user, "3")
+        row = await tables.store.get(gid)
+        assert row is not None and row.state is not None
+    tail = "\n".join(words(row, [], None, None).tail)
+    assert f"Hints used: alice {used['alice']}, bob 0." in tail
+
+
+async def test_a_hints_job_holds_only_the_seats_view(tables: Tables) -> None:
+    """The job a hint really sends to the pool, pickled as a process pool sends it, is
+    the seat's view, its legal moves, a seed from that view and the normal level: a
+    twin state that differs only in the other seat's secret card sends the same bytes
+    and gets the same hint."""
+    sent: list[tuple[dict[str, Any], bytes]] = []
+    real_job_for = hints.job_for
+
+    def capture(g: core.Game, state: dict[str, Any], seat: int, level: str) -> thinking.Job:
+        job = real_job_for(g, state, seat, level)
+        sent.append((json.loads(json.dumps(state)), pickle.dumps(job)))
+        return job
+
+    gid = await race(tables)
+    user, _ = await mover(tables, gid)
+    hints.job_for = capture  # type: ignore[assignment]
+    try:
+        text = await tables.hint(gid, user)
+    finally:
+        hints.job_for = real_job_for  # type: ignore[assignment]
+    ((state, blob),) = sent
+    game = core.get("test-race")
+    seat = state["turn"] % state["seats"]
+    job = pickle.loads(blob)
+    assert job == thinking.Job(
+        "test-race",
+        game.view(state, seat),
+        game.legal_actions(state, seat),
+        thinking.ai_seed(state, seat),
+        "normal",
+    )
+    assert str(state["rng"]["seed"]).encode() not in blob, "the game's random seed never reaches a worker"
+    twin = json.loads(json.dumps(state))
+    twin["cards"][1 - seat] = next(c for c in range(1, 10) if c not in state["cards"])
+    assert game.view(twin, seat) == game.view(state, seat) and twin != state
+    twin_job = real_job_for(game, twin, seat, "normal")
+    assert pickle.dumps(twin_job) == blob, "a secret the seat cannot see changes nothing sent"
+    move, ranked = hints.think_hint(job)
+    said = hints.hint_text(game, state, move, ranked)
+    assert said == hints.hint_text(game, twin, move, ranked), "the words are the same for the twin"
+    assert LINE.search(text) and LINE.search(said)
+
+
+def test_hint_sits_beside_what_now_on_every_running_board() -> None:
+    from cogs.common import board_view
+    from cogs.hints import HINT_ITEMS
+    from tables import Update
+
+    async def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        running = board_view(Update(game_id=5, version=3, thread_id=1, text="", choose=True))
+        over = board_view(Update(game_id=5, version=3, thread_id=1, text="", over=True))
+        return (
+            [c for row in running.to_components() for c in row["components"]],
+            [c for row in over.to_components() for c in row["components"]],
+        )
+
+    running, over = asyncio.run(build())
+    labels = [c["label"] for c in running]
+    assert labels.index("Hint") == labels.index("What now?") + 1
+    assert "Hint" not in [c["label"] for c in over]
+    (hint,) = [c for c in running if c["label"] == "Hint"]
+    assert any(cls.__discord_ui_compiled_template__.fullmatch(hint["custom_id"]) for cls in HINT_ITEMS)
