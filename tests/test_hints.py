@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import pickle
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -185,3 +186,34 @@ def test_hint_sits_beside_what_now_on_every_running_board() -> None:
     assert "Hint" not in [c["label"] for c in over]
     (hint,) = [c for c in running if c["label"] == "Hint"]
     assert any(cls.__discord_ui_compiled_template__.fullmatch(hint["custom_id"]) for cls in HINT_ITEMS)
+
+
+@pytest.mark.parametrize("key", core.available())
+def test_a_hints_words_are_the_same_for_twin_states(key: str) -> None:
+    """The hint's moves are named from the state (the game's describe, as its buttons
+    are): in every game, a state that differs only in what the seat cannot see gives
+    the same job and the same words."""
+    from tests.reliability.test_rel_secrets import safe, variants
+
+    game = core.get(key)
+    pick = random.Random(40)
+    state = game.new(max(game.min_players, 3), None, 987_654_321)
+    checked = 0
+    for _ in range(30):
+        if game.is_over(state):
+            break
+        seat = min(game.to_act(state))
+        state = json.loads(json.dumps(state))  # as stored, and as its twins are built
+        job = thinking.job_for(game, state, seat, hints.HINT_LEVEL)
+        # The search's answer stands in for the worker's: the words are what is checked.
+        ranked = [(a, 10, 5.0) for a in job.legal[:3]]
+        said = hints.hint_text(game, state, job.legal[0], ranked)
+        for twin in variants(state, pick, 20, key):
+            twin_job = safe(thinking.job_for, game, twin, seat, hints.HINT_LEVEL)
+            if safe(game.view, twin, seat) != job.view or twin_job is None:
+                continue  # the seat would see the difference, or the swap broke the game
+            assert pickle.dumps(twin_job) == pickle.dumps(job)
+            assert safe(hints.hint_text, game, twin, job.legal[0], ranked) in (said, None)
+            checked += 1
+        state, _ = game.apply(state, seat, pick.choice(job.legal))
+    assert checked, f"{key}: no twin state was compared"
