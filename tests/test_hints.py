@@ -217,3 +217,43 @@ def test_a_hints_words_are_the_same_for_twin_states(key: str) -> None:
             checked += 1
         state, _ = game.apply(state, seat, pick.choice(job.legal))
     assert checked, f"{key}: no twin state was compared"
+
+
+def test_a_hint_searches_within_the_normal_players_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ "It answers within the normal strength's budget": the normal player's time
+    budget and iteration budget, the same search the normal player runs."""
+    from engine import search
+
+    seen: dict[str, Any] = {}
+    real = search.search
+
+    def spy(*a: Any, **kw: Any) -> Any:
+        seen.update(kw)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(search, "search", spy)
+    game = core.get("dungeon-lair")
+    state = game.new(2, None, 5)
+    seat = min(game.to_act(state))
+    move, ranked = hints.think_hint(thinking.job_for(game, state, seat, hints.HINT_LEVEL))
+    params = search.level_params(game, "normal")
+    assert seen["seconds"] == search.LEVELS["normal"].seconds == 0.5
+    assert seen["iterations"] == search.level_budget(params, "normal") and seen["params"] == params
+    assert move in game.legal_actions(state, seat) and ranked and ranked[0][0] == move
+
+
+async def test_a_hint_that_cannot_be_worked_out_says_so(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(job: thinking.Job) -> Any:
+        raise RuntimeError("a worker died")
+
+    monkeypatch.setattr(hints, "think_hint", broken)
+    gid = await race(tables)
+    user, _ = await mover(tables, gid)
+    with pytest.raises(
+        TableError, match=r"^No hint could be worked out just now; please try again in a moment\.$"
+    ):
+        await tables.hint(gid, user)
+    row = await tables.store.get(gid)
+    assert row is not None and all(s.hints == 0 for s in row.seats), "a hint not given is not counted"
