@@ -408,6 +408,8 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
             ("start", "Start", discord.ButtonStyle.primary),
         ):
             view.add_item(LobbyButton(lobby.game_id, op, label, style))
+        hints = "Turn hints off" if lobby.hints else "Turn hints on"  # the host's choice (issue 40)
+        view.add_item(LobbyButton(lobby.game_id, "hints", hints))
         # Adding a computer player: open the menu, pick a strength (one tap more than
         # the old button, and the strength is said where it is chosen).
         view.add_item(AddAISelect(lobby.game_id))
@@ -418,7 +420,8 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"lk:lobby:(?P<gid>\d+):(?P<op>join|leave|ai|start)"
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"lk:lobby:(?P<gid>\d+):(?P<op>join|leave|ai|start|hints)",
 ):
     def __init__(
         self,
@@ -458,6 +461,8 @@ class LobbyButton(
             lobby = await t.join(self.game_id, user.id, user.display_name)
         elif self.op == "leave":
             lobby = await t.leave(self.game_id, user.id)
+        elif self.op == "hints":
+            lobby = await t.switch_hints(self.game_id, user.id)
         else:
             lobby = await t.add_ai(self.game_id, user.id)
         await interaction.response.edit_message(

@@ -647,6 +647,17 @@ class Store:
         await self._tx(body)
         return version + 1
 
+    async def set_lobby_settings(self, game_id: int, version: int, settings: dict[str, Any]) -> int:
+        """Replace a lobby's game settings (the host's choices before the start),
+        guarded by version. Returns the new version."""
+
+        def body() -> Body[None]:
+            yield from self._bump(game_id, version, ("lobby",))
+            yield execute("UPDATE games SET settings=? WHERE id=?", json.dumps(settings), game_id)
+
+        await self._tx(body)
+        return version + 1
+
     async def set_refs(self, game_id: int, **refs: int | None) -> None:
         """Discord references (thread, lobby message, channel): not game state, no version bump."""
         allowed = {"thread_id", "lobby_message_id", "channel_id", "guild_id"}

@@ -138,6 +138,22 @@ class LobbyMixin(TablesBase):
 
         return await self._change_seats(game_id, change)
 
+    async def switch_hints(self, game_id: int, user_id: int) -> Lobby:
+        """The host turns the game's "Hint" button off, or back on, before the start."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != "lobby":
+                raise TableError("Hints can only be switched in the lobby, before the game starts.")
+            if user_id != row.host_id:
+                raise TableError("Only the host can switch hints on or off.")
+            try:
+                await self.store.set_lobby_settings(
+                    game_id, row.version, {**row.settings, "hints": not hints_on(row)}
+                )
+            except Conflict:
+                raise TableError("The lobby changed at the same moment; please try again.") from None
+            return lobby_of(await self._load(game_id))
+
     async def set_refs(self, game_id: int, **refs: int | None) -> None:
         await self.store.set_refs(game_id, **refs)
 

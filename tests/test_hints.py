@@ -257,3 +257,29 @@ async def test_a_hint_that_cannot_be_worked_out_says_so(
         await tables.hint(gid, user)
     row = await tables.store.get(gid)
     assert row is not None and all(s.hints == 0 for s in row.seats), "a hint not given is not counted"
+
+
+async def test_the_host_switches_hints_in_the_lobby(tables: Tables) -> None:
+    from cogs.common import DYNAMIC_ITEMS, lobby_view
+
+    lobby = await tables.create(ALICE, "alice", "test-race", seed=987_654_321)
+    await tables.join(lobby.game_id, BOB, "bob")
+
+    async def labels(game_id: int) -> list[str]:
+        view = lobby_view(await tables.lobby(game_id))
+        items = [c for row in view.to_components() for c in row["components"]]
+        templates = [cls.__discord_ui_compiled_template__ for cls in DYNAMIC_ITEMS]
+        assert all(any(t.fullmatch(c["custom_id"]) for t in templates) for c in items)
+        return [c.get("label", "") for c in items]
+
+    assert "Turn hints off" in await labels(lobby.game_id)
+    with pytest.raises(TableError, match="Only the host"):
+        await tables.switch_hints(lobby.game_id, BOB)
+    off = await tables.switch_hints(lobby.game_id, ALICE)
+    assert "Hints are off in this game." in off.text and "Turn hints on" in await labels(lobby.game_id)
+    await tables.start(lobby.game_id, ALICE)
+    with pytest.raises(TableError, match="before the game starts"):
+        await tables.switch_hints(lobby.game_id, ALICE)
+    user, _ = await mover(tables, lobby.game_id)
+    with pytest.raises(TableError, match="switched hints off"):
+        await tables.hint(lobby.game_id, user)
