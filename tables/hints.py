@@ -107,12 +107,27 @@ class HintsMixin(TablesBase):
         if seat not in game.to_act(row.state):
             raise TableError("It is not your move yet: ask for a hint when it is.")
         job = job_for(game, row.state, seat, HINT_LEVEL)
+        busy: set[tuple[int, int]] = self.__dict__.setdefault("_hints_busy", set())
+        if (game_id, seat) in busy:  # a second click while the first is worked out: one search
+            raise TableError("Your hint is still being worked out; it comes in a moment.")
+        busy.add((game_id, seat))
         try:
             move, ranked = await self.thinker.consult(think_hint, job)
         except Exception:
             raise TableError("No hint could be worked out just now; please try again in a moment.") from None
-        await self.store.count_hint(game_id, seat)
+        finally:
+            busy.discard((game_id, seat))
+        await self._count_hint(game_id, seat, job.seed)
         return hint_text(game, row.state, move, ranked, only=len(job.legal) == 1)
+
+    async def _count_hint(self, game_id: int, seat: int, position: str) -> None:
+        """Counts the hint for the seat, once a position: asking again before moving
+        (the same view, so the same seed digest) is the same hint, not another."""
+        last: dict[tuple[int, int], str] = self.__dict__.setdefault("_hints_last", {})
+        if last.get((game_id, seat)) == position:
+            return
+        await self.store.count_hint(game_id, seat)
+        last[(game_id, seat)] = position
 
 
 def hints_used(row: GameRow) -> str:

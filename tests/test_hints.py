@@ -74,15 +74,27 @@ async def test_a_hint_lists_the_best_moves_with_their_win_shares(tables: Tables)
     assert row is not None and {s.user_id: s.hints for s in row.seats}[user] == 1
 
 
-async def test_a_hint_is_counted_for_the_seat_that_asked(tables: Tables) -> None:
+async def test_a_hint_is_counted_for_the_seat_that_asked_once_a_position(tables: Tables) -> None:
     gid = await race(tables)
     user, other = await mover(tables, gid)
-    await tables.hint(gid, user)
+    first = await tables.hint(gid, user)
+    assert LINE.search(await tables.hint(gid, user)) and LINE.search(first)  # asked again: the same hint
+    await tables.act(gid, user, "1")
+    await tables.act(gid, other, "1")
     await tables.hint(gid, user)
     row = await tables.store.get(gid)
     assert row is not None
     counts = {s.user_id: s.hints for s in row.seats}
     assert counts == {user: 2, other: 0}
+
+
+async def test_a_second_click_while_a_hint_is_worked_out_waits_for_it(tables: Tables) -> None:
+    gid = await race(tables)
+    user, _ = await mover(tables, gid)
+    answers = await asyncio.gather(tables.hint(gid, user), tables.hint(gid, user), return_exceptions=True)
+    refused = [a for a in answers if isinstance(a, TableError)]
+    assert len(refused) == 1 and "still being worked out" in str(refused[0])
+    assert sum(isinstance(a, str) and bool(LINE.search(a)) for a in answers) == 1
 
 
 async def test_hints_off_refuses_with_a_sentence_and_counts_nothing(tables: Tables) -> None:
