@@ -295,3 +295,30 @@ async def test_the_host_switches_hints_in_the_lobby(tables: Tables) -> None:
     user, _ = await mover(tables, lobby.game_id)
     with pytest.raises(TableError, match="switched hints off"):
         await tables.hint(lobby.game_id, user)
+
+
+async def test_the_count_and_the_hosts_switch_are_stored_on_both_databases(db_target: str) -> None:
+    """Hints used survive a reload (schema 7) and the lobby's switch is version-guarded,
+    on SQLite and PostgreSQL alike."""
+    from store import Conflict
+
+    store = await Store(db_target).open()
+    t = Tables(store, thinker=thinking.Thinker(0))
+    try:
+        lobby = await t.create(ALICE, "alice", "test-race", seed=987_654_321)
+        await t.join(lobby.game_id, BOB, "bob")
+        off = await t.switch_hints(lobby.game_id, ALICE)
+        assert not off.hints
+        with pytest.raises(Conflict):
+            await store.set_lobby_settings(lobby.game_id, off.version - 1, {"hints": True})
+        await t.switch_hints(lobby.game_id, ALICE)
+        on = await t.lobby(lobby.game_id)
+        assert on.hints
+        await t.start(lobby.game_id, ALICE)
+        await store.count_hint(lobby.game_id, 1)
+        await store.count_hint(lobby.game_id, 1)
+        row = await store.get(lobby.game_id)
+        assert row is not None and [s.hints for s in row.seats] == [0, 2]
+    finally:
+        t.close()
+        await store.close()
