@@ -15,8 +15,8 @@ from typing import Any
 
 from store.db import TABLES, GameRow, Store, StoreError
 
-# Parents before children (seats, actions, timers, drafts, watchers refer to games).
-ORDER = ("games", "seats", "actions", "timers", "drafts", "watchers", "guild_settings")
+# Parents before children (seats, actions, timers, drafts, watchers, rematches refer to games).
+ORDER = ("games", "seats", "actions", "timers", "drafts", "watchers", "rematches", "guild_settings")
 ORDER += ("notify", "vacations", "meta")
 IDENTITY = ("games", "actions", "timers")
 

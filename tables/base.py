@@ -151,6 +151,8 @@ class TablesBase:
 
         async def heads_up(self, row: GameRow, before: GameRow | None) -> list[tuple[int, str]]: ...
 
+        async def rating_moves(self, row: GameRow) -> str: ...
+
     # ---- the catalogue ---------------------------------------------------------
     def catalogue(self) -> list[GameInfo]:
         """Every installed game, in menu order."""
