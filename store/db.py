@@ -660,6 +660,21 @@ class Store:
             (game_id, of_game, json.dumps(waiting)),
         )
 
+    async def newer_at_table(
+        self, game_id: int, guild_id: int | None, channel_id: int | None, game_key: str
+    ) -> list[int]:
+        """Ids of games of ``game_key`` opened in the same channel after ``game_id`` (a
+        table's later games), leaving out lobbies closed before they started."""
+        rows = await self._fetch(
+            "SELECT id FROM games WHERE id > ? AND game_key = ? AND channel_id IS NOT DISTINCT FROM ? "
+            "AND guild_id IS NOT DISTINCT FROM ? AND (status <> 'abandoned' OR state IS NOT NULL) ORDER BY id",
+            game_id,
+            game_key,
+            channel_id,
+            guild_id,
+        )
+        return [int(r[0]) for r in rows]
+
     async def rematch_of(self, of_game: int) -> int | None:
         """The lobby Play again opened from ``of_game``, if any."""
         rows = await self._fetch("SELECT max(game_id) FROM rematches WHERE of_game=?", of_game)

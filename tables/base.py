@@ -16,7 +16,7 @@ from engine.core import IllegalAction
 from store import Conflict, DatabaseTimeout, GameRow, Store, encode_state
 from store.backends import time_left
 from tables.replay import replayed  # noqa: F401  (the one replay; re-exported)
-from tables.results import HOUR, TableError
+from tables.results import HOUR, Lobby, TableError
 from tables.thinking import Thinker
 
 if TYPE_CHECKING:
@@ -152,6 +152,12 @@ class TablesBase:
         async def heads_up(self, row: GameRow, before: GameRow | None) -> list[tuple[int, str]]: ...
 
         async def rating_moves(self, row: GameRow) -> str: ...
+
+        async def waiting_in(self, row: GameRow) -> list[int]: ...
+
+        async def drop_unconfirmed(self, row: GameRow) -> GameRow: ...
+
+        async def confirm(self, game_id: int, user_id: int) -> Lobby: ...
 
     # ---- the catalogue ---------------------------------------------------------
     def catalogue(self) -> list[GameInfo]:
