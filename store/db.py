@@ -183,6 +183,13 @@ MIGRATIONS: list[str] = [
         waiting TEXT NOT NULL DEFAULT '[]'
     );
     CREATE INDEX rematches_of ON rematches(of_game);
+    CREATE INDEX games_by_guild_ended ON games(guild_id, updated_at);
+    CREATE TABLE rating_cache (
+        guild_id INTEGER NOT NULL,
+        unfinished INTEGER NOT NULL,
+        book TEXT NOT NULL,
+        PRIMARY KEY (guild_id, unfinished)
+    );
     """,
 ]
 
@@ -304,12 +311,19 @@ PG_MIGRATIONS: list[str] = [
         waiting TEXT NOT NULL DEFAULT '[]'
     );
     CREATE INDEX rematches_of ON rematches(of_game);
+    CREATE INDEX games_by_guild_ended ON games(guild_id, updated_at);
+    CREATE TABLE rating_cache (
+        guild_id BIGINT NOT NULL,
+        unfinished INTEGER NOT NULL,
+        book TEXT NOT NULL,
+        PRIMARY KEY (guild_id, unfinished)
+    );
     """,
 ]
 
 # The tables every schema version has (foreign/damaged checks, `bot.py migrate`).
 TABLES: tuple[str, ...] = ("games", "seats", "actions", "guild_settings", "notify", "vacations", "timers")
-TABLES += ("drafts", "watchers", "meta", "rematches")
+TABLES += ("drafts", "watchers", "meta", "rematches", "rating_cache")
 
 
 def encode_state(state: dict[str, Any]) -> str:
@@ -637,11 +651,15 @@ class Store:
         rows = await self._fetch(f"SELECT count(*) FROM games g WHERE {where}", *args)
         return int(rows[0][0])
 
-    async def replaced(self, guild_id: int | None, after: tuple[float, int] | None = None) -> set[int]:
-        """Ids of those ended games (as :meth:`ended`) where a person's seat changed
-        hands mid-game: the computer took it over (the seat still names its person),
-        or a move of the seat was made by another person than its last holder."""
-        where, args = self._ended_filter(guild_id, after)
+    async def replaced(self, guild_id: int | None, ids: list[int] | None = None) -> set[int]:
+        """Ids of a server's ended games (all, or those of ``ids``) where a person's
+        seat changed hands mid-game: the computer took it over (the seat still names
+        its person), or a move of the seat was made by another person than its last holder."""
+        where, args = self._ended_filter(guild_id, None)
+        if ids is not None:
+            if not ids:
+                return set()
+            where += f" AND g.id IN ({', '.join(str(int(i)) for i in ids)})"
         rows = await self._fetch(
             "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id "
             f"WHERE {where} AND s.is_ai = 1 AND s.user_id IS NOT NULL "
@@ -654,6 +672,19 @@ class Store:
         return {int(r[0]) for r in rows}
 
     # ---- "Play again" (issue 41) ------------------------------------------------------
+    async def ratings_cached(self, guild_id: int | None, unfinished: bool) -> str | None:
+        rows = await self._fetch(
+            "SELECT book FROM rating_cache WHERE guild_id=? AND unfinished=?", guild_id or 0, int(unfinished)
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def cache_ratings(self, guild_id: int | None, unfinished: bool, book: str) -> None:
+        await self.backend.write(
+            "INSERT INTO rating_cache (guild_id, unfinished, book) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id, unfinished) DO UPDATE SET book=excluded.book",
+            (guild_id or 0, int(unfinished), book),
+        )
+
     async def add_rematch(self, game_id: int, of_game: int, waiting: list[int]) -> None:
         await self.backend.write(
             "INSERT INTO rematches (game_id, of_game, waiting) VALUES (?, ?, ?)",

@@ -8,8 +8,10 @@ model, the provisional games and the overall pool: docs/ratings.md."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -25,6 +27,8 @@ MODEL = PlackettLuce()
 PROVISIONAL_GAMES = 5
 # The pool of every game together (the overall leaderboard); other pools are game keys.
 OVERALL = "*"
+# How many games' rating moves a book keeps (dict order: the latest).
+KEEP_MOVES = 2000
 
 
 def person(user_id: int) -> str:
@@ -114,15 +118,18 @@ class Book:
     """Every pool's ratings after the games added so far, with each rating's history."""
 
     ratings: dict[tuple[str, str], Rating] = field(default_factory=dict)  # (pool, who)
-    history: dict[tuple[str, str], list[tuple[int, float, float]]] = field(default_factory=dict)
-    moves: dict[int, list[Move]] = field(default_factory=dict)  # game id -> its game pool's moves
+    history: dict[tuple[str, str], list[float]] = field(default_factory=dict)  # shown, game by game
+    # Game id -> how its game pool's ratings moved, for the last KEEP_MOVES games (the
+    # final board of the game that just ended, tonight's table).
+    moves: dict[int, list[Move]] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
     against: dict[tuple[str, str, str], Record] = field(default_factory=dict)  # (pool, person, level)
-    added: list[int] = field(default_factory=list)  # game ids, in the order added
+    games: dict[str, int] = field(default_factory=dict)  # pool -> rated games
+    count: int = 0  # games added (rated or not)
     last: tuple[float, int] = (0.0, 0)  # (ended, id) of the last game added
 
     def add(self, g: Played, rate_unfinished: bool = False) -> None:
-        self.added.append(g.game_id)
+        self.count += 1
         self.last = (g.ended, g.game_id)
         if not counts(g, rate_unfinished):
             return
@@ -135,6 +142,10 @@ class Book:
         if len(seats) < 2:
             return
         self.moves[g.game_id] = self._rate(g.game_key, g, seats, place)
+        for pool in (g.game_key, OVERALL):
+            self.games[pool] = self.games.get(pool, 0) + 1
+        if len(self.moves) > KEEP_MOVES:
+            del self.moves[next(iter(self.moves))]
         self._rate(OVERALL, g, seats, place)
 
     def _rate(self, pool: str, g: Played, seats: list[SeatRow], place: dict[int, int]) -> list[Move]:
@@ -158,7 +169,7 @@ class Book:
                 old.wins + any(place[s.seat] == 0 for s, x in zip(seats, whos, strict=True) if x == w),
             )
             self.ratings[(pool, w)] = r
-            self.history.setdefault((pool, w), []).append((g.game_id, g.ended, r.shown))
+            self.history.setdefault((pool, w), []).append(r.shown)
             moves.append(Move(w, shown, r.shown, r.provisional))
         self._records(pool, seats, whos, place)
         return moves
@@ -183,6 +194,50 @@ class Book:
         provisional ones, best first; ties by name."""
         rows = [(w, r) for (p, w), r in self.ratings.items() if p == pool]
         return sorted(rows, key=lambda e: (e[1].provisional, -e[1].shown, self.names.get(e[0], e[0])))
+
+
+# Bumped whenever what a book holds or how it is computed changes: a kept book of
+# another format is not read (the ratings are rebuilt from the games).
+FORMAT = 2
+
+
+def to_json(book: Book) -> str:
+    """The book as the store keeps it (a cache of the games table, tables/stats.py)."""
+
+    def pairs(d: dict[Any, Any], value: Any) -> list[Any]:
+        return [[*k, value(v)] if isinstance(k, tuple) else [k, value(v)] for k, v in d.items()]
+
+    return json.dumps(
+        {
+            "format": FORMAT,
+            "ratings": pairs(book.ratings, lambda r: [r.mu, r.sigma, r.games, r.wins]),
+            "history": pairs(book.history, list),
+            "moves": pairs(book.moves, lambda ms: [[m.who, m.before, m.after, m.provisional] for m in ms]),
+            "names": book.names,
+            "against": pairs(book.against, lambda r: [r.ahead, r.behind, r.shared]),
+            "games": book.games,
+            "count": book.count,
+            "last": list(book.last),
+        },
+        separators=(",", ":"),
+    )
+
+
+def from_json(text: str) -> Book | None:
+    """A kept book, or None when it is of another format (rebuild)."""
+    d = json.loads(text)
+    if d.get("format") != FORMAT:
+        return None
+    return Book(
+        ratings={(p, w): Rating(*v) for p, w, v in d["ratings"]},
+        history={(p, w): [float(x) for x in v] for p, w, v in d["history"]},
+        moves={int(g): [Move(*m) for m in v] for g, v in d["moves"]},
+        names=dict(d["names"]),
+        against={(p, w, lv): Record(*v) for p, w, lv, v in d["against"]},
+        games={str(k): int(v) for k, v in d["games"].items()},
+        count=int(d["count"]),
+        last=(float(d["last"][0]), int(d["last"][1])),
+    )
 
 
 def rate_all(games: Iterable[Played], rate_unfinished: bool = False) -> Book:

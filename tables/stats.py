@@ -10,7 +10,9 @@ since, so a final board costs one game's update, and rebuilding gives the same."
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import core
@@ -21,7 +23,26 @@ from tables.ratings import OVERALL, Book, Played, Rating
 from tables.results import HOUR, TableError
 from tables.text import plural
 
+log = logging.getLogger("lairkeeper.stats")
+
 LEADERBOARD_ROWS = 15
+# The kept ratings are written to the store after this many games (and after every
+# rebuild): a restart then adds at most this many games to them, not every game.
+SAVE_EVERY = 20
+# Seconds a final board waits for its players' new ratings.
+BOARD_WAIT = 3.0
+
+
+@dataclass
+class Kept:
+    """A server's ratings as this process keeps them."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    book: Book | None = None
+    unsaved: int = 0  # games added since the store's copy was written
+    saving: asyncio.Task[None] | None = None
+
+
 SINCE = re.compile(r"\s*(\d{1,4}(?:\.\d+)?)\s*([hd]?)\s*")
 
 
@@ -58,14 +79,16 @@ def ranking_of(
 
 
 class StatsMixin(TablesBase):
-    def _books(self) -> dict[tuple[int | None, bool], tuple[asyncio.Lock, list[Book]]]:
+    def _books(self) -> dict[tuple[int | None, bool], Kept]:
         return self.__dict__.setdefault("_rating_books", {})  # type: ignore[no-any-return]
 
     async def _ended(
         self, guild_id: int | None, after: tuple[float, int] | None, unfinished: bool
     ) -> list[Played]:
         rows = await self.store.ended(guild_id, after, states=unfinished)
-        replaced = await self.store.replaced(guild_id, after) if rows and not unfinished else set()
+        replaced: set[int] = set()
+        if rows and not unfinished:
+            replaced = await self.store.replaced(guild_id, None if after is None else [r[0] for r in rows])
         return [
             Played(gid, key, status, ended, seats, ranking_of(key, result, state), gid in replaced)
             for gid, key, status, result, ended, seats, state in rows
@@ -73,29 +96,53 @@ class StatsMixin(TablesBase):
         ]
 
     async def rating_book(self, guild_id: int | None) -> Book:
-        """The server's ratings: the kept book brought up to date with the games that
-        ended since, or rebuilt when the games before it changed (a count differs)."""
+        """The server's ratings: the book kept here (or in the store, after a restart)
+        brought up to date with the games that ended since; rebuilt from the games
+        when the games before it changed (their count differs) or none was kept."""
         unfinished = bool((await self.guild_settings(guild_id))["rate_unfinished"])
-        lock, kept = self._books().setdefault((guild_id, unfinished), (asyncio.Lock(), []))
-        async with lock:
-            if kept:
-                book = kept[0]
+        kept = self._books().setdefault((guild_id, unfinished), Kept())
+        async with kept.lock:
+            book = kept.book
+            if book is None:
+                stored = await self.store.ratings_cached(guild_id, unfinished)
+                book = await asyncio.to_thread(ratings.from_json, stored) if stored else None
+            if book is not None:
                 new = await self._ended(guild_id, book.last, unfinished)
-                total = await self.store.ended_count(guild_id)
-                if total == len(book.added) + len(new):
+                if await self.store.ended_count(guild_id) == book.count + len(new):
                     for g in new:
                         book.add(g, unfinished)
+                    kept.book, kept.unsaved = book, kept.unsaved + len(new)
+                    if kept.unsaved >= SAVE_EVERY and kept.saving is None:  # beside the answer
+                        kept.saving = asyncio.create_task(self._save_later(guild_id, unfinished, kept))
                     return book
             games = await self._ended(guild_id, None, unfinished)
-            book = await asyncio.to_thread(ratings.rate_all, games, unfinished)
-            kept[:] = [book]
-            return book
+            kept.book = await asyncio.to_thread(ratings.rate_all, games, unfinished)
+            await self._save_book(guild_id, unfinished, kept)
+            return kept.book
+
+    async def _save_later(self, guild_id: int | None, unfinished: bool, kept: Kept) -> None:
+        try:
+            async with kept.lock:
+                await self._save_book(guild_id, unfinished, kept)
+        except Exception:  # a cache: the next save (or a rebuild) makes up for it
+            log.exception("the ratings of server %s were not kept", guild_id)
+        finally:
+            kept.saving = None
+
+    async def _save_book(self, guild_id: int | None, unfinished: bool, kept: Kept) -> None:
+        assert kept.book is not None
+        text = await asyncio.to_thread(ratings.to_json, kept.book)
+        await self.store.cache_ratings(guild_id, unfinished, text)
+        kept.unsaved = 0
 
     async def rating_moves(self, row: GameRow) -> str:
-        """The final board's line: how each player's rating in this game moved."""
+        """The final board's line: how each player's rating in this game moved. A board
+        never waits long for it: the first ratings of a server with many games stored
+        before ratings existed take seconds (once); it then goes out without the line."""
         try:
-            book = await self.rating_book(row.guild_id)
+            book = await asyncio.wait_for(asyncio.shield(self.rating_book(row.guild_id)), BOARD_WAIT)
         except Exception:  # the board goes out without it; /stats tells the same later
+            log.warning("game %s: the ratings were not ready for its final board", row.id)
             return ""
         moves = book.moves.get(row.id)
         if not moves:
@@ -117,7 +164,8 @@ class StatsMixin(TablesBase):
         if not board:
             return "No rated games here yet.", None
         title = core.get(game_key).title if game_key else "All games"
-        games = len({gid for (p, _w), hist in book.history.items() if p == pool for gid, _e, _r in hist})
+        # Each rated game adds one entry a seat: seats over the pool's entries.
+        games = book.games.get(pool, 0)
         lines = [f"**{title}**: ratings from {plural(games, 'rated game')}."]
         for i, (who, r) in enumerate(board[:20], 1):
             lines.append(
@@ -160,7 +208,7 @@ class StatsMixin(TablesBase):
                 )
         from render import standings
 
-        points = [shown for _gid, _ended, shown in book.history[(pool, who)]]
+        points = book.history[(pool, who)]
         png = await asyncio.to_thread(standings.rating_plot, f"{name}: {title}", points)
         return "\n".join(lines), png
 

@@ -117,15 +117,21 @@ async def store(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 async def test_rebuilding_gives_the_ratings_kept_game_by_game(store: Store) -> None:
-    """Ratings kept up to date game by game (each final board) equal a rebuild from the games table."""
+    """Ratings kept up to date game by game (each final board) equal a rebuild from the
+    games table; after a restart the stored copy, brought up to date, equals it too."""
     live = Tables(store, clock=lambda: 10_000.0)
-    for i, (key, ss, ranking) in enumerate(SERIES * 3, 1):
+    for i, (key, ss, ranking) in enumerate(SERIES * 6, 1):
         await finish(store, key, ss, ranking, 1000.0 + i)
         await live.rating_book(7)  # brought up to date after each game
     kept = await live.rating_book(7)
+    assert kept.count == len(SERIES) * 6
+    restarted = await Tables(store).rating_book(7)  # the stored copy (written at game 21) + 3 games
+    async with store.transaction() as tx:
+        await tx.execute("DELETE FROM rating_cache")
     rebuilt = await Tables(store).rating_book(7)
-    assert kept.ratings == rebuilt.ratings and kept.moves == rebuilt.moves
-    assert len(kept.added) == len(SERIES) * 3
+    for other in (restarted, rebuilt):
+        assert other.ratings == kept.ratings and other.moves == kept.moves and other.history == kept.history
+        assert other.against == kept.against and other.count == kept.count and other.games == kept.games
 
 
 async def test_replaced_and_abandoned_games_count_as_the_server_decides(store: Store) -> None:
