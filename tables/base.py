@@ -155,6 +155,21 @@ class TablesBase:
 
         async def waiting_in(self, row: GameRow) -> list[int]: ...
 
+        async def create(
+            self,
+            user_id: int,
+            name: str,
+            game_key: str,
+            options: dict[str, Any] | None = None,
+            guild_id: int | None = None,
+            channel_id: int | None = None,
+            seed: int | None = None,
+            take_seat: bool = True,
+            settings: dict[str, Any] | None = None,
+            ai_players: int = 0,
+            ai_level: str | None = None,
+        ) -> Lobby: ...
+
         async def drop_unconfirmed(self, row: GameRow) -> GameRow: ...
 
         async def confirm(self, game_id: int, user_id: int) -> Lobby: ...

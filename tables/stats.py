@@ -29,6 +29,8 @@ LEADERBOARD_ROWS = 15
 # The kept ratings are written to the store after this many games (and after every
 # rebuild): a restart then adds at most this many games to them, not every game.
 SAVE_EVERY = 20
+# Games a "was a person replaced" query reads the moves of (a rebuild reads them all).
+CHUNK = 500
 # Seconds a final board waits for its players' new ratings.
 BOARD_WAIT = 3.0
 
@@ -87,8 +89,9 @@ class StatsMixin(TablesBase):
     ) -> list[Played]:
         rows = await self.store.ended(guild_id, after, states=unfinished)
         replaced: set[int] = set()
-        if rows and not unfinished:
-            replaced = await self.store.replaced(guild_id, None if after is None else [r[0] for r in rows])
+        ids = [r[0] for r in rows] if not unfinished else []
+        for i in range(0, len(ids), CHUNK):  # each query well within the database's time limit
+            replaced |= await self.store.replaced(guild_id, ids[i : i + CHUNK])
         return [
             Played(gid, key, status, ended, seats, ranking_of(key, result, state), gid in replaced)
             for gid, key, status, result, ended, seats, state in rows
@@ -222,23 +225,24 @@ class StatsMixin(TablesBase):
             return f"No games ended here in the last {since_words(hours)}."
         lines = [f"**The last {since_words(hours)}**: {plural(len(ended), 'game')}."]
         tally: dict[str, list[float]] = {}  # who -> games, wins, rating moved
+        named: dict[str, str] = {}
         for g in ended:
             names = {s.seat: seat_name(book, s) for s in g.seats}
             winners = " and ".join(names[s] for s in (g.ranking or [[]])[0])
             others = ", ".join(names[s.seat] for s in g.seats)
             lines.append(f"#{g.game_id} {core.get(g.game_key).title} ({others}): {winners} won.")
-            moved = {m.who: m.after - m.before for m in book.moves.get(g.game_id, [])}
+            change = {m.who: m.after - m.before for m in book.moves.get(g.game_id, [])}
             for s in g.seats:
                 who = ratings.holder(s)
+                named[who] = names[s.seat]
                 t = tally.setdefault(who, [0, 0, 0.0])
                 t[0] += 1
                 t[1] += s.seat in (g.ranking or [[]])[0]
-                t[2] += moved.get(who, 0.0)
+                t[2] += change.get(who, 0.0)
         lines.append("**Who did what**")
         for who, (n, wins, moved) in sorted(tally.items(), key=lambda e: (-e[1][1], -e[1][2])):
             lines.append(
-                f"{book.names.get(who, who)}: {plural(int(wins), 'win')} in {plural(int(n), 'game')}, "
-                f"rating {signed(moved)}"
+                f"{named[who]}: {plural(int(wins), 'win')} in {plural(int(n), 'game')}, rating {signed(moved)}"
             )
         return "\n".join(lines)
 
