@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import core
+from engine.core import IllegalAction
 from store import GameRow
 from tables import ratings
 from tables.base import TablesBase
@@ -92,10 +93,11 @@ class StatsMixin(TablesBase):
         ids = [r[0] for r in rows] if not unfinished else []
         for i in range(0, len(ids), CHUNK):  # each query well within the database's time limit
             replaced |= await self.store.replaced(guild_id, ids[i : i + CHUNK])
+        known = {key for key in {r[1] for r in rows} if installed(key)}
         return [
             Played(gid, key, status, ended, seats, ranking_of(key, result, state), gid in replaced)
             for gid, key, status, result, ended, seats, state in rows
-            if key in core.available()
+            if key in known
         ]
 
     async def rating_book(self, guild_id: int | None) -> Book:
@@ -245,6 +247,15 @@ class StatsMixin(TablesBase):
                 f"{named[who]}: {plural(int(wins), 'win')} in {plural(int(n), 'game')}, rating {signed(moved)}"
             )
         return "\n".join(lines)
+
+
+def installed(key: str) -> bool:
+    """Whether the game ``key`` can be read here (a game no longer installed is left out)."""
+    try:
+        core.get(key)
+    except IllegalAction:
+        return False
+    return True
 
 
 def seat_name(book: Book, s: Any) -> str:
