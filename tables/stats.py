@@ -10,6 +10,7 @@ since, so a final board costs one game's update, and rebuilding gives the same."
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import re
 from dataclasses import dataclass, field
@@ -144,8 +145,14 @@ class StatsMixin(TablesBase):
         """The final board's line: how each player's rating in this game moved. A board
         never waits long for it: the first ratings of a server with many games stored
         before ratings existed take seconds (once); it then goes out without the line."""
+        # A context of its own: not the move's database time limit, so a long first
+        # rebuild goes on after the board is posted, and the next board finds it.
+        task = asyncio.create_task(self.rating_book(row.guild_id), context=contextvars.Context())
+        running: set[asyncio.Task[Book]] = self.__dict__.setdefault("_rating_tasks", set())
+        running.add(task)  # kept: tasks are weakly held
+        task.add_done_callback(running.discard)
         try:
-            book = await asyncio.wait_for(asyncio.shield(self.rating_book(row.guild_id)), BOARD_WAIT)
+            book = await asyncio.wait_for(asyncio.shield(task), BOARD_WAIT)
         except Exception:  # the board goes out without it; /stats tells the same later
             log.warning("game %s: the ratings were not ready for its final board", row.id)
             return ""
