@@ -179,3 +179,13 @@ def test_stats_pictures_pass_the_type_floor() -> None:
         low = [(lab.s, lab.size) for lab in labels if lab.size < base.floor_size(lab.role, lab.canvas[0])]
         assert not low, low
         assert {"title", "score"} <= {lab.role for lab in labels}
+
+
+def test_since_takes_hours_or_days_and_refuses_anything_else() -> None:
+    from tables import TableError
+    from tables.stats import since_hours
+
+    assert since_hours("12h") == 12 and since_hours("2d") == 48 and since_hours(" 6 ") == 6
+    for bad in ("", "soon", "0h", "-3h", "12m", "9" * 40):
+        with pytest.raises(TableError, match="not a time span"):
+            since_hours(bad)
