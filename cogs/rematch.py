@@ -71,7 +71,12 @@ async def play_again(interaction: discord.Interaction, game_id: int) -> None:
             interaction, f"This table's next game is open already (game #{again.lobby.game_id}){where}."
         )
         return
-    message = await post_lobby(interaction.client, again)
+    try:
+        message = await post_lobby(interaction.client, again)
+    except (TableError, discord.HTTPException):
+        # No lobby message, no lobby: a later press may open one where it can be seen.
+        await tables_of(interaction).abandon(again.lobby.game_id, user.id, True)
+        raise
     await say(interaction, f"Your new lobby is open: {message.jump_url}")
 
 

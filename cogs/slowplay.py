@@ -303,6 +303,16 @@ class SlowPlay(commands.Cog):
 
         await guarded(interaction, None, run())
 
+    @stats_cmd.autocomplete("since")
+    async def _stats_since_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        spans = [("tonight (last 6 hours)", "6h"), ("last 12 hours", "12h"), ("last day", "24h")]
+        spans += [("last 3 days", "3d"), ("last week", "7d")]
+        return [
+            app_commands.Choice(name=n, value=v) for n, v in spans if current.strip().lower() in n + " " + v
+        ]
+
     @stats_cmd.autocomplete("game")
     async def _stats_game_ac(
         self, interaction: discord.Interaction, current: str
