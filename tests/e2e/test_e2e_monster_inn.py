@@ -153,6 +153,14 @@ async def play_again_by_clicks(standin: StandIn, bot: BotProcess, t: Table, fina
     click ... Seat order rotates": bob presses Play again on the final board; alice and
     carol are pinged in the new lobby and confirm; the second game starts, seats turned."""
     alice, bob, carol = t.players
+    # /stats: the rating leaderboard for the channel, as an embed with its picture.
+    mark = standin.mark()
+    r = await carol.slash("stats")
+    assert (await r.reply()).ephemeral
+    board = await standin.wait_for_message(lambda m: bool(m.embeds) and not m.ephemeral, 20, after=mark)
+    assert board.embeds[0]["title"] == "All games: ratings from 1 rated game."
+    assert "(provisional)" in board.embeds[0]["description"] and len(board.pngs) == 1
+    decode_png(board.pngs[0])
     mark = standin.mark()
     r = await bob.click(final, f"lk:again:{t.game_id}")
     assert "new lobby is open" in (await r.reply()).content
