@@ -635,7 +635,9 @@ class Store:
         rows = await self._fetch(
             f"SELECT g.id, g.game_key, g.status, g.result, g.updated_at, {state}, "
             "s.seat, s.user_id, s.name, s.is_ai, s.ai_level "
-            f"FROM games g JOIN seats s ON s.game_id = g.id WHERE {where} ORDER BY g.updated_at, g.id, s.seat",
+            # LEFT JOIN: a lobby closed before anyone sat down is an ended game too (the
+            # count the kept ratings are checked by includes it).
+            f"FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE {where} ORDER BY g.updated_at, g.id, s.seat",
             *args,
         )
         out: list[Any] = []
@@ -643,7 +645,8 @@ class Store:
             if not out or out[-1][0] != r[0]:
                 result = json.loads(r[3]) if r[3] else None
                 out.append((r[0], r[1], r[2], result, r[4], [], json.loads(r[5]) if r[5] else None))
-            out[-1][5].append(SeatRow(r[6], r[7], r[8], bool(r[9]), r[10]))
+            if r[6] is not None:
+                out[-1][5].append(SeatRow(r[6], r[7], r[8], bool(r[9]), r[10]))
         return out
 
     async def ended_count(self, guild_id: int | None) -> int:

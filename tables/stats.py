@@ -94,11 +94,19 @@ class StatsMixin(TablesBase):
         ids = [r[0] for r in rows] if not unfinished else []
         for i in range(0, len(ids), CHUNK):  # each query well within the database's time limit
             replaced |= await self.store.replaced(guild_id, ids[i : i + CHUNK])
+        # A game no longer installed stays in the count, unrated.
         known = {key for key in {r[1] for r in rows} if installed(key)}
         return [
-            Played(gid, key, status, ended, seats, ranking_of(key, result, state), gid in replaced)
+            Played(
+                gid,
+                key,
+                status,
+                ended,
+                seats,
+                ranking_of(key, result, state) if key in known else None,
+                gid in replaced,
+            )
             for gid, key, status, result, ended, seats, state in rows
-            if key in known
         ]
 
     async def rating_book(self, guild_id: int | None) -> Book:
@@ -229,7 +237,11 @@ class StatsMixin(TablesBase):
         what and who won, and how each person did (games, wins, rating moved)."""
         book = await self.rating_book(guild_id)
         start = self.clock() - hours * HOUR
-        ended = [g for g in await self._ended(guild_id, (start, 0), False) if g.status == "over"]
+        ended = [
+            g
+            for g in await self._ended(guild_id, (start, 0), False)
+            if g.status == "over" and installed(g.game_key)
+        ]
         if not ended:
             return f"No games ended here in the last {since_words(hours)}."
         lines = [f"**The last {since_words(hours)}**: {plural(len(ended), 'game')}."]

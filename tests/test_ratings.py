@@ -4,6 +4,7 @@ in the order the games ended; rebuilt, the same numbers; what /stats shows."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,25 @@ def test_since_takes_hours_or_days_and_refuses_anything_else() -> None:
     for bad in ("", "soon", "0h", "-3h", "12m", "9" * 40):
         with pytest.raises(TableError, match="not a time span"):
             since_hours(bad)
+
+
+async def test_kept_ratings_are_not_rebuilt_for_games_that_rank_nobody(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lobby closed before anyone sat down, and a game no longer installed, stay in the
+    count the kept ratings are checked by: later games are added, nothing is rebuilt."""
+    from tables import ratings
+
+    builds: list[int] = []
+    real = ratings.rate_all
+    monkeypatch.setattr(ratings, "rate_all", lambda games, u=False: builds.append(1) or real(games, u))
+    t = Tables(store, clock=lambda: 10_000.0)
+    await finish(store, "dungeon-lair", seats(ANN, BOB), [[0], [1]], 1001.0)
+    await finish(store, "no-such-game", seats(ANN, BOB), [[0], [1]], 1002.0)
+    empty = await t.create(ANN, "Ann", "dungeon-lair", guild_id=7, take_seat=False)
+    await t.abandon(empty.game_id, ANN, True)
+    assert (await t.rating_book(7)).count == 3 and builds == [1]
+    # (the store stamps the closed lobby with the real time: the next game ends after it)
+    await finish(store, "dungeon-lair", seats(BOB, ANN), [[0], [1]], time.time() + 1000)
+    book = await t.rating_book(7)
+    assert book.count == 4 and builds == [1] and book.ratings[("dungeon-lair", person(BOB))].wins == 1
