@@ -66,7 +66,12 @@ def rating_plot(title: str, points: list[float]) -> bytes:
     text(d, (PAD, 16), _fit(title, TEXT_TITLE, w - 2 * PAD), TEXT_TITLE, "accent", role="title")
     last = points[-1] if points else 0.0
     text(
-        d, (PAD, 70), f"rating now {last:.1f} after {len(points)} rated games", TEXT_KEY, "text", role="score"
+        d,
+        (PAD, 70),
+        f"rating now {last:.1f} after {len(points)} rated game" + ("" if len(points) == 1 else "s"),
+        TEXT_KEY,
+        "text",
+        role="score",
     )
     lo, hi = min([0.0, *points]), max([1.0, *points])
     span = hi - lo or 1.0
