@@ -212,3 +212,30 @@ async def test_kept_ratings_are_not_rebuilt_for_games_that_rank_nobody(
     await finish(store, "dungeon-lair", seats(BOB, ANN), [[0], [1]], time.time() + 1000)
     book = await t.rating_book(7)
     assert book.count == 4 and builds == [1] and book.ratings[("dungeon-lair", person(BOB))].wins == 1
+
+
+async def test_a_final_board_does_not_wait_for_a_long_first_rebuild(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board goes out without its ratings line while a server's first ratings are
+    built; the build goes on, and the next board (or /stats) has them."""
+    import asyncio
+
+    from tables import ratings, stats
+
+    real = ratings.rate_all
+
+    def slow(games: object, u: bool = False) -> ratings.Book:
+        time.sleep(1.0)
+        return real(games, u)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ratings, "rate_all", slow)
+    monkeypatch.setattr(stats, "BOARD_WAIT", 0.2)
+    gid = await finish(store, "dungeon-lair", seats(ANN, BOB), [[0], [1]], 1001.0)
+    t = Tables(store, clock=lambda: 10_000.0)
+    row = await t._load(gid)
+    t0 = time.perf_counter()
+    assert await t.rating_moves(row) == ""
+    assert time.perf_counter() - t0 < 0.9
+    await asyncio.sleep(1.2)
+    assert (await t.rating_moves(row)).startswith("Ratings: user11 0.0 →")
