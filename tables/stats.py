@@ -247,19 +247,23 @@ class StatsMixin(TablesBase):
         lines = [f"**The last {since_words(hours)}**: {plural(len(ended), 'game')}."]
         tally: dict[str, list[float]] = {}  # who -> games, wins, rating moved
         named: dict[str, str] = {}
+        counted: set[tuple[str, int]] = set()
         for g in ended:
             names = {s.seat: seat_name(book, s) for s in g.seats}
             winners = " and ".join(names[s] for s in (g.ranking or [[]])[0])
             others = ", ".join(names[s.seat] for s in g.seats)
             lines.append(f"#{g.game_id} {core.get(g.game_key).title} ({others}): {winners} won.")
             change = {m.who: m.after - m.before for m in book.moves.get(g.game_id, [])}
-            for s in g.seats:
+            won = {ratings.holder(s) for s in g.seats if s.seat in (g.ranking or [[]])[0]}
+            for s in g.seats:  # a strength with two seats in a game: one game for it
                 who = ratings.holder(s)
                 named[who] = names[s.seat]
                 t = tally.setdefault(who, [0, 0, 0.0])
-                t[0] += 1
-                t[1] += s.seat in (g.ranking or [[]])[0]
-                t[2] += change.get(who, 0.0)
+                if (who, g.game_id) not in counted:
+                    counted.add((who, g.game_id))
+                    t[0] += 1
+                    t[1] += who in won
+                    t[2] += change.get(who, 0.0)
         lines.append("**Who did what**")
         for who, (n, wins, moved) in sorted(tally.items(), key=lambda e: (-e[1][1], -e[1][2])):
             lines.append(

@@ -164,6 +164,7 @@ async def test_stats_shows_the_rating_leaderboard_and_a_players_record(store: St
     assert "Against the Easy computer: ahead 1, behind 1." in mine
     tonight = await t.tonight(7, 12)
     assert "4 games" in tonight and "#3 Monster Inn" in tonight and "Hard computer won" in tonight
+    assert "Easy computer: 1 win in 2 games" in tonight  # two seats of one game are one game
     assert "No games ended" in await Tables(store, clock=lambda: 1_000_000.0).tonight(7, 12)
 
 
