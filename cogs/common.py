@@ -176,6 +176,10 @@ def board_view(update: Update) -> discord.ui.View:
         view.add_item(HandButton(update.game_id))
         view.add_item(WhatNowButton(update.game_id))
         view.add_item(HintButton(update.game_id))
+    else:
+        from cogs.rematch import PlayAgainButton  # here: cogs.rematch imports this module
+
+        view.add_item(PlayAgainButton(update.game_id))
     return view
 
 
@@ -413,6 +417,10 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
         # Adding a computer player: open the menu, pick a strength (one tap more than
         # the old button, and the strength is said where it is chosen).
         view.add_item(AddAISelect(lobby.game_id))
+        if lobby.waiting:  # Play again: the people seated there confirm with one click
+            from cogs.rematch import ImInButton
+
+            view.add_item(ImInButton(lobby.game_id))
     return view
 
 

@@ -10,6 +10,7 @@ nothing.
 - ``results``  what comes back: TableError, Lobby, Update, Notice, the chooser's Step and Panel
 - ``base``     store, clock, locks, loading, saving a move, the game catalogue, timer changes
 - ``lobby``    lobbies, seats, start, abandon, handing a seat to the AI
+- ``rematch``  Play again: the next game of a table, its people asked to confirm
 - ``play``     one move, the AI loop, autocomplete and the private move buttons
 - ``chooser``  the step-by-step move chooser (half-made moves kept as drafts)
 - ``board``    the board images and message, the private "my area" reply
@@ -18,7 +19,8 @@ nothing.
 - ``history``  /history, /replay, /undo
 - ``replay``   the one replay of a stored game (seed + log, each move on the rules it was played under)
 - ``revisions`` games carried to newer rules at start-up, and their threads told what changed
-- ``stats``    /stats
+- ``stats``    /stats: ratings leaderboards, a player's plot, tonight's table
+- ``ratings``  the ratings (OpenSkill), a pure function of the games that ended
 - ``rules``    /rules: the How to play section, the rest attached
 - ``hints``    the "Hint" button: the normal search's best moves for a seat, privately
 - ``settings`` server and game settings, DM opt-in
@@ -37,6 +39,7 @@ from tables.hints import HintsMixin
 from tables.history import TAKEN_BACK, HistoryMixin
 from tables.lobby import LobbyMixin
 from tables.play import CHOICE_REF, PlayMixin
+from tables.rematch import Again, RematchMixin
 from tables.replay import Replay, same_state
 from tables.results import (
     HOUR,
@@ -65,6 +68,7 @@ AI_LEVELS = search.LEVELS
 class Tables(
     UpkeepMixin,
     LobbyMixin,
+    RematchMixin,
     ChooserMixin,
     PlayMixin,
     BoardMixin,
@@ -82,6 +86,7 @@ class Tables(
 
 __all__ = [
     "AI_LEVELS",
+    "Again",
     "GuidePage",
     "CHOICE_REF",
     "NOT_TAKEN",

@@ -137,6 +137,9 @@ class BoardMixin(TablesBase):
         over = core.get(row.game_key).is_over(row.state)
         drawn = await draw(row, before)
         w = words(row, events or [], before, actor)
+        moved = await self.rating_moves(row) if over else ""
+        if moved:  # how each player's rating moved (issue 41)
+            w.tail.append(moved)
         if not over:
             away = await self._away_names(row)
             if away:

@@ -9,7 +9,7 @@ moves' names are written here, from the state, by the game's ``describe``, which
 shows only what the acting seat can see.
 
 The host may switch hints off for a game (the game setting ``hints``); every hint
-given is counted for its seat (``seats.hints``, store schema 7) and the final
+given is counted for its seat (``seats.hints``, store schema 8) and the final
 scores say how many each player asked for.
 """
 

@@ -298,7 +298,7 @@ async def test_the_host_switches_hints_in_the_lobby(tables: Tables) -> None:
 
 
 async def test_the_count_and_the_hosts_switch_are_stored_on_both_databases(db_target: str) -> None:
-    """Hints used survive a reload (schema 7) and the lobby's switch is version-guarded,
+    """Hints used survive a reload (schema 8) and the lobby's switch is version-guarded,
     on SQLite and PostgreSQL alike."""
     from store import Conflict
 
