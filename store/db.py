@@ -191,6 +191,10 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, unfinished)
     );
     """,
+    # 8: the hints a seat asked for (issue 40 point 7), counted for the final board.
+    """
+    ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 # PostgreSQL spelling of the same history: Discord ids and seeds are BIGINT,
@@ -319,6 +323,10 @@ PG_MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, unfinished)
     );
     """,
+    # 8
+    """
+    ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 # The tables every schema version has (foreign/damaged checks, `bot.py migrate`).
@@ -351,6 +359,9 @@ class SeatRow:
         """The strength this computer seat plays at: a seat stored by an earlier
         release (no level) keeps today's player, the one its game started with."""
         return self.ai_level or "easy"
+
+    # Hints this seat asked for (schema 8, issue 40): said on the final board.
+    hints: int = 0
 
 
 @dataclass
@@ -527,9 +538,10 @@ class Store:
     # ---- reads ---------------------------------------------------------------
     async def _seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._fetch(
-            "SELECT seat, user_id, name, is_ai, ai_level FROM seats WHERE game_id=? ORDER BY seat", game_id
+            "SELECT seat, user_id, name, is_ai, ai_level, hints FROM seats WHERE game_id=? ORDER BY seat",
+            game_id,
         )
-        return [SeatRow(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows]
+        return [SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5]) for r in rows]
 
     def _game(self, r: Any, seats: list[SeatRow]) -> GameRow:
         return GameRow(
@@ -775,6 +787,17 @@ class Store:
                     for i, s in enumerate(seats)
                 ],
             )
+
+        await self._tx(body)
+        return version + 1
+
+    async def set_lobby_settings(self, game_id: int, version: int, settings: dict[str, Any]) -> int:
+        """Replace a lobby's game settings (the host's choices before the start),
+        guarded by version. Returns the new version."""
+
+        def body() -> Body[None]:
+            yield from self._bump(game_id, version, ("lobby",))
+            yield execute("UPDATE games SET settings=? WHERE id=?", json.dumps(settings), game_id)
 
         await self._tx(body)
         return version + 1
@@ -1102,6 +1125,10 @@ class Store:
                 "ON CONFLICT (user_id) DO UPDATE SET since=excluded.since, until=excluded.until",
                 (user_id, since, until),
             )
+
+    async def count_hint(self, game_id: int, seat: int) -> None:
+        """One more hint given to ``seat``: not game state, no version bump."""
+        await self.backend.write("UPDATE seats SET hints=hints+1 WHERE game_id=? AND seat=?", (game_id, seat))
 
     async def hand_to_ai(self, game_id: int, version: int, seat: int, level: str | None = None) -> int:
         """A running game's seat is taken over by the AI (the player left), playing

@@ -22,6 +22,7 @@ nothing.
 - ``stats``    /stats: ratings leaderboards, a player's plot, tonight's table
 - ``ratings``  the ratings (OpenSkill), a pure function of the games that ended
 - ``rules``    /rules: the How to play section, the rest attached
+- ``hints``    the "Hint" button: the normal search's best moves for a seat, privately
 - ``settings`` server and game settings, DM opt-in
 - ``upkeep``   boards owed to a thread, handing a seat over, pause/resume/extend,
                lobby expiry, "tell me when I'm next", /mygames in pages
@@ -34,6 +35,7 @@ from store import CommitUnknown, DatabaseTimeout
 from tables.base import NOT_TAKEN, SLOW, GameInfo, MoveTaken, TablesBase, replayed
 from tables.board import BoardMixin
 from tables.chooser import ChooserMixin
+from tables.hints import HintsMixin
 from tables.history import TAKEN_BACK, HistoryMixin
 from tables.lobby import LobbyMixin
 from tables.play import CHOICE_REF, PlayMixin
@@ -74,6 +76,7 @@ class Tables(
     HistoryMixin,
     StatsMixin,
     RulesMixin,
+    HintsMixin,
     SettingsMixin,
     RevisionsMixin,
     TablesBase,

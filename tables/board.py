@@ -15,6 +15,7 @@ from engine import core
 from engine.core import Event
 from store import GameRow
 from tables.base import TablesBase
+from tables.hints import hints_used
 from tables.results import MAX_STEP_IMAGES, TableError, Update
 from tables.text import display_name, fit_message, image_names, named, result_text
 
@@ -86,7 +87,7 @@ def words(row: GameRow, events: list[Event], before: GameRow | None, actor: tupl
         if owner is not None and owner.user_id is not None and not owner.is_ai:
             w.private.setdefault(owner.user_id, []).append(e.text)
     if game.is_over(row.state):
-        w.tail.append(result_text(row))
+        w.tail.append("\n".join(filter(None, (result_text(row), hints_used(row)))))
     else:
         acting = sorted(game.to_act(row.state))
         was = game.to_act(before.state) if before is not None and before.state is not None else set()

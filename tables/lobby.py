@@ -12,6 +12,7 @@ from engine import core, search
 from engine.core import IllegalAction
 from store import Conflict, GameRow, SeatRow
 from tables.base import TablesBase
+from tables.hints import hints_on
 from tables.results import Lobby, TableError, Update
 from tables.settings import check_settings
 
@@ -37,6 +38,7 @@ def lobby_of(row: GameRow, waiting: list[int] | None = None) -> Lobby:
         row.status,
         row.thread_id,
         list(waiting or []),
+        hints_on(row),
     )
 
 
@@ -142,6 +144,23 @@ class LobbyMixin(TablesBase):
             seats.append(SeatRow(len(seats), None, f"Bot {n}", True, level))
 
         return await self._change_seats(game_id, change)
+
+    async def switch_hints(self, game_id: int, user_id: int) -> Lobby:
+        """The host turns the game's "Hint" button off, or back on, before the start."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != "lobby":
+                raise TableError("Hints can only be switched in the lobby, before the game starts.")
+            if user_id != row.host_id:
+                raise TableError("Only the host can switch hints on or off.")
+            try:
+                await self.store.set_lobby_settings(
+                    game_id, row.version, {**row.settings, "hints": not hints_on(row)}
+                )
+            except Conflict:
+                raise TableError("The lobby changed at the same moment; please try again.") from None
+            new = await self._load(game_id)
+            return lobby_of(new, await self.waiting_in(new))
 
     async def set_refs(self, game_id: int, **refs: int | None) -> None:
         await self.store.set_refs(game_id, **refs)

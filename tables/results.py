@@ -66,6 +66,7 @@ class Lobby:
     thread_id: int | None = None
     # People Play again seated who have not confirmed yet (issue 41).
     waiting: list[int] = field(default_factory=list)
+    hints: bool = True  # the game's "Hint" button answers (the host's choice)
 
     @property
     def text(self) -> str:
@@ -83,6 +84,8 @@ class Lobby:
         ]
         if opts:
             lines.append(f"Options: {opts}.")
+        if not self.hints:
+            lines.append("Hints are off in this game.")
         if self.status == "lobby" and self.waiting:
             lines.append(
                 "Playing again: press **I'm in** to keep your seat. The host may start once the "
