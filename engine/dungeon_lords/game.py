@@ -26,6 +26,7 @@ from . import (
     festival,
     guide,
     notation,
+    order_notes,
     plan_chooser,
     plans,
     production,
@@ -570,7 +571,9 @@ class DungeonLords(core.Game):
 
     def chooser(self, state: State, seat: int, prefix: list[str]) -> core.Choice:
         if state["phase"] == "orders" and seat in self.to_act(state):
-            return notation.order_chooser(state, seat, prefix)
+            choice = notation.order_chooser(state, seat, prefix)
+            choice.descriptions = order_notes.order_notes(state, choice.options, len(prefix))
+            return choice
         if state["phase"] == "plan" and seat in self.to_act(state):
             # Every legal battle plan, built one part a click (the legal list holds only a sample).
             return notation.place_preview(state, seat, plan_chooser.chooser(state, seat, prefix))

@@ -244,7 +244,12 @@ def option_notes(state: State, seat: int, tokens: list[str]) -> dict[str, str]:
         elif kind == "bonus" and rest:
             out[tok] = f"From the supply ({sup[rest[0]]} left there)."
         elif kind == "support" and len(rest) == 2:
-            out[tok] = f"Its humanoid is removed unseen at the end; the {rest[1]} no longer counts for fame."
+            mons = p["monsters"]
+            i = int(rest[0]) - 1 if rest[0].isdigit() else -1
+            what = short_label(CARDS[mons[i]["card"]]) if 0 <= i < len(mons) else "This monster"
+            out[tok] = (
+                f"{what}: its humanoid is removed unseen at the end; the {rest[1]} no longer counts for fame."
+            )
         elif kind == "nosupport":
             out[tok] = "Keep your treasure; a stronger humanoid under it would cost fame at the end."
     return out
