@@ -533,7 +533,8 @@ def _info(view: dict[str, Any], names: list[str]) -> list[tuple[str, str, int, s
         ranked = sorted(range(view["seats"]), key=lambda s: -res["scores"][s])
         winners = " and ".join(names[s] for s in res["winners"])
         out.append((f"Winner: {winners}", "accent", TEXT_KEY, "score"))
-        scores = "Final scores: " + ", ".join(f"{names[s]} {res['scores'][s]}" for s in ranked)
+        # "Bot 3: 9 points", never "Bot 3 9": a computer's name ends in a number.
+        scores = "Final scores: " + "; ".join(f"{names[s]}: {res['scores'][s]} points" for s in ranked)
         out += [(w, "text", TEXT_KEY, "score") for w in wrap(scores, width, TEXT_KEY)]
     else:
         out += [(w, "text", TEXT_KEY, "turn") for w in wrap(_named(view["status"], names), width, TEXT_KEY)]

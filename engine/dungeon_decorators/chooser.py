@@ -179,7 +179,7 @@ def _tile_words(cell: dict[str, Any] | None, at: R.Pos, grid: R.Grid) -> str | N
     if cell["t"] == "start":
         return "the start"
     kind = "room" if R.summarise_at(grid, at)["room"] else "hallway"
-    return f"a {cell['floor']} {kind}"
+    return f"{'an' if cell['floor'][:1] in 'aeiou' else 'a'} {cell['floor']} {kind}"
 
 
 def square_note(dungeon: dict[str, Any], square: str) -> str | None:
