@@ -97,6 +97,8 @@ def words(row: GameRow, events: list[Event], before: GameRow | None, actor: tupl
         waiting = ", ".join(display_name(row, s) for s in acting)
         status = game.status(row.state)
         w.tail.append(f"{status} Waiting for: {waiting}." if status else f"Waiting for: {waiting}.")
+        # A news line the status repeats word for word is said once, in the status (issue 40).
+        w.news = [n for n in w.news if not status or n.strip() != status.strip()]
         for s in acting:
             uid = row.seats[s].user_id
             if (

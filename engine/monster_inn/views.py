@@ -148,9 +148,12 @@ def header(state: State, seat: int, show_top: bool) -> str:
     pool = state["pool"]
     if not state["over"]:
         pool_words = amount(pool["n"], pool["type"]) if pool["n"] else "empty"
+        lines.append(f"Pool: {pool_words}. Round {state['round']}.")
         top = deck_top(state) if show_top else None
-        deck = f"{len(state['deck'])} in the deck" + (f", the top one {back_words(top)}" if top else "")
-        lines.append(f"Pool: {pool_words}. Round {state['round']}; {deck}.")
+        # The deck's line stands apart from what leaving takes (the Leave button names that):
+        # its top card comes into the inn next round, it is not taken by leaving (issue 40).
+        deck = f"Deck: {len(state['deck'])} cards"
+        lines.append(deck + (f"; next round's first card shows {back_words(top)}." if top else "."))
     out = "\n".join(lines)
     return out if len(out) <= 400 else out[:397] + "..."
 
