@@ -510,6 +510,10 @@ def _block(
 TALL = 3200  # boards are drawn on a tall canvas and cropped to what was drawn
 
 
+def _points(n: int) -> str:
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
 def _last_lines(view: dict[str, Any]) -> list[str]:
     """The last turn in words: its public events, without the round's display (shown whole)
     and the status lines (the status is at the top)."""
@@ -534,7 +538,7 @@ def _info(view: dict[str, Any], names: list[str]) -> list[tuple[str, str, int, s
         winners = " and ".join(names[s] for s in res["winners"])
         out.append((f"Winner: {winners}", "accent", TEXT_KEY, "score"))
         # "Bot 3: 9 points", never "Bot 3 9": a computer's name ends in a number.
-        scores = "Final scores: " + "; ".join(f"{names[s]}: {res['scores'][s]} points" for s in ranked)
+        scores = "Final scores: " + "; ".join(f"{names[s]}: {_points(res['scores'][s])}" for s in ranked)
         out += [(w, "text", TEXT_KEY, "score") for w in wrap(scores, width, TEXT_KEY)]
     else:
         out += [(w, "text", TEXT_KEY, "turn") for w in wrap(_named(view["status"], names), width, TEXT_KEY)]

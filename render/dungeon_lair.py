@@ -691,7 +691,13 @@ def footer(view: dict[str, Any], names: list[str]) -> str:
     if view["over"]:
         ranked = sorted(view["players"], key=lambda p: -p["score"])
         # "Bot 3: 9 points", never "Bot 3 9": a computer's name ends in a number.
-        return "Final score: " + "; ".join(f"{names[p['seat']]}: {p['score']} points" for p in ranked) + "."
+        return (
+            "Final score: "
+            + "; ".join(
+                f"{names[p['seat']]}: {p['score']} point{'' if p['score'] == 1 else 's'}" for p in ranked
+            )
+            + "."
+        )
     removed = len(view["removed"])
     return f"Tiles left: {view['deck']} in the stack. Removed from the game: {removed}."
 

@@ -155,7 +155,7 @@ def test_the_final_board_names_the_winner_and_every_score_and_is_phone_shaped(pl
     assert info[0] == "Winner: " + " and ".join(NAMES[s] for s in res["winners"])
     scores = " ".join(info[1:3])
     for s in range(players):
-        assert f"{NAMES[s]} {res['scores'][s]}" in scores
+        assert f"{NAMES[s]}: {res['scores'][s]} point" in scores  # issue 40: never "Bot 3 9"
     img = Image.open(io.BytesIO(R.RENDERER.board(view, NAMES[:players])))
     # issue 28: two columns (two rows of two at four players), never a square preview
     assert img.width == 1200 and abs(img.height - img.width) > 0.05 * img.width
