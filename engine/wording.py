@@ -36,6 +36,8 @@ _ONE_DOES = {
     "escape": "escapes",
     "survive": "survives",
 }
+# "The player(s) with the most tunnels" with no count: the plural reads for one or more.
+_ANY_PLURAL = re.compile(r"\b([a-z]+)\(s\)")
 # A name that ends a sentence with its own mark: "A Scout at the Entrance!." -> "...!".
 _MARK_STOP = re.compile(r"([!?])\.(?=\s|$)")
 _DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
@@ -58,6 +60,7 @@ def mend(text: str) -> str:
     text = _A_VOWEL.sub(lambda m: m[1] + "n ", text)
     text = _ONE.sub(_one, text)
     text = _MAYBE_PLURAL.sub(_count, text)
+    text = _ANY_PLURAL.sub(r"\1s", text)
     text = _MARK_STOP.sub(r"\1", text)
     return _DOUBLE_STOP.sub(".", text)
 

@@ -192,3 +192,26 @@ def test_out_of_turn_refusal_says_whose_turn(key: str) -> None:
         assert not not_words(text) and not UNNAMED.search(text), text
         seat = pick.choice(acting)
         state, _ = game.apply(state, seat, pick.choice(game.legal_actions(state, seat)))
+
+
+def test_stored_slips_are_mended_where_shown() -> None:
+    """The slips stored in the logs of games in progress read well where they are shown
+    (tables.text.named mends every message), and the stored text is not touched."""
+    from engine.wording import mend
+
+    stored = [
+        "Bob at Recruit Imps (I): 1 imps.",
+        "Di hires a Evil Eye for 1 gold and 1 Evil.",
+        "Combat round 3: the Combat Card is A Scout at the Entrance!.",
+        "1 adventurer(s) leave the dungeon alive.",
+        "The player(s) with the most tunnels pay 1 gold or gain 1 Evil.",
+        "Gain 2 gold..",
+    ]
+    row = _row("monster-inn", 3, {})
+    shown = [named(row, t) for t in stored]
+    assert all(not slips(t) for t in shown), shown
+    assert shown[3] == "1 adventurer leaves the dungeon alive." and shown[1].startswith(
+        "Di hires an Evil Eye"
+    )
+    assert [mend(t) for t in shown] == shown, "mending twice changes nothing"
+    assert "1 imps" in stored[0], "the stored text itself is left as it is"
