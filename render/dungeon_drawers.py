@@ -25,7 +25,7 @@ from render.base import PALETTE, canvas, grid, seat_colour, text, text_width, to
 
 W = 1200
 # The type floor (issue 28; render/base.py names the same sizes on the shared branch).
-TEXT_MIN, TEXT_BODY, TEXT_KEY, TEXT_TITLE = 26, 28, 36, 40
+TEXT_MIN, TEXT_BODY, TEXT_KEY, TEXT_TITLE = 30, 30, 40, 44  # issue 40
 # Monster and trap colours: none is a seat colour (orange, sky, green, purple draw paths).
 TAN = (200, 150, 100)
 KIND: dict[str, tuple[str, Any]] = {

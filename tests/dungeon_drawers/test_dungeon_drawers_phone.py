@@ -77,7 +77,8 @@ def test_pictures_are_phone_sized(players: int) -> None:
         png = R.board(GAME.view(state, None), names)
         img = Image.open(io.BytesIO(png))
         assert img.width == 1200 and len(png) <= 250_000
-        assert img.height <= (1.3 if players == 2 else 2.0) * img.width
+        # Issue 40's 30-px floor makes the words taller (1.3 and 2.0 at 26 px).
+        assert img.height <= (1.4 if players == 2 else 2.2) * img.width
         area = R.area(GAME.view(state, 1), names)
         assert area is not None and len(area) <= 250_000
 
