@@ -48,7 +48,7 @@ def recorded(job: Any) -> list[tuple[str, int, str | None, int]]:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_type_floor_on_boards_and_areas(players: int) -> None:
-    """Issue 28: "no text under 30 px; the title, whose turn, scores and the numbers a player
+    """Issue 28's floor as issue 40 raised it: "no text under 30 px; the title, whose turn, scores and the numbers a player
     decides by at 40 px or more", every board and my-area image at 2 and 4 players."""
     names = default_names(players)
     for state in game_states(players, 7):

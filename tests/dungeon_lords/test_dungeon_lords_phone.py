@@ -1,4 +1,4 @@
-"""Issue 28 for Dungeon Lords: boards a phone reads.
+"""Issue 28 for Dungeon Lords: boards a phone reads (its type floor as issue 40 raised it).
 
 "On every public board and my-area image at 1,200 px wide: no text under 30 px; the title,
 whose turn, scores and the numbers a player decides by at 40 px or more"; "Every mark drawn
@@ -188,7 +188,7 @@ def test_the_board_marks_what_the_last_turn_changed() -> None:
 
 
 # ---- the combat step pictures posted with the board ------------------------------------------
-# The numbers a battle is read by (issue 28: "the numbers a player decides by at 40 px or more"):
+# The numbers a battle is read by (issue 28, raised by issue 40: "the numbers a player decides by at 40 px or more"):
 # a blow ("Troll: 3 to Priest 4, 1 left"), hit points ("5/6"), who was knocked out, the tiles
 # conquered, the Evil change, the Combat Card's fatigue, and what changes a blow or the fatigue
 # (courage, Magic Shield, an expert monster, a trained imp). Every kind is named so a test can
