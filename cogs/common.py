@@ -318,7 +318,10 @@ async def carry_turns(client: discord.Client, update: Update, skip: int | None =
                     panel = await tables.panel(update.game_id, uid, update.version)
                 except TableError:  # no longer theirs to play (they played it meanwhile), paused...
                     continue
-                lead = YOUR_TURN if uid in update.ping else MOVED_ON
+                # The step's own note ("your choices so far still stand") already says it moved on.
+                lead = (
+                    YOUR_TURN if uid in update.ping else ("" if panel.step and panel.step.note else MOVED_ON)
+                )
                 note = "\n".join(p for p in (update.private.get(uid, ""), lead) if p)
                 content, view, files = panel_message(panel, note)
                 await live.interaction.edit_original_response(

@@ -394,7 +394,7 @@ async def test_moves_the_bot_makes_at_start_up_are_posted_once(tmp_path: Path, c
     assert row is not None and row.status == "over"
     assert [(g, m) for g, m, _ in sink] == [(gid, row.moves)]
     text = sink[0][2]
-    assert f"{row.moves} move(s) since the last board" in text and "Final scores" in text
+    assert f"{row.moves} moves since the last board" in text and "Final scores" in text
     assert "adds" in text, "the AI moves are summarised"
     await post_all(t, sink)
     assert len(sink) == 1, "a board is owed once"
