@@ -267,6 +267,12 @@ def to_json(book: Book) -> str:
     )
 
 
+def is_current(head: str) -> bool:
+    """Whether a kept book whose text starts with ``head`` is of this format (to_json
+    writes the format first), so that a start-up need not read whole books to know."""
+    return head.startswith(f'{{"format":{FORMAT},')
+
+
 def from_json(text: str) -> Book | None:
     """A kept book, or None when it is of another format (rebuild)."""
     d = json.loads(text)

@@ -254,3 +254,30 @@ async def test_a_final_board_does_not_wait_for_a_long_first_rebuild(
     assert time.perf_counter() - t0 < 0.9
     await asyncio.sleep(1.2)
     assert (await t.rating_moves(row)).startswith("Ratings: user11 0.0 →")
+
+
+async def test_a_start_up_builds_a_servers_first_ratings_so_no_stats_waits_for_them(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Games stored before ratings existed (or under another ratings format): the
+    start-up builds each server's ratings, so the first /stats and the next final board
+    find them kept; servers whose kept ratings are current are left to their first use."""
+    from tables import ratings
+
+    builds: list[int] = []
+    real = ratings.rate_all
+    monkeypatch.setattr(ratings, "rate_all", lambda games, u=False: builds.append(1) or real(games, u))
+    for i, (key, ss, ranking) in enumerate(SERIES, 1):
+        await finish(store, key, ss, ranking, 1000.0 + i)
+        await finish(store, key, ss, ranking, 1000.0 + i, guild=8)
+    assert await Tables(store).warm_ratings([7, 8, 9]) == 2  # server 9 has no games
+    assert builds == [1, 1]
+    after_restart = Tables(store, clock=lambda: 10_000.0)
+    text, _png = await after_restart.stats(7)
+    assert "4 rated games" in text and builds == [1, 1]  # read back, not rebuilt
+    assert await Tables(store).warm_ratings([7, 8, 9]) == 0
+    # The ratings' format changed (an upgrade): the start-up rebuilds that server's.
+    async with store.transaction() as tx:
+        await tx.execute("UPDATE rating_cache SET book = ? WHERE guild_id = 8", '{"format":1}')
+    assert await Tables(store).warm_ratings([7, 8]) == 1 and builds == [1, 1, 1]
+    assert ratings.is_current((await store.kept_rating_formats(8, False)) or "")
