@@ -202,6 +202,7 @@ class Book:
         new: dict[str, list[tuple[float, float]]] = {}
         for w, rating in zip(whos, out, strict=True):
             new.setdefault(w, []).append(rating)
+        won = {w for s, w in zip(seats, whos, strict=True) if place[s.seat] == 0}
         moves = []
         for w, results in new.items():
             old = before[w]
@@ -210,7 +211,7 @@ class Book:
                 sum(m for m, _ in results) / len(results),
                 sum(s for _, s in results) / len(results),
                 old.games + 1,
-                old.wins + any(place[s.seat] == 0 for s, x in zip(seats, whos, strict=True) if x == w),
+                old.wins + (w in won),
             )
             self.ratings[(pool, w)] = r
             self.history.setdefault((pool, w), []).append(r.shown)
