@@ -106,8 +106,8 @@ def plackett_luce(players: list[tuple[float, float]], ranks: list[int]) -> list[
     with random ids on every call (three quarters of its time). Checked against
     ``MODEL.rate`` in tests/test_ratings.py."""
     if len(players) > SLOTS:  # more seats than any game has: the library's own way
-        teams = [[MODEL.create_rating([mu, sigma])] for mu, sigma in players]
-        return [(t[0].mu, t[0].sigma) for t in MODEL.rate(teams, ranks=list(ranks))]
+        rated = MODEL.rate([[MODEL.create_rating([mu, sigma])] for mu, sigma in players], ranks=list(ranks))
+        return [(t[0].mu, t[0].sigma) for t in rated]
     slots = _slots()
     tau_squared = MODEL.tau * MODEL.tau
     order = sorted(range(len(players)), key=ranks.__getitem__)  # stable, as the library's

@@ -266,7 +266,12 @@ async def test_a_start_up_builds_a_servers_first_ratings_so_no_stats_waits_for_t
 
     builds: list[int] = []
     real = ratings.rate_all
-    monkeypatch.setattr(ratings, "rate_all", lambda games, u=False: builds.append(1) or real(games, u))
+
+    def counted(games: object, u: bool = False) -> ratings.Book:
+        builds.append(1)
+        return real(games, u)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ratings, "rate_all", counted)
     for i, (key, ss, ranking) in enumerate(SERIES, 1):
         await finish(store, key, ss, ranking, 1000.0 + i)
         await finish(store, key, ss, ranking, 1000.0 + i, guild=8)
