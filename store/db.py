@@ -681,7 +681,7 @@ class Store:
         )
         return str(rows[0][0]) if rows else None
 
-    async def kept_rating_formats(self, guild_id: int | None, unfinished: bool) -> str | None:
+    async def kept_ratings_head(self, guild_id: int | None, unfinished: bool) -> str | None:
         """The start of a server's kept ratings (where their format is written), without
         reading a whole book: whether a start-up must rebuild them (tables/stats.py)."""
         rows = await self._fetch(

@@ -144,7 +144,7 @@ class StatsMixin(TablesBase):
         for guild_id in guild_ids:
             try:
                 unfinished = bool((await self.guild_settings(guild_id))["rate_unfinished"])
-                head = await self.store.kept_rating_formats(guild_id, unfinished)
+                head = await self.store.kept_ratings_head(guild_id, unfinished)
                 if head is not None and ratings.is_current(head):
                     continue  # read when first used: a restart's check costs well under 1 s
                 if not await self.store.ended_count(guild_id):

@@ -257,7 +257,7 @@ async def test_a_final_board_does_not_wait_for_a_long_first_rebuild(
 
 
 async def test_a_start_up_builds_a_servers_first_ratings_so_no_stats_waits_for_them(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    db_target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Games stored before ratings existed (or under another ratings format): the
     start-up builds each server's ratings, so the first /stats and the next final board
@@ -272,6 +272,7 @@ async def test_a_start_up_builds_a_servers_first_ratings_so_no_stats_waits_for_t
         return real(games, u)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ratings, "rate_all", counted)
+    store = await Store(db_target).open()  # on SQLite and PostgreSQL
     for i, (key, ss, ranking) in enumerate(SERIES, 1):
         await finish(store, key, ss, ranking, 1000.0 + i)
         await finish(store, key, ss, ranking, 1000.0 + i, guild=8)
@@ -285,4 +286,5 @@ async def test_a_start_up_builds_a_servers_first_ratings_so_no_stats_waits_for_t
     async with store.transaction() as tx:
         await tx.execute("UPDATE rating_cache SET book = ? WHERE guild_id = 8", '{"format":1}')
     assert await Tables(store).warm_ratings([7, 8]) == 1 and builds == [1, 1, 1]
-    assert ratings.is_current((await store.kept_rating_formats(8, False)) or "")
+    assert ratings.is_current((await store.kept_ratings_head(8, False)) or "")
+    await store.close()
