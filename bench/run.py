@@ -144,7 +144,7 @@ def markdown(r: dict[str, Any]) -> str:
     if "stats" in r:
         v = r["stats"]
         lines += [f"## /stats with {v['games']:,} finished games in one server (issue 41)", ""]
-        for k in ("cold", "restart", "stats", "stats_game", "player", "since", "update"):
+        for k in ("cold", "first", "restart", "stats", "stats_game", "player", "since", "update"):
             lines.append(
                 f"- {k}: median {v[k]['median_ms']} ms, max {v[k]['max_ms']} ms ({v[k]['runs']} runs)"
             )

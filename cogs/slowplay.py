@@ -60,6 +60,7 @@ class SlowPlay(commands.Cog):
         self.bot = bot
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.warming: asyncio.Task[int] | None = None  # kept: tasks are weakly held
 
     async def cog_load(self) -> None:
         # Before any interaction can arrive: boards from before tracking count as posted.
@@ -69,8 +70,9 @@ class SlowPlay(commands.Cog):
         self.task = asyncio.create_task(self.scheduler(), name="lairkeeper-timers")
 
     async def cog_unload(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        for task in (self.task, self.warming):
+            if task is not None:
+                task.cancel()
 
     # ---- the timer task -----------------------------------------------------------------
     async def scheduler(self) -> None:
@@ -112,6 +114,8 @@ class SlowPlay(commands.Cog):
             resumed = await t.resume_all()
             posted = await post_owed(self.bot)
             log.info("after start-up: %d games moved on, %d owed boards posted", resumed, posted)
+            # Beside the timers, never before them: a server's first ratings take seconds.
+            self.warming = asyncio.create_task(t.warm_ratings([g.id for g in self.bot.guilds]))
             return True
         except DatabaseTimeout:
             log.warning("start-up work waits for the database; the timer loop retries")

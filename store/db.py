@@ -693,6 +693,16 @@ class Store:
         )
         return str(rows[0][0]) if rows else None
 
+    async def kept_ratings_head(self, guild_id: int | None, unfinished: bool) -> str | None:
+        """The start of a server's kept ratings (where their format is written), without
+        reading a whole book: whether a start-up must rebuild them (tables/stats.py)."""
+        rows = await self._fetch(
+            "SELECT substr(book, 1, 24) FROM rating_cache WHERE guild_id=? AND unfinished=?",
+            guild_id or 0,
+            int(unfinished),
+        )
+        return str(rows[0][0]) if rows else None
+
     async def cache_ratings(self, guild_id: int | None, unfinished: bool, book: str) -> None:
         await self.backend.write(
             "INSERT INTO rating_cache (guild_id, unfinished, book) VALUES (?, ?, ?) "

@@ -13,6 +13,7 @@ import asyncio
 import contextvars
 import logging
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -133,6 +134,28 @@ class StatsMixin(TablesBase):
             kept.book = await asyncio.to_thread(ratings.rate_all, games, unfinished)
             await self._save_book(guild_id, unfinished, kept)
             return kept.book
+
+    async def warm_ratings(self, guild_ids: list[int]) -> int:
+        """After a start-up, beside everything else: rebuild the ratings of the servers
+        whose games have none kept (the first start after ratings came, or after a change
+        of their format), one server at a time, so that no one's first /stats or final
+        board waits seconds for it. Returns the servers rebuilt."""
+        built = 0
+        for guild_id in guild_ids:
+            try:
+                unfinished = bool((await self.guild_settings(guild_id))["rate_unfinished"])
+                head = await self.store.kept_ratings_head(guild_id, unfinished)
+                if head is not None and ratings.is_current(head):
+                    continue  # read when first used: a restart's check costs well under 1 s
+                if not await self.store.ended_count(guild_id):
+                    continue
+                t0 = time.perf_counter()
+                await self.rating_book(guild_id)
+                built += 1
+                log.info("ratings of server %s rebuilt in %.1f s", guild_id, time.perf_counter() - t0)
+            except Exception:  # its first use rebuilds them instead
+                log.exception("the ratings of server %s were not rebuilt at start-up", guild_id)
+        return built
 
     async def _save_later(self, guild_id: int | None, unfinished: bool, kept: Kept) -> None:
         try:
