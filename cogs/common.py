@@ -5,14 +5,17 @@ helpers every command uses. The cogs import this module, never each other."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import re
+from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from cogs.idempotency import move_key
 from cogs.live import Live, LiveTurns, received, retire
 from tables import (
     AI_LEVELS,
@@ -233,6 +236,10 @@ async def post_board(
 # ---- the live private turn message (cogs/live.py) ---------------------------------------
 
 YOUR_TURN = "It is your turn again; the table's board is in the thread."
+# A saved move whose next turn (the mover's again) could not be read: the board's
+# "Your move" button shows it once the database answers.
+NEXT_TURN_LATER = "Your next turn is on the board's Your move button when the database answers again."
+TAKEN_LATER = "Move taken. The board will be posted shortly."
 MOVED_ON = "Another player moved meanwhile; your choices below are up to date."
 
 
@@ -703,22 +710,28 @@ async def step_click(
     reply in place with the next step, or, when the pick completed the move (it is
     played at once), with what the move did and the turn's next step."""
     await interaction.response.defer()
-    step = await tables_of(interaction).choose(game_id, interaction.user.id, version, depth, op, n)
-    if step.update is not None:
-        content, view, files = await after_move(interaction, step.update, game_id)
-    else:
+    key = move_key(interaction)
+    step = await tables_of(interaction).choose(game_id, interaction.user.id, version, depth, op, n, key)
+    if step.update is None:
         content, view, files = step_message(step)
-    await interaction.edit_original_response(content=content, view=view, attachments=files)
-    await keep_live(interaction, game_id, clicked_on(interaction), view)
+        await interaction.edit_original_response(content=content, view=view, attachments=files)
+        await keep_live(interaction, game_id, clicked_on(interaction), view)
+        return
+    async with saved(game_id):
+        content, view, files = await after_move(interaction, step.update, game_id)
+        await interaction.edit_original_response(content=content, view=view, attachments=files)
+        await keep_live(interaction, game_id, clicked_on(interaction), view)
 
 
 async def step_done(interaction: discord.Interaction, button: StepButton) -> None:
     await interaction.response.defer()
     t = tables_of(interaction)
-    update = await t.choose_done(button.game_id, interaction.user.id, button.version, button.depth)
-    content, view, files = await after_move(interaction, update, button.game_id)
-    await interaction.edit_original_response(content=content, view=view, attachments=files)
-    await keep_live(interaction, button.game_id, clicked_on(interaction), view)
+    key = move_key(interaction)
+    update = await t.choose_done(button.game_id, interaction.user.id, button.version, button.depth, key)
+    async with saved(button.game_id):
+        content, view, files = await after_move(interaction, update, button.game_id)
+        await interaction.edit_original_response(content=content, view=view, attachments=files)
+        await keep_live(interaction, button.game_id, clicked_on(interaction), view)
 
 
 async def take_back(interaction: discord.Interaction, game_id: int, update: Update) -> None:
@@ -773,6 +786,9 @@ async def after_move(
             panel = await tables_of(interaction).panel(game_id, uid, update.version)
         except TableError:  # not theirs after all (the game moved on meanwhile)
             return confirm, None, []
+        except (DatabaseTimeout, CommitUnknown):  # saved: the next turn waits on the board's button
+            log.warning("game %s: a saved move's next turn was not read (database)", game_id)
+            return confirm + "\n" + NEXT_TURN_LATER, None, []
         return panel_message(panel, confirm + "\n" + YOUR_TURN)
     return confirm, None, []
 
@@ -814,15 +830,30 @@ async def play(
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
-    update = await tables_of(interaction).act(game_id, interaction.user.id, text=text, button=button)
-    content, view, files = await after_move(interaction, update, game_id)
-    if button is not None:
-        await interaction.edit_original_response(content=content, view=view, attachments=files)
-        await keep_live(interaction, game_id, clicked_on(interaction), view)
-    else:
-        kw: dict[str, Any] = {"view": view} if view is not None else {}
-        sent = await interaction.followup.send(content, ephemeral=True, files=files, wait=True, **kw)
-        await keep_live(interaction, game_id, sent.id, view)
+    key = move_key(interaction)
+    update = await tables_of(interaction).act(game_id, interaction.user.id, text=text, button=button, key=key)
+    async with saved(game_id):
+        content, view, files = await after_move(interaction, update, game_id)
+        if button is not None:
+            await interaction.edit_original_response(content=content, view=view, attachments=files)
+            await keep_live(interaction, game_id, clicked_on(interaction), view)
+        else:
+            kw: dict[str, Any] = {"view": view} if view is not None else {}
+            sent = await interaction.followup.send(content, ephemeral=True, files=files, wait=True, **kw)
+            await keep_live(interaction, game_id, sent.id, view)
+
+
+@contextlib.asynccontextmanager
+async def saved(game_id: int) -> AsyncIterator[None]:
+    """Around what follows a saved move (the board, the mover's answer): a failure
+    there is logged and answered "Move taken" (MoveTaken), never "not taken"."""
+    try:
+        yield
+    except MoveTaken:
+        raise
+    except Exception:
+        log.exception("game %s: a saved move's answer failed", game_id)
+        raise MoveTaken(TAKEN_LATER) from None
 
 
 async def post_taken(interaction: discord.Interaction, update: Update, game_id: int) -> str:

@@ -175,6 +175,15 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN ai_level TEXT;
     """,
+    # 7: a move's idempotency key (issue 39): the interaction that made it (a
+    #    component's custom id and its user, or a typed command's interaction id),
+    #    kept with the move in its transaction, so a retried click is answered with
+    #    what became of the first one and never applied twice. NULL for the bot's
+    #    own moves and for moves of earlier releases.
+    """
+    ALTER TABLE actions ADD COLUMN move_key TEXT;
+    CREATE UNIQUE INDEX actions_by_move_key ON actions(game_id, move_key);
+    """,
 ]
 
 # PostgreSQL spelling of the same history: Discord ids and seeds are BIGINT,
@@ -287,6 +296,11 @@ PG_MIGRATIONS: list[str] = [
     # 6
     """
     ALTER TABLE seats ADD COLUMN ai_level TEXT;
+    """,
+    # 7
+    """
+    ALTER TABLE actions ADD COLUMN move_key TEXT;
+    CREATE UNIQUE INDEX actions_by_move_key ON actions(game_id, move_key);
     """,
 ]
 
@@ -580,6 +594,11 @@ class Store:
         )
         return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
+    async def move_by_key(self, game_id: int, key: str) -> int | None:
+        """The log number of the move ``key`` made in ``game_id`` (None: it made none)."""
+        rows = await self._fetch("SELECT seq FROM actions WHERE game_id=? AND move_key=?", game_id, key)
+        return int(rows[0][0]) if rows else None
+
     async def count(self) -> int:
         rows = await self._fetch("SELECT count(*) FROM games")
         return int(rows[0][0])
@@ -702,6 +721,7 @@ class Store:
         arm: list[tuple[int, str, float]] | None = None,
         disarm: list[int] | None = None,
         fired_timer: int | None = None,
+        key: str | None = None,
     ) -> int:
         """Append ``moves`` (seat, user_id, notation) and write the snapshot, in one
         transaction, only if the game is still at ``version``. Raises Conflict.
@@ -710,7 +730,8 @@ class Store:
         (the thread is owed its board); a move inside a turn keeps a thread that was
         up to date so. In the same transaction: arm timers (seat,
         kind, due), drop the timers of ``disarm`` seats, and consume ``fired_timer``
-        (so a deadline fires once)."""
+        (so a deadline fires once). ``key``: the idempotency key of the interaction
+        that made the first move, kept on its log row (:meth:`move_by_key`)."""
         now = self.clock()
         state_json = state if isinstance(state, str) else encode_state(state)
         result_json = json.dumps(result) if result is not None else None
@@ -718,7 +739,17 @@ class Store:
         body = self._commit_move_body
         await self.backend.run(
             lambda: body(
-                game_id, version, moves, state_json, result_json, turn_changed, now, arm, disarm, fired_timer
+                game_id,
+                version,
+                moves,
+                state_json,
+                result_json,
+                turn_changed,
+                now,
+                arm,
+                disarm,
+                fired_timer,
+                key,
             )
         )
         self._after(bool(arm))
@@ -736,6 +767,7 @@ class Store:
         arm: list[tuple[int, str, float]],
         disarm: list[int] | None,
         fired_timer: int | None,
+        key: str | None = None,
     ) -> Body[None]:
         # The row lock (PostgreSQL) holds any other process's save of this game
         # until this one commits; it then finds the version moved on.
@@ -748,8 +780,12 @@ class Store:
             raise Conflict()
         seq = int(rows[0][0])
         yield executemany(
-            "INSERT INTO actions (game_id, seq, seat, user_id, notation, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, seq + i + 1, s, u, n, now) for i, (s, u, n) in enumerate(moves)],
+            "INSERT INTO actions (game_id, seq, seat, user_id, notation, created_at, move_key) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, seq + i + 1, s, u, n, now, key if i == 0 else None)
+                for i, (s, u, n) in enumerate(moves)
+            ],
         )
         sets, args = "state=?, moves=?", [state_json, seq + len(moves)]
         if result_json is not None:

@@ -114,12 +114,15 @@ class PlayMixin(TablesBase):
         text: str | None = None,
         button: tuple[int, int] | None = None,
         version: int | None = None,
+        key: str | None = None,
     ) -> Update:
         """Apply one move of ``user_id``: typed ``text`` or a clicked ``button``
         (version, choice index); ``version`` refuses the move if the game has moved
-        on (the chooser's Done). Then let AI seats move, and return the board."""
+        on (the chooser's Done). Then let AI seats move, and return the board.
+        ``key``: the idempotency key of the interaction (cogs/idempotency.py): kept
+        with the move; a second try with the same key raises AlreadyTaken."""
         with self._moving(game_id):
-            return await self._act(game_id, user_id, text, button, version)
+            return await self._act(game_id, user_id, text, button, version, key)
 
     async def _act(
         self,
@@ -128,13 +131,14 @@ class PlayMixin(TablesBase):
         text: str | None,
         button: tuple[int, int] | None,
         version: int | None,
+        key: str | None = None,
     ) -> Update:
         t0 = time.perf_counter()
         ref = CHOICE_REF.fullmatch((text or "").strip())
         if ref is not None:  # an autocomplete reference to a long move: like a button
             text, button = None, (int(ref[1]), int(ref[2]))
         try:
-            row, seat, events = await self._act_locked(game_id, user_id, text, button, version)
+            row, seat, events = await self._act_locked(game_id, user_id, text, button, version, key)
         except CommitUnknown:
             raise TableError(UNSURE) from None
         except DatabaseTimeout:
@@ -157,10 +161,12 @@ class PlayMixin(TablesBase):
         text: str | None,
         button: tuple[int, int] | None,
         version: int | None,
+        key: str | None = None,
     ) -> tuple[GameRow, int, list[Event]]:
         """Load, check, apply and save one move under the game's lock."""
         async with self._lock(game_id):
             row = await self._load(game_id)
+            await self._not_again(game_id, key)
             stale = version if button is None else button[0]
             if stale is not None and stale != row.version and row.seat_of(user_id) is not None:
                 raise TableError(STALE)
@@ -179,6 +185,7 @@ class PlayMixin(TablesBase):
                 [(seat, user_id, game.format(action))],
                 new,
                 news=[said(game, row.state, seat, action, events)],
+                key=key,
             )
             # The player moved: a half-made move of theirs (typed past it) is void. Read
             # first: most moves have no draft, and a read costs less than a transaction.
