@@ -995,6 +995,40 @@ class Store:
                 (user_id, since, until),
             )
 
+    async def go_away(self, user_id: int, since: float, until: float | None, by: float, floor: float) -> int:
+        """One vacation (issue 39): in one transaction, record ``user_id`` away from
+        ``since`` to ``until`` (None: back now), and move the deadlines of every seat
+        they hold, in every server's games, by ``by`` seconds, none earlier than
+        ``floor``. Returns how many deadlines moved."""
+
+        def body() -> Body[int]:
+            if until is None:
+                yield execute("DELETE FROM vacations WHERE user_id=?", user_id)
+            else:
+                yield execute(
+                    "INSERT INTO vacations (user_id, since, until) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id) DO UPDATE SET since=excluded.since, until=excluded.until",
+                    user_id,
+                    since,
+                    until,
+                )
+            n = yield execute(
+                "UPDATE timers SET due = CASE WHEN due + ? < ? THEN ? ELSE due + ? END "
+                "WHERE kind='deadline' AND id IN (SELECT t.id FROM timers t JOIN seats s "
+                "ON s.game_id=t.game_id AND s.seat=t.seat WHERE s.user_id=? AND s.is_ai=0)",
+                by,
+                floor,
+                floor,
+                by,
+                user_id,
+            )
+            yield from self._armed([n] if n else [])
+            return int(n)
+
+        n = await self._tx(body)
+        self._after(bool(n))
+        return int(n)
+
     async def hand_to_ai(self, game_id: int, version: int, seat: int, level: str | None = None) -> int:
         """A running game's seat is taken over by the AI (the player left), playing
         at strength ``level`` (the server's default; None: "easy")."""

@@ -29,23 +29,25 @@ class TimersMixin(TablesBase):
 
         async def news(self, row: GameRow) -> list[Said]: ...
 
-    async def set_vacation(self, user_id: int, hours: float, guild_id: int | None = None) -> str:
-        """Pause the user's deadlines for ``hours`` (0 ends a vacation early)."""
+    async def set_vacation(self, user_id: int, hours: float) -> str:
+        """Pause the user's deadlines for ``hours`` (0 ends a vacation early). One
+        vacation a person (issue 39): it pauses their deadlines in every game of every
+        server, wherever it was started, and ends everywhere wherever it is ended."""
         if not 0 <= hours <= 24 * 60:
             raise TableError("A vacation lasts from 0 (back now) to 1440 hours (60 days).")
         now = self.clock()
         current = await self.store.vacation(user_id)
+        left = current[1] - now if current is not None and current[1] > now else 0.0
         if hours == 0:
-            if current is None or current[1] <= now:
+            if not left:
                 raise TableError("You are not on vacation.")
-            await self.store.shift_deadlines(user_id, -(current[1] - now), guild_id)
-            await self.store.set_vacation(user_id, now, None)
+            # Deadlines come back by the time not spent away, never into the past: a
+            # deadline due within the hour gets the hour (the shortest deadline there is).
+            await self.store.go_away(user_id, now, None, -left, now + HOUR)
             return "Welcome back: your deadlines run again."
         until = now + hours * HOUR
-        already = current[1] - now if current is not None and current[1] > now else 0.0
-        await self.store.shift_deadlines(user_id, until - now - already, guild_id)
-        await self.store.set_vacation(user_id, now, until)
-        return f"Your deadlines are paused until <t:{int(until)}:f>; your games show you as away."
+        await self.store.go_away(user_id, now, until, until - now - left, now)
+        return f"Your deadlines are paused until <t:{int(until)}:f> in all your games; they show you as away."
 
     async def my_games(self, user_id: int, guild_id: int | None) -> list[dict[str, Any]]:
         """The user's open games, the ones waiting on them first."""
