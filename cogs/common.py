@@ -17,6 +17,7 @@ from discord import app_commands
 
 from cogs.idempotency import move_key
 from cogs.live import Live, LiveTurns, received, retire
+from cogs.stopping import tracked
 from tables import (
     AI_LEVELS,
     NOT_TAKEN,
@@ -134,7 +135,7 @@ async def guarded(
         coro.close()
         return None
     try:
-        return await coro
+        return await tracked(interaction.client, coro)  # refused once the bot is stopping
     except MoveTaken as exc:  # saved: never invite a retry
         await say(interaction, str(exc))
     except TableError as exc:

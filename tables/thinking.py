@@ -172,6 +172,13 @@ class Thinker:
 
     def _failed(self, pool: concurrent.futures.Executor, job: Job, exc: BaseException) -> None:
         self.fallbacks += 1
+        if self.closed:  # the bot is stopping and killed its workers: expected, no failure
+            log.info(
+                "computer player (%s, %s) stopped with the bot; the easy player moves",
+                job.game_key,
+                job.level,
+            )
+            return
         # The job's view is a seat's private knowledge: the log names the game only.
         log.error(
             "computer player (%s, %s) failed (%s); the easy player moves instead",

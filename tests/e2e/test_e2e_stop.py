@@ -1,0 +1,131 @@
+"""Issue 39 item 2 through the real bot process and the stand-in: SIGTERM (what
+``docker stop`` sends) or SIGINT while a move is under way and computer players are
+thinking in their worker processes. The bot takes no new work, finishes the move
+(its player is answered "Move taken"), closes its pool and database, logs it and
+exits with status 0 within 10 s, and leaves no worker process behind.
+
+The seconds to the exit and the processes left are printed (``-s``) and quoted in
+docs/reliability.md; the slow variant stops the bot 20 times."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from cogs.stopping import STOPPING
+from engine import core
+from tests.e2e.harness import BotProcess, Table
+from tests.standin import StandIn
+
+pytestmark = pytest.mark.e2e
+
+KEY = "monster-inn"
+STOP_LIMIT = 10.0
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (the bot's workers and helpers)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+async def one_stop(standin: StandIn, tmp_path: Path, run: int, sig: signal.Signals) -> tuple[float, int]:
+    """One bot, one game against two hard computer players, stopped by ``sig`` while
+    the player's move (and the computers' thinking after it) is under way. Returns
+    the seconds from the signal to the exit and the processes left behind."""
+    bot = BotProcess(standin, tmp_path / f"stop{run}.db", tmp_path / f"stop{run}.log")
+    bot.env["LAIRKEEPER_AI_WORKERS"] = "2"  # the tests' default is 0 (threads): a real pool here
+    await bot.start()
+    assert bot.proc is not None
+    ann = standin.user(901 + run, f"ann{run}")
+    t = Table(standin, [ann])
+
+    async def hard_computers() -> None:
+        for _ in range(2):
+            c = await ann.select(t.lobby, ["hard"], f"lk:addai:{t.game_id}")  # type: ignore[arg-type]
+            await c.reply()
+
+    try:
+        await t.open(KEY, before_start=hard_computers)
+        # A first move: the computers think in their workers after it, so the pool is up.
+        first = await t.my_choices(ann)
+        mark = standin.mark()
+        moved = await ann.click(first, Table.move_buttons(first)[0]["custom_id"])
+        assert (await moved.reply(timeout=60)).content.startswith("Move taken")
+        t.boards.append(await t.wait_board(mark, 60))
+        assert t.to_act() == [ann], t.board.content
+        workers = children(bot.proc.pid)
+        assert workers, f"no worker process was started\n{bot.tail(40)}"
+        private = await t.my_choices(ann)
+        click = await ann.click(private, Table.move_buttons(private)[0]["custom_id"])
+        await asyncio.sleep(0.3)  # the move is under way
+        t0 = time.monotonic()
+        bot.proc.send_signal(sig)
+        await asyncio.sleep(0.3)
+        late = await ann.slash("hand", channel=t.thread_id)  # new work after the signal
+        code = await asyncio.wait_for(bot.proc.wait(), 30)
+        seconds = time.monotonic() - t0
+        await asyncio.sleep(1.0)  # a worker's watchdog looks twice a second
+        left = [p for p in workers if alive(p)]
+        answer = await click.reply(timeout=5)
+        refused = await late.reply(timeout=5)
+    finally:
+        if bot.alive:
+            await bot.kill()
+    log = bot.log.read_text(errors="replace")
+    print(f"\nstop {run} ({sig.name}): exit {code} after {seconds:.2f} s, {len(left)} of {len(workers)} left")
+    assert code == 0, f"exit status {code}\n{bot.tail(40)}"
+    assert seconds < STOP_LIMIT, f"the stop took {seconds:.1f} s\n{bot.tail(40)}"
+    assert answer.content.startswith("Move taken"), answer.content
+    assert refused.content == STOPPING, refused.content
+    assert "stopping; no new work is taken" in log and "stopped cleanly" in log, bot.tail(40)
+    assert "Traceback" not in log.split("stopping; no new work")[1], bot.tail(60)
+    return seconds, len(left)
+
+
+@pytest.fixture
+def hard_ready() -> None:
+    if KEY not in core.available():
+        pytest.skip(f"{KEY} is not installed")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "sigint"])
+async def test_a_stop_finishes_the_move_and_leaves_no_worker(
+    standin: StandIn, tmp_path: Path, hard_ready: None, sig: signal.Signals
+) -> None:
+    _seconds, left = await one_stop(standin, tmp_path, 0, sig)
+    assert left == 0, "worker processes outlived the bot"
+
+
+@pytest.mark.slow
+async def test_twenty_stops_leave_no_worker(standin: StandIn, tmp_path: Path, hard_ready: None) -> None:
+    if not os.environ.get("LAIRKEEPER_LONG"):
+        pytest.skip("20 stops take minutes: run with --long (or LAIRKEEPER_LONG=1)")
+    results = [await one_stop(standin, tmp_path, run, signal.SIGTERM) for run in range(20)]
+    times = sorted(s for s, _ in results)
+    print(
+        f"\n20 stops: {sum(n for _, n in results)} processes left; "
+        f"stop {times[0]:.2f}-{times[-1]:.2f} s (median {times[10]:.2f} s)"
+    )
+    assert sum(n for _, n in results) == 0
