@@ -58,10 +58,11 @@ class LobbyMixin(TablesBase):
         game_settings = check_settings(settings or {})
         try:
             game = core.get(game_key)
+            if "setup" in (options or {}):  # stacking decks is for the engine's tests, never for players
+                raise IllegalAction(f"{game.title} has no option called 'setup'.")
             opts = game.resolve_options(dict(options or {}))
         except IllegalAction as exc:
             raise TableError(str(exc)) from None
-        opts.pop("setup", None)  # stacking decks is for tests, never for players
         seats = 1 if take_seat else 0
         if ai_players < 0 or seats + ai_players > game.max_players:
             raise TableError(

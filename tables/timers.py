@@ -22,6 +22,26 @@ if TYPE_CHECKING:
 log = logging.getLogger("lairkeeper.tables")
 
 
+def one_board_a_game(notices: list[Notice]) -> list[Notice]:
+    """Two deadlines of one game firing in one pass each built a board from every
+    move since the thread's last board, so the second repeated the first's lines
+    (issue 39). The game's last board covers them all: it alone is posted, led by
+    what the earlier deadlines did."""
+    last = {n.game_id: i for i, n in enumerate(notices) if n.update is not None}
+    earlier: dict[int, list[str]] = {}
+    out: list[Notice] = []
+    for i, n in enumerate(notices):
+        if n.update is None:
+            out.append(n)
+        elif last[n.game_id] != i:
+            earlier.setdefault(n.game_id, []).append(n.text)
+        else:
+            if n.game_id in earlier:
+                n.update.text = "\n".join([*earlier[n.game_id], n.update.text])
+            out.append(n)
+    return out
+
+
 class TimersMixin(TablesBase):
     if TYPE_CHECKING:  # tables/turns.py
 
@@ -99,7 +119,7 @@ class TimersMixin(TablesBase):
                 notice = None
             if notice is not None:
                 notices.append(notice)
-        return notices
+        return one_board_a_game(notices)
 
     async def _fire(
         self, timer_id: int, game_id: int, seat: int, kind: str, due: float, now: float
