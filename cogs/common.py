@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from cogs.idempotency import move_key
-from cogs.live import Live, LiveTurns, received, retire
+from cogs.live import NOT_YOURS, Live, LiveTurns, clicked_someone_elses, received, retire
 from cogs.stopping import tracked
 from tables import (
     AI_LEVELS,
@@ -710,6 +710,8 @@ async def step_click(
     """Answer within Discord's 3 seconds (a deferred update), then edit the private
     reply in place with the next step, or, when the pick completed the move (it is
     played at once), with what the move did and the turn's next step."""
+    if clicked_someone_elses(interaction):
+        raise TableError(NOT_YOURS)
     await interaction.response.defer()
     key = move_key(interaction)
     step = await tables_of(interaction).choose(game_id, interaction.user.id, version, depth, op, n, key)
@@ -725,6 +727,8 @@ async def step_click(
 
 
 async def step_done(interaction: discord.Interaction, button: StepButton) -> None:
+    if clicked_someone_elses(interaction):
+        raise TableError(NOT_YOURS)
     await interaction.response.defer()
     t = tables_of(interaction)
     key = move_key(interaction)
@@ -827,6 +831,8 @@ async def play(
 ) -> None:
     """A move from a private move button (the turn message is edited in place) or
     typed with /play (answered privately; the turn goes on in that answer)."""
+    if clicked_someone_elses(interaction):
+        raise TableError(NOT_YOURS)
     if button is not None:
         await interaction.response.defer()
     else:

@@ -1,4 +1,4 @@
-"""Issue 39 item 1 through the real bot process and the stand-in: a move saved just
+"""Issue 39 items 1 and 6 through the real bot process and the stand-in: a move saved just
 before the database stalls is answered "Move taken" (never "not taken"), although
 what follows the save (marking the board posted, reading the mover's next turn)
 fails; and a second tap of the same button is answered "Your move was already
@@ -6,7 +6,9 @@ taken." and is not played again in the turn that began meanwhile.
 
 The database is the test's own PostgreSQL cluster, frozen with SIGSTOP at the moment
 the bot posts the board of the saved move (the stand-in holds that request): the
-commit has happened, the reads after it meet the stall."""
+commit has happened, the reads after it meet the stall.
+
+And a click on another person's private turn message is refused (item 6)."""
 
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from cogs.live import NOT_YOURS
 from tables import ALREADY
-from tests.e2e.harness import BotProcess, Table, solo_table
+from tests.e2e.harness import BotProcess, Table, logged_moves, solo_table
 from tests.pgserver import frozen_cluster
 from tests.standin import StandIn
 
@@ -82,3 +85,26 @@ async def test_a_move_saved_before_a_stall_is_taken_and_its_retry_is_not_played_
     assert again.content == ALREADY, again.content
     await asyncio.sleep(0.5)
     assert await moves_of(cluster.url, t.game_id, ANN) == before + 1  # type: ignore[attr-defined]
+
+
+async def test_a_click_on_another_players_private_message_is_refused(
+    standin: StandIn, bot: BotProcess
+) -> None:
+    """Discord's client shows nobody else an ephemeral message, so it cannot send such
+    a click; a forged one is refused all the same, and the message stays the owner's."""
+    players = [standin.user(811 + i, f"p{i}") for i in range(3)]
+    t = Table(standin, players)
+    await t.open(KEY)
+    owner = t.to_act()[0]
+    private = await t.my_choices(owner)
+    before = (private.content, list(private.custom_ids))
+    button = Table.move_buttons(private)[0]["custom_id"]
+    moves = await logged_moves(bot.db, t.game_id)
+    for other in [p for p in players if p is not owner]:
+        data = {"custom_id": button, "component_type": 2}
+        forged = await standin.interact(other.id, 3, private.channel_id, data, "forged click", private)
+        answer = await forged.reply()
+        assert answer.content == NOT_YOURS, answer.content
+        assert answer is not private and answer.ephemeral
+    assert (private.content, list(private.custom_ids)) == before, "the owner's message was written into"
+    assert await logged_moves(bot.db, t.game_id) == moves, "a move was played from someone else's message"
