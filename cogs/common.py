@@ -714,7 +714,9 @@ async def step_click(
         raise TableError(NOT_YOURS)
     await interaction.response.defer()
     key = move_key(interaction)
-    step = await tables_of(interaction).choose(game_id, interaction.user.id, version, depth, op, n, key)
+    step = await tables_of(interaction).choose(
+        game_id, interaction.user.id, version, depth, op, n, key, think=False
+    )
     if step.update is None:
         content, view, files = step_message(step)
         await interaction.edit_original_response(content=content, view=view, attachments=files)
@@ -724,6 +726,7 @@ async def step_click(
         content, view, files = await after_move(interaction, step.update, game_id)
         await interaction.edit_original_response(content=content, view=view, attachments=files)
         await keep_live(interaction, game_id, clicked_on(interaction), view)
+    computers_after(interaction, step.update)
 
 
 async def step_done(interaction: discord.Interaction, button: StepButton) -> None:
@@ -732,11 +735,14 @@ async def step_done(interaction: discord.Interaction, button: StepButton) -> Non
     await interaction.response.defer()
     t = tables_of(interaction)
     key = move_key(interaction)
-    update = await t.choose_done(button.game_id, interaction.user.id, button.version, button.depth, key)
+    update = await t.choose_done(
+        button.game_id, interaction.user.id, button.version, button.depth, key, think=False
+    )
     async with saved(button.game_id):
         content, view, files = await after_move(interaction, update, button.game_id)
         await interaction.edit_original_response(content=content, view=view, attachments=files)
         await keep_live(interaction, button.game_id, clicked_on(interaction), view)
+    computers_after(interaction, update)
 
 
 async def take_back(interaction: discord.Interaction, game_id: int, update: Update) -> None:
@@ -838,7 +844,9 @@ async def play(
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
     key = move_key(interaction)
-    update = await tables_of(interaction).act(game_id, interaction.user.id, text=text, button=button, key=key)
+    update = await tables_of(interaction).act(
+        game_id, interaction.user.id, text=text, button=button, key=key, think=False
+    )
     async with saved(game_id):
         content, view, files = await after_move(interaction, update, game_id)
         if button is not None:
@@ -848,6 +856,15 @@ async def play(
             kw: dict[str, Any] = {"view": view} if view is not None else {}
             sent = await interaction.followup.send(content, ephemeral=True, files=files, wait=True, **kw)
             await keep_live(interaction, game_id, sent.id, view)
+    computers_after(interaction, update)
+
+
+def computers_after(interaction: discord.Interaction, update: Update) -> None:
+    """The mover is answered: computer players still to move think now (cogs/computers.py)."""
+    if update.thinking:
+        from cogs.computers import computers_move  # here: cogs.computers imports this module
+
+        later(computers_move(interaction.client, update.game_id))
 
 
 @contextlib.asynccontextmanager

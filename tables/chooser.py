@@ -226,6 +226,7 @@ class ChooserMixin(TurnsMixin, PlayMixin):
         op: str,
         index: int = 0,
         key: str | None = None,
+        think: bool = True,
     ) -> Step:
         """One chooser click: ``pick`` option ``index``, go ``back`` one step, or show
         ``page`` number ``index`` of a long step. ``depth`` is the step the click
@@ -233,7 +234,7 @@ class ChooserMixin(TurnsMixin, PlayMixin):
         made before another seat's move keeps the half-made move if it still fits;
         a pick is then shown again rather than taken, since the options it counted
         may have changed. ``key``: the click's idempotency key, for a pick that plays
-        the move (a retried click is answered AlreadyTaken)."""
+        the move (a retried click is answered AlreadyTaken); ``think`` as for ``act``."""
         async with self._lock(game_id):
             if op == "pick":
                 await self._not_again(game_id, key)
@@ -261,14 +262,21 @@ class ChooserMixin(TurnsMixin, PlayMixin):
                 step.head = await self._head(row, seat)
                 await self.store.set_draft(game_id, user_id, row.version, prefix)
                 return step
-        return await self._play_prefix(game_id, user_id, row, prefix, done_text, key)
+        return await self._play_prefix(game_id, user_id, row, prefix, done_text, key, think)
 
     async def _play_prefix(
-        self, game_id: int, user_id: int, row: GameRow, prefix: list[str], text: str, key: str | None
+        self,
+        game_id: int,
+        user_id: int,
+        row: GameRow,
+        prefix: list[str],
+        text: str,
+        key: str | None,
+        think: bool = True,
     ) -> Step:
         """Play the move a completed prefix names; the draft comes back if refused."""
         try:
-            update = await self.act(game_id, user_id, text=text, version=row.version, key=key)
+            update = await self.act(game_id, user_id, text=text, version=row.version, key=key, think=think)
         except TableError:
             await self.store.set_draft(game_id, user_id, row.version, prefix)
             raise
@@ -291,7 +299,13 @@ class ChooserMixin(TurnsMixin, PlayMixin):
         raise TableError("That button does nothing.")
 
     async def choose_done(
-        self, game_id: int, user_id: int, version: int, depth: int, key: str | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        version: int,
+        depth: int,
+        key: str | None = None,
+        think: bool = True,
     ) -> Update:
         """Done: play the move the half-made prefix names, once, if it is legal now.
         The draft is taken away before the move is played (and given back if the move
@@ -313,7 +327,7 @@ class ChooserMixin(TurnsMixin, PlayMixin):
             note_text = core.get(row.game_key).format(action)
             await self.store.set_draft(game_id, user_id, row.version, None)
         try:
-            return await self.act(game_id, user_id, text=note_text, version=row.version, key=key)
+            return await self.act(game_id, user_id, text=note_text, version=row.version, key=key, think=think)
         except TableError:
             await self.store.set_draft(game_id, user_id, row.version, prefix)
             raise

@@ -21,6 +21,7 @@ from cogs.stopping import STOPPING
 from engine import core
 from tests.e2e.harness import BotProcess, Table
 from tests.standin import StandIn
+from tests.standin.actors import Actor
 
 pytestmark = pytest.mark.e2e
 
@@ -50,6 +51,19 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
+async def against_hard_computers(standin: StandIn, ann: Actor) -> Table:
+    """Ann against two hard computer players (they think in the pool), started."""
+    t = Table(standin, [ann])
+
+    async def hard_computers() -> None:
+        for _ in range(2):
+            c = await ann.select(t.lobby, ["hard"], f"lk:addai:{t.game_id}")  # type: ignore[arg-type]
+            await c.reply()
+
+    await t.open(KEY, before_start=hard_computers)
+    return t
+
+
 async def one_stop(standin: StandIn, tmp_path: Path, run: int, sig: signal.Signals) -> tuple[float, int]:
     """One bot, one game against two hard computer players, stopped by ``sig`` while
     the player's move (and the computers' thinking after it) is under way. Returns
@@ -59,15 +73,8 @@ async def one_stop(standin: StandIn, tmp_path: Path, run: int, sig: signal.Signa
     await bot.start()
     assert bot.proc is not None
     ann = standin.user(901 + run, f"ann{run}")
-    t = Table(standin, [ann])
-
-    async def hard_computers() -> None:
-        for _ in range(2):
-            c = await ann.select(t.lobby, ["hard"], f"lk:addai:{t.game_id}")  # type: ignore[arg-type]
-            await c.reply()
-
     try:
-        await t.open(KEY, before_start=hard_computers)
+        t = await against_hard_computers(standin, ann)
         # A first move: the computers think in their workers after it, so the pool is up.
         first = await t.my_choices(ann)
         mark = standin.mark()
@@ -129,3 +136,37 @@ async def test_twenty_stops_leave_no_worker(standin: StandIn, tmp_path: Path, ha
         f"stop {times[0]:.2f}-{times[-1]:.2f} s (median {times[10]:.2f} s)"
     )
     assert sum(n for _, n in results) == 0
+
+
+async def test_the_mover_is_answered_before_the_computers_think(
+    standin: StandIn, tmp_path: Path, hard_ready: None
+) -> None:
+    """The answer to a move does not wait for the hard computer players after it
+    (about two seconds a move each); their board follows, pings her, and her private
+    message shows her next turn."""
+    bot = BotProcess(standin, tmp_path / "think.db", tmp_path / "think.log")
+    bot.env["LAIRKEEPER_AI_WORKERS"] = "2"
+    await bot.start()
+    try:
+        ann = standin.user(951, "ann")
+        t = await against_hard_computers(standin, ann)
+        for _ in range(2):
+            assert t.to_act() == [ann], t.board.content
+            private = await t.my_choices(ann)
+            mark = standin.mark()
+            click = await ann.click(private, Table.move_buttons(private)[0]["custom_id"])
+            answer = await click.reply(timeout=60)
+            answered = time.monotonic() - click.created
+            board = await t.wait_board(mark, 60)
+            t.boards.append(board)
+            boarded = time.monotonic() - click.created
+            print(f"\nanswered after {answered:.2f} s, the computers' board after {boarded:.2f} s")
+            assert answer.content.startswith("Move taken"), answer.content
+            assert answered < 1.5, f"the answer waited {answered:.1f} s for the computers"
+            assert (
+                ann.id in board.mentions
+                and len([m for m in standin.public_messages() if t.is_board(m) and m.seq > mark]) == 1
+            )
+            await standin.wait_until(lambda: "your turn again" in private.content, 15, "her next turn")  # noqa: B023
+    finally:
+        await bot.stop()
