@@ -110,5 +110,9 @@ async def graceful_stop(bot: Any, name: str) -> None:
         left = await state.drain(AFTER_POOL)
     if left:  # each is cancelled with the loop; a transaction not committed rolls back
         log.warning("%d requests still running after %.0f s are given up", left, GRACE + AFTER_POOL)
+    from cogs.common import _later  # here: cogs.common imports this module
+
+    if _later:  # what an answer left running beside it (private messages carried on)
+        await asyncio.wait(set(_later), timeout=AFTER_POOL)
     await bot.close()
     log.info("stopped cleanly in %.2f s", time.monotonic() - t0)
