@@ -5,16 +5,16 @@ helpers every command uses. The cogs import this module, never each other."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from cogs.after_save import NEXT_TURN_LATER, saved
+from cogs.computers import computers_after
 from cogs.idempotency import move_key
 from cogs.live import NOT_YOURS, Live, LiveTurns, clicked_someone_elses, received, retire
 from cogs.stopping import tracked
@@ -237,10 +237,6 @@ async def post_board(
 # ---- the live private turn message (cogs/live.py) ---------------------------------------
 
 YOUR_TURN = "It is your turn again; the table's board is in the thread."
-# A saved move whose next turn (the mover's again) could not be read: the board's
-# "Your move" button shows it once the database answers.
-NEXT_TURN_LATER = "Your next turn is on the board's Your move button when the database answers again."
-TAKEN_LATER = "Move taken. The board will be posted shortly."
 MOVED_ON = "Another player moved meanwhile; your choices below are up to date."
 
 
@@ -857,27 +853,6 @@ async def play(
             sent = await interaction.followup.send(content, ephemeral=True, files=files, wait=True, **kw)
             await keep_live(interaction, game_id, sent.id, view)
     computers_after(interaction, update)
-
-
-def computers_after(interaction: discord.Interaction, update: Update) -> None:
-    """The mover is answered: computer players still to move think now (cogs/computers.py)."""
-    if update.thinking:
-        from cogs.computers import computers_move  # here: cogs.computers imports this module
-
-        later(computers_move(interaction.client, update.game_id))
-
-
-@contextlib.asynccontextmanager
-async def saved(game_id: int) -> AsyncIterator[None]:
-    """Around what follows a saved move (the board, the mover's answer): a failure
-    there is logged and answered "Move taken" (MoveTaken), never "not taken"."""
-    try:
-        yield
-    except MoveTaken:
-        raise
-    except Exception:
-        log.exception("game %s: a saved move's answer failed", game_id)
-        raise MoveTaken(TAKEN_LATER) from None
 
 
 async def post_taken(interaction: discord.Interaction, update: Update, game_id: int) -> str:

@@ -7,21 +7,34 @@ the private turn messages of those it pings (the mover's included)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from typing import Any
 
 import discord
 
-from cogs.common import post_board
 from cogs.stopping import stopper
-from tables import DatabaseTimeout, TableError, Tables
+from tables import DatabaseTimeout, TableError, Tables, Update
 
 log = logging.getLogger("lairkeeper.cogs")
+
+_running: set[asyncio.Task[Any]] = set()  # a reference is kept: tasks are weakly held
+
+
+def computers_after(interaction: discord.Interaction, update: Update) -> None:
+    """The mover is answered: computer players still to move think now."""
+    if update.thinking:
+        task = asyncio.create_task(computers_move(interaction.client, update.game_id))
+        _running.add(task)
+        task.add_done_callback(_running.discard)
 
 
 async def computers_move(client: discord.Client, game_id: int) -> None:
     """Let the computer players of ``game_id`` move, then post the board owed. Never
     raises: what fails stays owed, and the timer loop posts it (or, for moves not
     made, the next start lets the computers move)."""
+    from cogs.common import post_board  # here: cogs.common imports this module
+
     tables: Tables = client.tables  # type: ignore[attr-defined]
     try:
         async with stopper(client).work():  # a stop waits for it
