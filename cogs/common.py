@@ -449,12 +449,13 @@ class LobbyButton(
         user = interaction.user
         if self.op == "start":
             await interaction.response.defer()
-            update = await t.start(self.game_id, user.id)
+            update = await t.start(self.game_id, user.id, think=False)
             lobby = await t.lobby(self.game_id)
             await interaction.edit_original_response(
                 content=lobby.text, view=lobby_view(lobby), allowed_mentions=NOBODY
             )
             await post_board(interaction.client, update)
+            computers_after(interaction, update)  # computers that open think after the answer
             return
         if self.op == "join":
             lobby = await t.join(self.game_id, user.id, user.display_name)

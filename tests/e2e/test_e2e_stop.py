@@ -62,6 +62,10 @@ async def against_hard_computers(standin: StandIn, ann: Actor) -> Table:
             await c.reply()
 
     await t.open(KEY, before_start=hard_computers)
+    if ann.id not in t.board.mentions:  # a computer opens: its board follows, pinging her
+        t.boards.append(
+            await standin.wait_for_message(lambda m: t.is_board(m) and ann.id in m.mentions, 60, t.board.seq)
+        )
     return t
 
 
