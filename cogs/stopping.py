@@ -25,7 +25,7 @@ STOPPING = "The bot is restarting; nothing was done. Try again in a minute."
 # Docker gives 10 s between SIGTERM and SIGKILL: in-flight work gets GRACE of it,
 # then the computer players' pool is closed and what waited on it gets AFTER_POOL.
 STOP_SECONDS = 10.0
-GRACE = 6.0
+GRACE = 5.0
 AFTER_POOL = 1.0
 
 
