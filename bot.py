@@ -125,6 +125,7 @@ async def sync_commands(bot, store) -> bool:  # type: ignore[no-untyped-def]
 
 
 FIRST_LOGIN = 30.0  # seconds the first login and gateway connection may take
+STORE_CLOSE = 2.0  # seconds closing the database may take when the bot stops
 
 
 async def start_bot(bot, token: str, limit: float = FIRST_LOGIN) -> int:  # type: ignore[no-untyped-def]
@@ -138,7 +139,10 @@ async def start_bot(bot, token: str, limit: float = FIRST_LOGIN) -> int:  # type
 
     where = discord.http.Route.BASE
     t0 = time.monotonic()
+    from cogs.stopping import stop_on_signals
+
     async with bot:
+        stop_on_signals(bot)  # SIGTERM / SIGINT: a graceful stop, status 0 (cogs/stopping.py)
         try:
             await asyncio.wait_for(bot.login(token), limit)
         except TimeoutError:
@@ -156,6 +160,10 @@ async def start_bot(bot, token: str, limit: float = FIRST_LOGIN) -> int:  # type
         ready = asyncio.create_task(bot.wait_until_ready())
         left = max(1.0, limit - (time.monotonic() - t0))
         done, _ = await asyncio.wait({connect, ready}, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done and getattr(bot, "stop_task", None) is not None:
+            ready.cancel()  # stopped while connecting
+            await bot.stop_task
+            return 0
         if ready not in done:
             ready.cancel()
             if connect in done:
@@ -164,6 +172,8 @@ async def start_bot(bot, token: str, limit: float = FIRST_LOGIN) -> int:  # type
             print(f"Discord's gateway did not answer within {limit:g} s; check the network.", file=sys.stderr)
             return 5
         await connect
+        if getattr(bot, "stop_task", None) is not None:
+            await bot.stop_task  # its last line logged
     return 0
 
 
@@ -276,6 +286,12 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
             self._warm = asyncio.create_task(self.tables.warm_up())  # kept: tasks are weakly held
 
         async def close(self) -> None:
+            # Once: a graceful stop and the end of ``async with bot`` both close.
+            if getattr(self, "_closing_all", None) is None:
+                self._closing_all = asyncio.create_task(self._close_all())
+            await asyncio.shield(self._closing_all)
+
+        async def _close_all(self) -> None:
             warm = getattr(self, "_warm", None)
             if warm is not None:
                 warm.cancel()
@@ -283,7 +299,12 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
             tables = getattr(self, "tables", None)
             if tables is not None:  # the computer players' worker processes
                 await asyncio.to_thread(tables.close)
-            await self.store.close()
+            try:  # a stalled database does not hold the stop past Docker's 10 s
+                await asyncio.wait_for(self.store.close(), STORE_CLOSE)
+            except TimeoutError:
+                log.warning(
+                    "the database did not close within %g s; its connections are dropped", STORE_CLOSE
+                )
 
     return Lairkeeper()
 

@@ -13,7 +13,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.live import Live, LiveTurns, received, retire
+from cogs.after_save import NEXT_TURN_LATER, saved
+from cogs.computers import computers_after
+from cogs.idempotency import move_key
+from cogs.live import NOT_YOURS, Live, LiveTurns, clicked_someone_elses, received, retire
+from cogs.stopping import tracked
 from tables import (
     AI_LEVELS,
     NOT_TAKEN,
@@ -131,7 +135,7 @@ async def guarded(
         coro.close()
         return None
     try:
-        return await coro
+        return await tracked(interaction.client, coro)  # refused once the bot is stopping
     except MoveTaken as exc:  # saved: never invite a retry
         await say(interaction, str(exc))
     except TableError as exc:
@@ -461,12 +465,13 @@ class LobbyButton(
         user = interaction.user
         if self.op == "start":
             await interaction.response.defer()
-            update = await t.start(self.game_id, user.id)
+            update = await t.start(self.game_id, user.id, think=False)
             lobby = await t.lobby(self.game_id)
             await interaction.edit_original_response(
                 content=lobby.text, view=lobby_view(lobby), allowed_mentions=NOBODY
             )
             await post_board(interaction.client, update)
+            computers_after(interaction, update)  # computers that open think after the answer
             return
         if self.op == "join":
             lobby = await t.join(self.game_id, user.id, user.display_name)
@@ -720,23 +725,39 @@ async def step_click(
     """Answer within Discord's 3 seconds (a deferred update), then edit the private
     reply in place with the next step, or, when the pick completed the move (it is
     played at once), with what the move did and the turn's next step."""
+    if clicked_someone_elses(interaction):
+        raise TableError(NOT_YOURS)
     await interaction.response.defer()
-    step = await tables_of(interaction).choose(game_id, interaction.user.id, version, depth, op, n)
-    if step.update is not None:
-        content, view, files = await after_move(interaction, step.update, game_id)
-    else:
+    key = move_key(interaction)
+    step = await tables_of(interaction).choose(
+        game_id, interaction.user.id, version, depth, op, n, key, think=False
+    )
+    if step.update is None:
         content, view, files = step_message(step)
-    await interaction.edit_original_response(content=content, view=view, attachments=files)
-    await keep_live(interaction, game_id, clicked_on(interaction), view)
+        await interaction.edit_original_response(content=content, view=view, attachments=files)
+        await keep_live(interaction, game_id, clicked_on(interaction), view)
+        return
+    async with saved(game_id):
+        content, view, files = await after_move(interaction, step.update, game_id)
+        await interaction.edit_original_response(content=content, view=view, attachments=files)
+        await keep_live(interaction, game_id, clicked_on(interaction), view)
+    computers_after(interaction, step.update)
 
 
 async def step_done(interaction: discord.Interaction, button: StepButton) -> None:
+    if clicked_someone_elses(interaction):
+        raise TableError(NOT_YOURS)
     await interaction.response.defer()
     t = tables_of(interaction)
-    update = await t.choose_done(button.game_id, interaction.user.id, button.version, button.depth)
-    content, view, files = await after_move(interaction, update, button.game_id)
-    await interaction.edit_original_response(content=content, view=view, attachments=files)
-    await keep_live(interaction, button.game_id, clicked_on(interaction), view)
+    key = move_key(interaction)
+    update = await t.choose_done(
+        button.game_id, interaction.user.id, button.version, button.depth, key, think=False
+    )
+    async with saved(button.game_id):
+        content, view, files = await after_move(interaction, update, button.game_id)
+        await interaction.edit_original_response(content=content, view=view, attachments=files)
+        await keep_live(interaction, button.game_id, clicked_on(interaction), view)
+    computers_after(interaction, update)
 
 
 async def take_back(interaction: discord.Interaction, game_id: int, update: Update) -> None:
@@ -791,6 +812,9 @@ async def after_move(
             panel = await tables_of(interaction).panel(game_id, uid, update.version)
         except TableError:  # not theirs after all (the game moved on meanwhile)
             return confirm, None, []
+        except (DatabaseTimeout, CommitUnknown):  # saved: the next turn waits on the board's button
+            log.warning("game %s: a saved move's next turn was not read (database)", game_id)
+            return confirm + "\n" + NEXT_TURN_LATER, None, []
         return panel_message(panel, confirm + "\n" + YOUR_TURN)
     return confirm, None, []
 
@@ -828,19 +852,26 @@ async def play(
 ) -> None:
     """A move from a private move button (the turn message is edited in place) or
     typed with /play (answered privately; the turn goes on in that answer)."""
+    if clicked_someone_elses(interaction):
+        raise TableError(NOT_YOURS)
     if button is not None:
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
-    update = await tables_of(interaction).act(game_id, interaction.user.id, text=text, button=button)
-    content, view, files = await after_move(interaction, update, game_id)
-    if button is not None:
-        await interaction.edit_original_response(content=content, view=view, attachments=files)
-        await keep_live(interaction, game_id, clicked_on(interaction), view)
-    else:
-        kw: dict[str, Any] = {"view": view} if view is not None else {}
-        sent = await interaction.followup.send(content, ephemeral=True, files=files, wait=True, **kw)
-        await keep_live(interaction, game_id, sent.id, view)
+    key = move_key(interaction)
+    update = await tables_of(interaction).act(
+        game_id, interaction.user.id, text=text, button=button, key=key, think=False
+    )
+    async with saved(game_id):
+        content, view, files = await after_move(interaction, update, game_id)
+        if button is not None:
+            await interaction.edit_original_response(content=content, view=view, attachments=files)
+            await keep_live(interaction, game_id, clicked_on(interaction), view)
+        else:
+            kw: dict[str, Any] = {"view": view} if view is not None else {}
+            sent = await interaction.followup.send(content, ephemeral=True, files=files, wait=True, **kw)
+            await keep_live(interaction, game_id, sent.id, view)
+    computers_after(interaction, update)
 
 
 async def post_taken(interaction: discord.Interaction, update: Update, game_id: int) -> str:

@@ -167,16 +167,14 @@ class Games(commands.Cog):
         await guarded(interaction, None, run())
 
     @game.command(
-        name="vacation", description="Pause your turn deadlines for a while; your games show you away"
+        name="vacation", description="Pause your turn deadlines in all your games; they show you away"
     )
     @app_commands.describe(days="How many days you are away (0 = back now)")
     async def game_vacation(
         self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 60]
     ) -> None:
         async def run() -> None:
-            text = await tables_of(interaction).set_vacation(
-                interaction.user.id, days * 24, interaction.guild_id
-            )
+            text = await tables_of(interaction).set_vacation(interaction.user.id, days * 24)
             await say(interaction, text)
 
         await guarded(interaction, None, run())

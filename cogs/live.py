@@ -137,3 +137,19 @@ async def retire(live: Live) -> None:
         )
     except discord.HTTPException as exc:  # expired or gone: its buttons are version guarded anyway
         log.info("an older private turn message was not retired (%s)", exc.status)
+
+
+NOT_YOURS = "That is another player's private message; your own turn is on the board's Your move button."
+
+
+def clicked_someone_elses(interaction: discord.Interaction) -> bool:
+    """A click on a private message that answered another person (issue 39). Discord's
+    client cannot send one (nobody else sees an ephemeral message), but a forged or
+    replayed request can: it would play the clicker's move and write their answer
+    into the other player's message. A public message (a board) is anyone's."""
+    message = interaction.message
+    if message is None or not message.flags.ephemeral:
+        return False
+    meta = getattr(message, "interaction_metadata", None) or getattr(message, "interaction", None)
+    owner = getattr(getattr(meta, "user", None), "id", None)
+    return owner is not None and owner != interaction.user.id

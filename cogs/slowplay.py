@@ -28,6 +28,7 @@ from cogs.common import (
     take_back,
     thread_of,
 )
+from cogs.stopping import stopper
 from tables import AI_LEVELS, DatabaseTimeout, Notice, TableError, Tables
 from tables.stats import since_hours
 
@@ -84,12 +85,15 @@ class SlowPlay(commands.Cog):
             if not started:  # the database stalled at start-up: AI seats still owe moves
                 started = await self.start_up(t)
             try:
-                for notice in await t.fire_due():
-                    await self.deliver(notice)
-                for notice in await t.expire_lobbies():
-                    await self.deliver(notice)
-                await post_owed(self.bot)
-                nxt = await t.next_due()
+                async with stopper(self.bot).work():  # a stop waits for this pass
+                    for notice in await t.fire_due():
+                        await self.deliver(notice)
+                    for notice in await t.expire_lobbies():
+                        await self.deliver(notice)
+                    await post_owed(self.bot)
+                    nxt = await t.next_due()
+            except TableError:  # the bot is stopping
+                return
             except DatabaseTimeout:
                 # The database stalls: try again soon; claimed timers wait for their lease.
                 log.warning("timer loop: the database did not answer in time; retrying in %g s", RETRY_SLOW)
@@ -109,13 +113,16 @@ class SlowPlay(commands.Cog):
         boards it is owed (those moves, and any made while the bot was away). False
         if it failed: the timer loop runs it again."""
         try:
-            for notice in await t.upgrade_notices():  # told once: what changed for the rest of the game
-                await self.deliver(notice)
-            resumed = await t.resume_all()
-            posted = await post_owed(self.bot)
+            async with stopper(self.bot).work():  # a stop waits for it
+                for notice in await t.upgrade_notices():  # told once: what changed for the rest of the game
+                    await self.deliver(notice)
+                resumed = await t.resume_all()
+                posted = await post_owed(self.bot)
             log.info("after start-up: %d games moved on, %d owed boards posted", resumed, posted)
             # Beside the timers, never before them: a server's first ratings take seconds.
             self.warming = asyncio.create_task(t.warm_ratings([g.id for g in self.bot.guilds]))
+            return True
+        except TableError:  # the bot is stopping: the next start does it
             return True
         except DatabaseTimeout:
             log.warning("start-up work waits for the database; the timer loop retries")

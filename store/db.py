@@ -195,6 +195,15 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
     """,
+    # 7: a move's idempotency key (issue 39): the interaction that made it (a
+    #    component's custom id and its user, or a typed command's interaction id),
+    #    kept with the move in its transaction, so a retried click is answered with
+    #    what became of the first one and never applied twice. NULL for the bot's
+    #    own moves and for moves of earlier releases.
+    """
+    ALTER TABLE actions ADD COLUMN move_key TEXT;
+    CREATE UNIQUE INDEX actions_by_move_key ON actions(game_id, move_key);
+    """,
 ]
 
 # PostgreSQL spelling of the same history: Discord ids and seeds are BIGINT,
@@ -326,6 +335,11 @@ PG_MIGRATIONS: list[str] = [
     # 8
     """
     ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 7
+    """
+    ALTER TABLE actions ADD COLUMN move_key TEXT;
+    CREATE UNIQUE INDEX actions_by_move_key ON actions(game_id, move_key);
     """,
 ]
 
@@ -746,6 +760,11 @@ class Store:
             "UPDATE rematches SET waiting=? WHERE game_id=?", (json.dumps(waiting), game_id)
         )
 
+    async def move_by_key(self, game_id: int, key: str) -> int | None:
+        """The log number of the move ``key`` made in ``game_id`` (None: it made none)."""
+        rows = await self._fetch("SELECT seq FROM actions WHERE game_id=? AND move_key=?", game_id, key)
+        return int(rows[0][0]) if rows else None
+
     async def count(self) -> int:
         rows = await self._fetch("SELECT count(*) FROM games")
         return int(rows[0][0])
@@ -879,6 +898,7 @@ class Store:
         arm: list[tuple[int, str, float]] | None = None,
         disarm: list[int] | None = None,
         fired_timer: int | None = None,
+        key: str | None = None,
     ) -> int:
         """Append ``moves`` (seat, user_id, notation) and write the snapshot, in one
         transaction, only if the game is still at ``version``. Raises Conflict.
@@ -887,7 +907,8 @@ class Store:
         (the thread is owed its board); a move inside a turn keeps a thread that was
         up to date so. In the same transaction: arm timers (seat,
         kind, due), drop the timers of ``disarm`` seats, and consume ``fired_timer``
-        (so a deadline fires once)."""
+        (so a deadline fires once). ``key``: the idempotency key of the interaction
+        that made the first move, kept on its log row (:meth:`move_by_key`)."""
         now = self.clock()
         state_json = state if isinstance(state, str) else encode_state(state)
         result_json = json.dumps(result) if result is not None else None
@@ -895,7 +916,17 @@ class Store:
         body = self._commit_move_body
         await self.backend.run(
             lambda: body(
-                game_id, version, moves, state_json, result_json, turn_changed, now, arm, disarm, fired_timer
+                game_id,
+                version,
+                moves,
+                state_json,
+                result_json,
+                turn_changed,
+                now,
+                arm,
+                disarm,
+                fired_timer,
+                key,
             )
         )
         self._after(bool(arm))
@@ -913,6 +944,7 @@ class Store:
         arm: list[tuple[int, str, float]],
         disarm: list[int] | None,
         fired_timer: int | None,
+        key: str | None = None,
     ) -> Body[None]:
         # The row lock (PostgreSQL) holds any other process's save of this game
         # until this one commits; it then finds the version moved on.
@@ -925,8 +957,12 @@ class Store:
             raise Conflict()
         seq = int(rows[0][0])
         yield executemany(
-            "INSERT INTO actions (game_id, seq, seat, user_id, notation, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, seq + i + 1, s, u, n, now) for i, (s, u, n) in enumerate(moves)],
+            "INSERT INTO actions (game_id, seq, seat, user_id, notation, created_at, move_key) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, seq + i + 1, s, u, n, now, key if i == 0 else None)
+                for i, (s, u, n) in enumerate(moves)
+            ],
         )
         sets, args = "state=?, moves=?", [state_json, seq + len(moves)]
         if result_json is not None:
@@ -1139,6 +1175,40 @@ class Store:
     async def count_hint(self, game_id: int, seat: int) -> None:
         """One more hint given to ``seat``: not game state, no version bump."""
         await self.backend.write("UPDATE seats SET hints=hints+1 WHERE game_id=? AND seat=?", (game_id, seat))
+
+    async def go_away(self, user_id: int, since: float, until: float | None, by: float, floor: float) -> int:
+        """One vacation (issue 39): in one transaction, record ``user_id`` away from
+        ``since`` to ``until`` (None: back now), and move the deadlines of every seat
+        they hold, in every server's games, by ``by`` seconds, none earlier than
+        ``floor``. Returns how many deadlines moved."""
+
+        def body() -> Body[int]:
+            if until is None:
+                yield execute("DELETE FROM vacations WHERE user_id=?", user_id)
+            else:
+                yield execute(
+                    "INSERT INTO vacations (user_id, since, until) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id) DO UPDATE SET since=excluded.since, until=excluded.until",
+                    user_id,
+                    since,
+                    until,
+                )
+            n = yield execute(
+                "UPDATE timers SET due = CASE WHEN due + ? < ? THEN ? ELSE due + ? END "
+                "WHERE kind='deadline' AND id IN (SELECT t.id FROM timers t JOIN seats s "
+                "ON s.game_id=t.game_id AND s.seat=t.seat WHERE s.user_id=? AND s.is_ai=0)",
+                by,
+                floor,
+                floor,
+                by,
+                user_id,
+            )
+            yield from self._armed([n] if n else [])
+            return int(n)
+
+        n = await self._tx(body)
+        self._after(bool(n))
+        return int(n)
 
     async def hand_to_ai(self, game_id: int, version: int, seat: int, level: str | None = None) -> int:
         """A running game's seat is taken over by the AI (the player left), playing

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from engine import search
 from store import CommitUnknown, DatabaseTimeout
-from tables.base import NOT_TAKEN, SLOW, GameInfo, MoveTaken, TablesBase, replayed
+from tables.base import ALREADY, NOT_TAKEN, SLOW, AlreadyTaken, GameInfo, MoveTaken, TablesBase, replayed
 from tables.board import BoardMixin
 from tables.chooser import ChooserMixin
 from tables.hints import HintsMixin
@@ -90,6 +90,8 @@ __all__ = [
     "GuidePage",
     "CHOICE_REF",
     "NOT_TAKEN",
+    "ALREADY",
+    "AlreadyTaken",
     "SLOW",
     "TAKEN_BACK",
     "CommitUnknown",

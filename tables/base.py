@@ -41,6 +41,17 @@ class MoveTaken(Exception):
         super().__init__(message)
 
 
+ALREADY = "Your move was already taken."
+
+
+class AlreadyTaken(MoveTaken):
+    """A retried click or command (the same idempotency key) whose first try made its
+    move: the player is told so, and nothing is applied again."""
+
+    def __init__(self) -> None:
+        super().__init__(ALREADY)
+
+
 class GameLock:
     """A game's lock, bounded by the database's time limit: waiting for it, and the
     work done while holding it, share one deadline (``Store.budget``), so a request
@@ -137,7 +148,9 @@ class TablesBase:
             actor: tuple[int, int] | None = None,
         ) -> Update: ...
 
-        async def _run_ai(self, game_id: int) -> list[Event]: ...
+        async def _run_ai(self, game_id: int, think: bool = True) -> list[Event]: ...
+
+        async def _thinker_to_move(self, game_id: int) -> bool: ...
 
         async def _remember(
             self, row: GameRow, version: int, news: list[Any], changed: bool = True
@@ -212,11 +225,13 @@ class TablesBase:
         new: dict[str, Any],
         fired_timer: int | None = None,
         news: list[Any] | None = None,
+        key: str | None = None,
     ) -> int:
         """Save ``moves`` (one transaction). A new turn (``Game.turn_id`` changed, or
         the end) re-arms the timers of every person who must act and owes the thread
         its board; a move inside a turn does neither. ``news``: what the moves said
-        (tables/turns.py keeps it for the turn's board)."""
+        (tables/turns.py keeps it for the turn's board). ``key``: the idempotency key
+        of the interaction that made the first move."""
         game = core.get(row.game_key)
         assert row.state is not None
         over = game.is_over(new)
@@ -229,9 +244,10 @@ class TablesBase:
         snapshot = encode_state(new)
         try:
             version = await self.store.commit_move(
-                row.id, row.version, moves, snapshot, result, changed, arm, disarm, fired_timer
+                row.id, row.version, moves, snapshot, result, changed, arm, disarm, fired_timer, key
             )
         except Conflict:
+            await self._not_again(row.id, key)
             raise TableError(
                 "That move was already taken or the game moved on; look at the newest board."
             ) from None
@@ -240,6 +256,11 @@ class TablesBase:
         else:
             self._kept_news.pop(row.id, None)
         return version
+
+    async def _not_again(self, game_id: int, key: str | None) -> None:
+        """Raise AlreadyTaken if the interaction ``key`` has made its move in this game."""
+        if key is not None and await self.store.move_by_key(game_id, key) is not None:
+            raise AlreadyTaken()
 
     async def _timer_changes(
         self, row: GameRow, before: set[int], after: set[int], renew: bool = False

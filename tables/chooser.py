@@ -248,15 +248,26 @@ class ChooserMixin(TurnsMixin, PlayMixin):
         return Panel(row.id, row.version, step=step, header=header, turn=turn)
 
     async def choose(
-        self, game_id: int, user_id: int, version: int, depth: int, op: str, index: int = 0
+        self,
+        game_id: int,
+        user_id: int,
+        version: int,
+        depth: int,
+        op: str,
+        index: int = 0,
+        key: str | None = None,
+        think: bool = True,
     ) -> Step:
         """One chooser click: ``pick`` option ``index``, go ``back`` one step, or show
         ``page`` number ``index`` of a long step. ``depth`` is the step the click
         belongs to; a click on an older reply is refused and changes nothing. A click
         made before another seat's move keeps the half-made move if it still fits;
         a pick is then shown again rather than taken, since the options it counted
-        may have changed."""
+        may have changed. ``key``: the click's idempotency key, for a pick that plays
+        the move (a retried click is answered AlreadyTaken); ``think`` as for ``act``."""
         async with self._lock(game_id):
+            if op == "pick":
+                await self._not_again(game_id, key)
             row, seat = await self._acting(game_id, user_id, version, kept=True)
             prefix, note = await self._draft(row, user_id, seat)
             if note is not None and version != row.version:
@@ -281,14 +292,21 @@ class ChooserMixin(TurnsMixin, PlayMixin):
                 step.head = await self._head(row, seat)
                 await self.store.set_draft(game_id, user_id, row.version, prefix)
                 return step
-        return await self._play_prefix(game_id, user_id, row, prefix, done_text)
+        return await self._play_prefix(game_id, user_id, row, prefix, done_text, key, think)
 
     async def _play_prefix(
-        self, game_id: int, user_id: int, row: GameRow, prefix: list[str], text: str
+        self,
+        game_id: int,
+        user_id: int,
+        row: GameRow,
+        prefix: list[str],
+        text: str,
+        key: str | None,
+        think: bool = True,
     ) -> Step:
         """Play the move a completed prefix names; the draft comes back if refused."""
         try:
-            update = await self.act(game_id, user_id, text=text, version=row.version)
+            update = await self.act(game_id, user_id, text=text, version=row.version, key=key, think=think)
         except TableError:
             await self.store.set_draft(game_id, user_id, row.version, prefix)
             raise
@@ -310,11 +328,21 @@ class ChooserMixin(TurnsMixin, PlayMixin):
             return prefix, index
         raise TableError("That button does nothing.")
 
-    async def choose_done(self, game_id: int, user_id: int, version: int, depth: int) -> Update:
+    async def choose_done(
+        self,
+        game_id: int,
+        user_id: int,
+        version: int,
+        depth: int,
+        key: str | None = None,
+        think: bool = True,
+    ) -> Update:
         """Done: play the move the half-made prefix names, once, if it is legal now.
         The draft is taken away before the move is played (and given back if the move
-        is refused), so a second Done finds nothing to play."""
+        is refused), so a second Done finds nothing to play (and one with the same
+        ``key``, the click's idempotency key, is answered AlreadyTaken)."""
         async with self._lock(game_id):
+            await self._not_again(game_id, key)
             row, seat = await self._acting(game_id, user_id, version, kept=True)
             prefix, note = await self._draft(row, user_id, seat)
             if version != row.version and note is None:
@@ -329,7 +357,7 @@ class ChooserMixin(TurnsMixin, PlayMixin):
             note_text = core.get(row.game_key).format(action)
             await self.store.set_draft(game_id, user_id, row.version, None)
         try:
-            return await self.act(game_id, user_id, text=note_text, version=row.version)
+            return await self.act(game_id, user_id, text=note_text, version=row.version, key=key, think=think)
         except TableError:
             await self.store.set_draft(game_id, user_id, row.version, prefix)
             raise

@@ -13,6 +13,7 @@ from tables.base import TablesBase
 from tables.replay import Replay, replayed
 from tables.results import Panel, TableError, Update
 from tables.text import display_name, image_names
+from tables.upkeep import PAUSED
 
 TAKEN_BACK = "Your last move was taken back; your turn goes on."
 
@@ -71,6 +72,8 @@ class HistoryMixin(TablesBase):
             seat = row.seat_of(user_id)
             if seat is None:
                 raise TableError("You are not a player in this game.")
+            if await self.is_paused(game_id):  # nothing moves while paused, back neither (issue 39)
+                raise TableError(PAUSED)
             game = core.get(row.game_key)
             entries = await self.store.log(game_id)
             if any(int(p["at"]) >= len(entries) for p in row.upgrades):

@@ -62,10 +62,11 @@ class LobbyMixin(TablesBase):
         game_settings = check_settings(settings or {})
         try:
             game = core.get(game_key)
+            if "setup" in (options or {}):  # stacking decks is for the engine's tests, never for players
+                raise IllegalAction(f"{game.title} has no option called 'setup'.")
             opts = game.resolve_options(dict(options or {}))
         except IllegalAction as exc:
             raise TableError(str(exc)) from None
-        opts.pop("setup", None)  # stacking decks is for tests, never for players
         seats = 1 if take_seat else 0
         if ai_players < 0 or seats + ai_players > game.max_players:
             raise TableError(
@@ -165,7 +166,12 @@ class LobbyMixin(TablesBase):
     async def set_refs(self, game_id: int, **refs: int | None) -> None:
         await self.store.set_refs(game_id, **refs)
 
-    async def start(self, game_id: int, user_id: int | None, run_ai: bool = True) -> Update:
+    async def start(
+        self, game_id: int, user_id: int | None, run_ai: bool = True, think: bool = True
+    ) -> Update:
+        """Start the lobby's game; computer players to move first move (``think``
+        False: only those that answer at once; the Update says ``thinking`` when
+        others are still to move, as after ``act``)."""
         async with self._lock(game_id):
             row = await self._load(game_id)
             if row.status != "lobby":
@@ -185,8 +191,10 @@ class LobbyMixin(TablesBase):
                 await self.store.start(game_id, row.version, state, arm)
             except Conflict:
                 raise TableError("The lobby changed at the same moment; please try again.") from None
-        events = await self._run_ai(game_id) if run_ai else []
-        return await self.board(game_id, events=events, intro=f"**{game.title}** begins!")
+        events = await self._run_ai(game_id, think) if run_ai else []
+        update = await self.board(game_id, events=events, intro=f"**{game.title}** begins!")
+        update.thinking = run_ai and not think and await self._thinker_to_move(game_id)
+        return update
 
     async def abandon(self, game_id: int, user_id: int, is_admin: bool) -> str:
         async with self._lock(game_id):

@@ -17,7 +17,7 @@ from tables.base import NOT_TAKEN, UNSURE, MoveTaken, TablesBase
 from tables.results import TableError, Update
 from tables.text import display_name, named
 from tables.thinking import RETHINK, Job, job_for
-from tables.turns import ONLY_MOVE, only_move, said
+from tables.turns import ONLY_MOVE, Said, only_move, public, said
 from tables.upkeep import PAUSED
 
 log = logging.getLogger("lairkeeper.tables")
@@ -81,6 +81,10 @@ class PlayMixin(TablesBase):
             self, game_id: int, before: GameRow, user_id: int, seat: int, events: list[Event]
         ) -> Update: ...
 
+        async def _board_due(self, row: GameRow) -> bool: ...
+
+        async def news(self, row: GameRow) -> list[Said]: ...
+
     def _acting_seat(self, row: GameRow, user_id: int) -> int:
         if row.status == "lobby":
             raise TableError("This game has not started yet.")
@@ -114,12 +118,19 @@ class PlayMixin(TablesBase):
         text: str | None = None,
         button: tuple[int, int] | None = None,
         version: int | None = None,
+        key: str | None = None,
+        think: bool = True,
     ) -> Update:
         """Apply one move of ``user_id``: typed ``text`` or a clicked ``button``
         (version, choice index); ``version`` refuses the move if the game has moved
-        on (the chooser's Done). Then let AI seats move, and return the board."""
+        on (the chooser's Done). Then let AI seats move, and return the board.
+        ``key``: the idempotency key of the interaction (cogs/idempotency.py): kept
+        with the move; a second try with the same key raises AlreadyTaken.
+        ``think`` False: computer players that think in the pool do not move here
+        (only those that answer at once); the Update says ``thinking`` and the
+        caller lets them move after answering (``computers_move``)."""
         with self._moving(game_id):
-            return await self._act(game_id, user_id, text, button, version)
+            return await self._act(game_id, user_id, text, button, version, key, think)
 
     async def _act(
         self,
@@ -128,27 +139,50 @@ class PlayMixin(TablesBase):
         text: str | None,
         button: tuple[int, int] | None,
         version: int | None,
+        key: str | None = None,
+        think: bool = True,
     ) -> Update:
         t0 = time.perf_counter()
         ref = CHOICE_REF.fullmatch((text or "").strip())
         if ref is not None:  # an autocomplete reference to a long move: like a button
             text, button = None, (int(ref[1]), int(ref[2]))
         try:
-            row, seat, events = await self._act_locked(game_id, user_id, text, button, version)
+            row, seat, events = await self._act_locked(game_id, user_id, text, button, version, key)
         except CommitUnknown:
             raise TableError(UNSURE) from None
         except DatabaseTimeout:
             raise TableError(NOT_TAKEN) from None
         # Saved: from here on nothing may tell the player the move was not taken.
         t1 = time.perf_counter()
-        await self._run_ai(game_id)
+        await self._run_ai(game_id, think)
         try:
             update = await self._after_move(game_id, row, user_id, seat, events)
+            if not think and await self._thinker_to_move(game_id):
+                update.thinking, update.post = True, False  # the board comes after their moves
         except Exception:
             log.warning("game %s: move saved, board not built (it stays owed)", game_id, exc_info=True)
             raise MoveTaken() from None
         update.timings["apply_save"] = t1 - t0
         return update
+
+    async def _thinker_to_move(self, game_id: int) -> bool:
+        """Whether a computer player that thinks in the pool is to move now."""
+        row = await self._load(game_id)
+        if row.status != "active" or row.state is None or self.thinker.closed:
+            return False
+        acting = core.get(row.game_key).to_act(row.state)
+        return any(row.seats[s].is_ai and row.seats[s].level != "easy" for s in acting)
+
+    async def computers_move(self, game_id: int) -> Update | None:
+        """After a person was answered: the computer players move (thinking as long
+        as they need), then the turn's board, if one is owed (None otherwise)."""
+        with self._moving(game_id):
+            before = await self._load(game_id)
+            await self._run_ai(game_id)
+            now = await self._load(game_id)
+            if now.version == before.version or not await self._board_due(now):
+                return None
+            return await self.board(game_id, events=public(await self.news(now)), before=before)
 
     async def _act_locked(
         self,
@@ -157,10 +191,12 @@ class PlayMixin(TablesBase):
         text: str | None,
         button: tuple[int, int] | None,
         version: int | None,
+        key: str | None = None,
     ) -> tuple[GameRow, int, list[Event]]:
         """Load, check, apply and save one move under the game's lock."""
         async with self._lock(game_id):
             row = await self._load(game_id)
+            await self._not_again(game_id, key)
             stale = version if button is None else button[0]
             if stale is not None and stale != row.version and row.seat_of(user_id) is not None:
                 raise TableError(STALE)
@@ -179,6 +215,7 @@ class PlayMixin(TablesBase):
                 [(seat, user_id, game.format(action))],
                 new,
                 news=[said(game, row.state, seat, action, events)],
+                key=key,
             )
             # The player moved: a half-made move of theirs (typed past it) is void. Read
             # first: most moves have no draft, and a read costs less than a transaction.
@@ -255,17 +292,20 @@ class PlayMixin(TablesBase):
             and game.legal_actions(now.state, seat) == job.legal
         )
 
-    async def _run_ai(self, game_id: int) -> list[Event]:
+    async def _run_ai(self, game_id: int, think: bool = True) -> list[Event]:
         """Let the bot move (AI seats, a person's only move) until a person must
-        choose. An AI failure is logged and stops the loop: the moves already taken
+        choose (``think`` False: or a computer player that thinks in the pool is to
+        move). An AI failure is logged and stops the loop: the moves already taken
         stand, and the next start retries."""
         out: list[Event] = []
         with self._moving(game_id):
-            return await self._ai_loop(game_id, out)
+            return await self._ai_loop(game_id, out, think)
 
-    async def _ai_loop(self, game_id: int, out: list[Event]) -> list[Event]:
+    async def _ai_loop(self, game_id: int, out: list[Event], think: bool = True) -> list[Event]:
         while True:
             try:
+                if not think and await self._thinker_to_move(game_id):
+                    return out
                 events = await self.step_ai(game_id)
             except TableError:
                 break  # another task moved the game on at the same moment

@@ -139,6 +139,10 @@ class Update:
     # After a person's move: the other people to act now (several choose at once),
     # whose private turn messages may show choices the move made out of date.
     acting: list[int] = field(default_factory=list)
+    # After a person's move: computer players that think (in the pool) are still to
+    # move. They move after the mover is answered (``Tables.computers_move``), and
+    # the turn's board waits for them (issue 39: a reply never waits on thinking).
+    thinking: bool = False
 
 
 @dataclass

@@ -83,6 +83,8 @@ def parse_options(text: str | None) -> dict[str, Any]:
         if "=" not in part:
             raise TableError(f"Options are written name=value, e.g. open_treasure=true; '{part}' is not.")
         k, v = part.split("=", 1)
+        if k.strip() in out:  # the last would silently win over the first (issue 39)
+            raise TableError(f"The option '{k.strip()[:40]}' is given twice; give each option once.")
         low = v.lower()
         value: Any = True if low in ("true", "yes", "on") else False if low in ("false", "no", "off") else v
         # Plain ASCII digits only: '1①'.isdigit() is True and '--5'.lstrip('-') is

@@ -37,6 +37,7 @@ from typing import Any
 
 from engine import core
 from engine.core import Action, State
+from tables.lifeline import die_with_parent
 
 log = logging.getLogger("lairkeeper.tables")
 
@@ -50,6 +51,8 @@ RETHINK = 5
 # processes are stopped and the next decision starts a fresh pool, so a stuck search
 # does not hold a worker (and every later decision its 30 s) for the bot's lifetime.
 THINK_LIMIT = 30.0
+# How long a killed worker is waited for (reaped) before the bot goes on.
+STOP_WAIT = 2.0
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,8 @@ def easy(job: Job) -> Action:
     return core.get(job.game_key).ai_choose(job.view, job.legal, random.Random(job.seed))
 
 
-def _init_worker() -> None:
+def _init_worker(parent_pid: int) -> None:
+    die_with_parent(parent_pid)
     # A worker imports the games once, so a first decision pays no import.
     core.available()
 
@@ -129,6 +133,7 @@ class Thinker:
                         self.workers,
                         mp_context=multiprocessing.get_context("spawn"),
                         initializer=_init_worker,
+                        initargs=(os.getpid(),),
                     )
             return self._pool
 
@@ -184,6 +189,13 @@ class Thinker:
 
     def _failed(self, pool: concurrent.futures.Executor, job: Job, exc: BaseException) -> None:
         self.fallbacks += 1
+        if self.closed:  # the bot is stopping and killed its workers: expected, no failure
+            log.info(
+                "computer player (%s, %s) stopped with the bot; the easy player moves",
+                job.game_key,
+                job.level,
+            )
+            return
         # The job's view is a seat's private knowledge: the log names the game only.
         log.error(
             "computer player (%s, %s) failed (%s); the easy player moves instead",
@@ -199,18 +211,27 @@ class Thinker:
 
     @staticmethod
     def _stop_workers(pool: concurrent.futures.Executor) -> None:
-        """Terminate a process pool's workers (a thread cannot be stopped; a test's
-        thread pool just lets its thread finish). Other decisions still in the pool
-        fail with a broken pool, and their easy players move."""
+        """Kill a process pool's workers (a thread cannot be stopped; a test's thread
+        pool just lets its thread finish). SIGKILL, not SIGTERM: a worker given up on
+        may be stopped (SIGSTOP), and a stopped process never receives a SIGTERM, so
+        it outlived the bot (issue 39). A worker holds nothing that must be saved.
+        Other decisions still in the pool fail with a broken pool, and their easy
+        players move."""
         # The executor keeps no public handle on its processes before Python 3.14's
-        # terminate_workers(); _processes is its pid -> Process map since 3.2.
-        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        # kill_workers(); _processes is its pid -> Process map since 3.2.
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        for proc in procs:
             if proc.is_alive():
-                proc.terminate()
+                proc.kill()
+        for proc in procs:
+            proc.join(STOP_WAIT)
 
     def close(self) -> None:
+        """The bot is closing: no new pool; the workers are killed (a decision under
+        way is given up: its easy player moves, at once, in a thread)."""
         with self._guard:
             self.closed = True
             pool, self._pool = self._pool, None
         if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+            self._stop_workers(pool)
+            pool.shutdown(wait=False, cancel_futures=True)

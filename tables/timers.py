@@ -22,6 +22,26 @@ if TYPE_CHECKING:
 log = logging.getLogger("lairkeeper.tables")
 
 
+def one_board_a_game(notices: list[Notice]) -> list[Notice]:
+    """Two deadlines of one game firing in one pass each built a board from every
+    move since the thread's last board, so the second repeated the first's lines
+    (issue 39). The game's last board covers them all: it alone is posted, led by
+    what the earlier deadlines did."""
+    last = {n.game_id: i for i, n in enumerate(notices) if n.update is not None}
+    earlier: dict[int, list[str]] = {}
+    out: list[Notice] = []
+    for i, n in enumerate(notices):
+        if n.update is None:
+            out.append(n)
+        elif last[n.game_id] != i:
+            earlier.setdefault(n.game_id, []).append(n.text)
+        else:
+            if n.game_id in earlier:
+                n.update.text = "\n".join([*earlier[n.game_id], n.update.text])
+            out.append(n)
+    return out
+
+
 class TimersMixin(TablesBase):
     if TYPE_CHECKING:  # tables/turns.py
 
@@ -29,23 +49,25 @@ class TimersMixin(TablesBase):
 
         async def news(self, row: GameRow) -> list[Said]: ...
 
-    async def set_vacation(self, user_id: int, hours: float, guild_id: int | None = None) -> str:
-        """Pause the user's deadlines for ``hours`` (0 ends a vacation early)."""
+    async def set_vacation(self, user_id: int, hours: float) -> str:
+        """Pause the user's deadlines for ``hours`` (0 ends a vacation early). One
+        vacation a person (issue 39): it pauses their deadlines in every game of every
+        server, wherever it was started, and ends everywhere wherever it is ended."""
         if not 0 <= hours <= 24 * 60:
             raise TableError("A vacation lasts from 0 (back now) to 1440 hours (60 days).")
         now = self.clock()
         current = await self.store.vacation(user_id)
+        left = current[1] - now if current is not None and current[1] > now else 0.0
         if hours == 0:
-            if current is None or current[1] <= now:
+            if not left:
                 raise TableError("You are not on vacation.")
-            await self.store.shift_deadlines(user_id, -(current[1] - now), guild_id)
-            await self.store.set_vacation(user_id, now, None)
+            # Deadlines come back by the time not spent away, never into the past: a
+            # deadline due within the hour gets the hour (the shortest deadline there is).
+            await self.store.go_away(user_id, now, None, -left, now + HOUR)
             return "Welcome back: your deadlines run again."
         until = now + hours * HOUR
-        already = current[1] - now if current is not None and current[1] > now else 0.0
-        await self.store.shift_deadlines(user_id, until - now - already, guild_id)
-        await self.store.set_vacation(user_id, now, until)
-        return f"Your deadlines are paused until <t:{int(until)}:f>; your games show you as away."
+        await self.store.go_away(user_id, now, until, until - now - left, now)
+        return f"Your deadlines are paused until <t:{int(until)}:f> in all your games; they show you as away."
 
     async def my_games(self, user_id: int, guild_id: int | None) -> list[dict[str, Any]]:
         """The user's open games, the ones waiting on them first."""
@@ -97,7 +119,7 @@ class TimersMixin(TablesBase):
                 notice = None
             if notice is not None:
                 notices.append(notice)
-        return notices
+        return one_board_a_game(notices)
 
     async def _fire(
         self, timer_id: int, game_id: int, seat: int, kind: str, due: float, now: float

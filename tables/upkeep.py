@@ -66,6 +66,17 @@ HOST_VERBS = {
 }
 
 
+def carried_only(row: GameRow, marked: int | None) -> bool:
+    """Whether the only change since the thread's last board is the carry of the
+    game to newer rules: its newest upgrade point is at its last move, and the last
+    board covered every move (``marked``; None: a game whose boards were all counted
+    posted when the tracking began, before the carry)."""
+    if not row.upgrades:
+        return False
+    at = row.upgrades[-1].get("at")
+    return isinstance(at, int) and at == row.moves and (marked is None or marked >= row.moves)
+
+
 class UpkeepMixin(TablesBase):
     if TYPE_CHECKING:  # provided by the other parts of the facade
 
@@ -100,7 +111,15 @@ class UpkeepMixin(TablesBase):
         _paused, _ext, posted = await self.store.flags(game_id)
         if row.state is None or posted >= row.version:
             return None
-        since = await self.store.posted_moves(game_id)
+        marked = await self.store.marked_moves(game_id)
+        if carried_only(row, marked):
+            # Only the rules were carried since the last board (issue 39): the same
+            # position again, with buttons that work; no move to count, nobody to
+            # ping again (the thread is told what changed by its upgrade notice).
+            update = await self.board(game_id)
+            update.ping, update.dm, update.heads_up = [], [], []
+            return update
+        since = marked or 0
         news = await self.news(row)
         n = max(0, row.moves - since)
         intro = None

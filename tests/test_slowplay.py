@@ -172,7 +172,7 @@ async def test_skip_without_a_pass_falls_back_to_the_ai(t: Tables, clock: Clock)
 async def test_vacation_pauses_deadlines_and_shows_away(t: Tables, clock: Clock) -> None:
     gid = await game(t, {"deadline_hours": 4, "reminder_hours": 1})
     user, seat, _other = await mover(t, gid)
-    text = await t.set_vacation(user, 48, GUILD)
+    text = await t.set_vacation(user, 48)
     assert "paused" in text
     deadline = [d for _i, s, k, d in await t.store.timers_of(gid) if k == "deadline"][0]
     assert deadline == pytest.approx(clock.now + 52 * HOUR)

@@ -1773,6 +1773,18 @@ class Fault:
     hits: int = 0
 
 
+@dataclass
+class Hold:
+    """A request held on its way in (issue 39): ``reached`` is set when it arrives,
+    and it goes on to its handler once ``release`` is set."""
+
+    method: str
+    path: re.Pattern[str]
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+    used: bool = False
+
+
 class Faults:
     """What can go wrong with Discord, on demand. Self-contained: the stand-in calls
     :meth:`middleware` before its own handlers and the nonce helpers when a message
@@ -1789,6 +1801,7 @@ class Faults:
 
     def __init__(self) -> None:
         self.rules: list[Fault] = []
+        self.holds: list[Hold] = []
         self.gateway_down = False
         self.answered: list[tuple[str, str, int]] = []  # (method, path, status) of each injected fault
         self._nonces: dict[tuple[int, str], Message] = {}
@@ -1798,8 +1811,18 @@ class Faults:
         self.rules.append(rule)
         return rule
 
+    def hold(self, method: str, path: str) -> Hold:
+        """Hold the next request matching ``method`` and the ``path`` regex until
+        ``release`` is set (e.g. to stall the bot's database meanwhile)."""
+        held = Hold(method.upper(), re.compile(path))
+        self.holds.append(held)
+        return held
+
     def clear(self) -> None:
         self.rules.clear()
+        for held in self.holds:
+            held.release.set()
+        self.holds.clear()
         self.gateway_down = False
 
     @web.middleware
@@ -1808,6 +1831,11 @@ class Faults:
             self.answered.append((request.method, request.path, 503))
             return web.Response(status=503, text="gateway unavailable")
         path = request.path.removeprefix(API)
+        for held in self.holds:
+            if not held.used and held.method == request.method and held.path.fullmatch(path):
+                held.used = True
+                held.reached.set()
+                await held.release.wait()
         for rule in self.rules:
             if rule.hits < rule.times and rule.method == request.method and rule.path.fullmatch(path):
                 rule.hits += 1
