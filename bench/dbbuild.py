@@ -40,7 +40,7 @@ N_GAMES = 10_000
 N_ACTIONS = 1_000_000
 ACTIVE, ABANDONED = 0.20, 0.05
 POOL_PER_KEY = 6
-BUILDER_VERSION = 3
+BUILDER_VERSION = 4
 USER_BASE = 10_000_000
 THREAD_BASE = 5_000_000_000
 
@@ -148,6 +148,7 @@ def build(path: Path, keys: list[str], log: Any = print) -> dict[str, Any]:
                 created + k * 30.0,
                 created + k * 30.0,
                 "{}",
+                game.revision,  # begun under today's rules, as a running bot records it
             )
         )
         for s in range(p.players):
@@ -164,8 +165,8 @@ def build(path: Path, keys: list[str], log: Any = print) -> dict[str, Any]:
     con.execute("BEGIN")
     con.executemany(
         "INSERT INTO games (id, guild_id, channel_id, thread_id, lobby_message_id, game_key, options, seed, "
-        "status, version, moves, host_id, state, result, created_at, updated_at, turn_since, settings) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "status, version, moves, host_id, state, result, created_at, updated_at, turn_since, settings, "
+        "revision) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         games,
     )
     con.executemany("INSERT INTO seats (game_id, seat, user_id, name, is_ai) VALUES (?,?,?,?,?)", seats)

@@ -175,6 +175,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN ai_level TEXT;
     """,
+    # 7: the games to carry to newer rules are found from an index (issue 39): the
+    #    columns sit after the snapshot, which a scan of the table would read through.
+    """
+    CREATE INDEX games_by_revision ON games(revision, game_key, upgrades);
+    """,
 ]
 
 # PostgreSQL spelling of the same history: Discord ids and seeds are BIGINT,
@@ -287,6 +292,10 @@ PG_MIGRATIONS: list[str] = [
     # 6
     """
     ALTER TABLE seats ADD COLUMN ai_level TEXT;
+    """,
+    # 7
+    """
+    CREATE INDEX games_by_revision ON games(revision, game_key, upgrades);
     """,
 ]
 
@@ -1014,10 +1023,11 @@ class Store:
         return [(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
 
     async def stale_games(self, newest: dict[str, int]) -> list[int]:
-        """Started games whose snapshot is at an older rules revision than ``newest``
-        gives for their game (the last upgrade point's, else the begun-under one; a
-        game begun before revisions were recorded counts as revision 2), by id. One
-        query, so a start-up with every game up to date reads no game."""
+        """Started games (those with a begun-under revision: schema 5 gave every one)
+        whose snapshot is at an older rules revision than ``newest`` gives for their
+        game (the last upgrade point's, else the begun-under one), by id. One query
+        on the ``games_by_revision`` index, so a start-up with every game up to date
+        reads no game."""
         if not newest:
             return []
         last = (
@@ -1025,17 +1035,18 @@ class Store:
             if self.postgres
             else "json_extract(upgrades, '$[#-1].to')"
         )
-        now = f"CASE WHEN upgrades = '[]' THEN COALESCE(revision, 2) ELSE {last} END"
+        now = f"CASE WHEN upgrades = '[]' THEN revision ELSE {last} END"
         keys = sorted(newest)
-        goal = "CASE game_key " + " ".join("WHEN ? THEN ?" for _ in keys) + " END"
-        args: list[Any] = [x for k in keys for x in (k, newest[k])]
+        # The revisions are the engines' own integers, written into the query (a bound
+        # THEN value is text to PostgreSQL).
+        goal = "CASE game_key " + " ".join(f"WHEN ? THEN {int(newest[k])}" for k in keys) + " END"
         rows = await self._fetch(
-            f"SELECT id FROM games WHERE state IS NOT NULL AND game_key IN ({', '.join('?' for _ in keys)}) "
-            f"AND {now} < {goal} ORDER BY id",
+            f"SELECT id FROM games WHERE revision IS NOT NULL AND game_key IN ({', '.join('?' for _ in keys)}) "
+            f"AND {now} < {goal}",  # no ORDER BY: SQLite would scan the table in id order
             *keys,
-            *args,
+            *keys,
         )
-        return [int(r[0]) for r in rows]
+        return sorted(int(r[0]) for r in rows)
 
     async def drafts_of(self, game_id: int) -> list[tuple[int, int, list[str]]]:
         """(user id, version, prefix tokens) of every half-made move kept in a game."""
