@@ -6,9 +6,10 @@ still describes a legal move: kept as it is when today's chooser still accepts
 it step by step on the carried state; else translated by the game's own
 ``DRAFTS[n]`` (``engine/<game>/upgrade.py``: a revision ``n-1`` prefix, read on
 the state before the carry, in revision ``n``'s tokens) where a revision changed
-the chooser's tokens, and then kept as far as today's chooser follows it (a
-token that names only the start of one option, as "tile 17" of "tile 17, this
-side up" when only one side is offered, is that option). Only a draft of which
+the chooser's tokens, and then kept as far as today's chooser follows it (two
+picks that became one are that one; a token that names only the start of one
+option, as "tile 17" of "tile 17, this side up" when only one side is offered,
+is that option). Only a draft of which
 not even its first choice still stands is dropped (the player is told "no longer
 fits" when they next open their move, as before: such a draft is left as it was).
 
@@ -66,17 +67,23 @@ def _names_start_of(token: str, option: str) -> bool:
 
 
 def followed(row: GameRow, seat: int, prefix: list[str]) -> list[str]:
-    """The longest start of ``prefix`` the chooser accepts step by step on ``row``, a
-    token that names the start of exactly one option at its step taken as that one."""
+    """The longest start of ``prefix`` the chooser accepts step by step on ``row``.
+    Where a revision made two picks one ('put', 'S' -> 'putS'), the two tokens
+    together are that option; a token that names the start of exactly one option
+    at its step is that option."""
     assert row.state is not None
     game = core.get(row.game_key)
     out: list[str] = []
-    for token in prefix:
+    rest = list(prefix)
+    while rest:
         try:
             options = [tok for tok, _label in game.chooser(row.state, seat, list(out)).options]
         except IllegalAction:
             break
-        if token not in options:
+        token = rest.pop(0)
+        if token not in options and rest and token + rest[0] in options:
+            token += rest.pop(0)
+        elif token not in options:
             longer = [tok for tok in options if _names_start_of(token, tok)]
             if len(longer) != 1:
                 break

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from engine import core
 from store import Store
-from tables import Tables
+from tables import TableError, Tables
 from tables.replay import current_revision
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -88,19 +88,24 @@ async def test_half_made_moves_outlive_the_upgrade(tmp_path: Path) -> None:
     try:
         drafts = [(r, uid, p) for r in await store.games() for uid, _v, p in await store.drafts_of(r.id)]
         assert len(drafts) >= 40
+        assert {r.game_key for r, _u, p in drafts if len(p) >= 2} >= {"dungeon-decorators", "dungeon-lair"}
         await t.upgrade_games()
         back: dict[str, int] = {}
         for before, uid, prefix in drafts:
             row = await store.get(before.id)
             assert row is not None
-            panel = await t.panel(row.id, uid, row.version)
-            step = panel.step
-            resumed = step is not None and step.depth > 0 and not (step.note or "")
-            if len(prefix) >= 2:
-                assert resumed, f"game #{row.id} ({row.game_key}): {prefix} was dropped"
+            try:
+                step = (await t.panel(row.id, uid, row.version)).step
+            except TableError:  # no longer this player's turn (Drawers' Phase A, one by one)
+                assert len(prefix) == 1, (row.id, prefix)
+                continue
+            resumed = step is not None and step.depth > 0 and not step.note
+            if resumed:
                 back[row.game_key] = back.get(row.game_key, 0) + 1
-            elif not resumed and step is not None:
+            elif len(prefix) >= 2:
+                raise AssertionError(f"game #{row.id} ({row.game_key}): {prefix} was dropped")
+            elif step is not None:
                 assert NO_LONGER_FITS in (step.note or ""), (row.id, prefix, step.note)
-        assert back.get("dungeon-decorators", 0) >= 2 and back.get("dungeon-drawers", 0) >= 3
+        assert back.get("dungeon-decorators", 0) >= 3 and back.get("dungeon-drawers", 0) >= 1, back
     finally:
         await store.close()
