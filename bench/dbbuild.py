@@ -35,12 +35,13 @@ from typing import Any
 
 from bench.common import ROOT, Playout, game_keys, playout
 from engine import core
+from tables.upkeep import TRACKING
 
 N_GAMES = 10_000
 N_ACTIONS = 1_000_000
 ACTIVE, ABANDONED = 0.20, 0.05
 POOL_PER_KEY = 6
-BUILDER_VERSION = 4
+BUILDER_VERSION = 5
 USER_BASE = 10_000_000
 THREAD_BASE = 5_000_000_000
 
@@ -176,6 +177,11 @@ def build(path: Path, keys: list[str], log: Any = print) -> dict[str, Any]:
         actions,
     )
     con.executemany("INSERT INTO timers (game_id, seat, kind, due) VALUES (?,?,?,?)", timers)
+    # A running bot's database: boards tracked since the first start after schema 3
+    # (else every start-up of a fresh copy would mark all 10,000 games as posted
+    # before "ready", a one-time step of that upgrade).
+    con.execute("INSERT INTO meta (key, value) VALUES (?, '1')", (TRACKING,))
+    con.execute("UPDATE games SET posted_version = version")  # every board reached its thread
     con.execute("COMMIT")
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     con.execute("ANALYZE")
