@@ -1,7 +1,8 @@
-"""Games in progress survive every release (issue 27): at start-up every stored game
-whose rules revision is older than its engine's is carried to the newest one, its
-upgrade point recorded, and its thread told once, in words, what changed for the
-rest of the game. How to make a rules change: docs/storage.md."""
+"""Games in progress survive every release (issue 27): once the bot is connected every
+stored game whose rules revision is older than its engine's is carried to the newest
+one (a game touched sooner as it is loaded; issue 39), its upgrade point recorded, its
+half-made moves carried with it, and its thread told once, in words, what changed for
+the rest of the game. How to make a rules change: docs/storage.md."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import core
-from store import Conflict, GameRow
+from store import Conflict, DatabaseTimeout, GameRow
 from tables.base import TablesBase
 from tables.drafts import carried_drafts
 from tables.replay import FROZEN, Replay, carry, current_revision, same_state
@@ -104,9 +105,12 @@ class RevisionsMixin(TablesBase):
             return True
         except Conflict:
             return None
+        except DatabaseTimeout:
+            raise  # the database stalls: the game is carried on a later try, not given up
         except Exception:
             self._uncarried.add(row.id)
-            log.exception("game %s could not be carried to rules revision %s", row.id, "the newest")
+            newest = core.get(row.game_key).revision
+            log.exception("game %s could not be carried to rules revision %s", row.id, newest)
             return False
 
     async def upgrade_notices(self) -> list[Notice]:
