@@ -82,3 +82,19 @@ async def test_every_stored_game_replays_to_its_snapshot(tmp_path: Path, src: Pa
         assert not wrong, "after the carry:\n" + "\n".join(wrong)
     finally:
         await store.close()
+
+
+async def test_migrate_keeps_release_4f183ac_s_dungeon_lords_games(tmp_path: Path) -> None:
+    """Issue 39: "`bot.py migrate` refuses a database holding a Dungeon Lords game from
+    release 4f183ac (exit 3, nothing kept)": its season log said "Trap Card(s)"."""
+    from tests.pgserver import fresh_database
+    from tests.test_release_check import _migrate
+
+    src = FIXTURES / "corpus-4f183ac.db.xz"
+    copy = tmp_path / "corpus-4f183ac.db"
+    with lzma.open(src) as f, open(copy, "wb") as out:
+        shutil.copyfileobj(f, out)
+    with fresh_database() as url:
+        p = _migrate(copy, url)
+        assert p.returncode == 0, p.stderr + p.stdout[-2000:]
+        assert "233 games replay to their snapshots" in p.stdout
