@@ -35,12 +35,13 @@ from typing import Any
 
 from bench.common import ROOT, Playout, game_keys, playout
 from engine import core
+from tables.upkeep import TRACKING
 
 N_GAMES = 10_000
 N_ACTIONS = 1_000_000
 ACTIVE, ABANDONED = 0.20, 0.05
 POOL_PER_KEY = 6
-BUILDER_VERSION = 3
+BUILDER_VERSION = 5
 USER_BASE = 10_000_000
 THREAD_BASE = 5_000_000_000
 
@@ -148,6 +149,7 @@ def build(path: Path, keys: list[str], log: Any = print) -> dict[str, Any]:
                 created + k * 30.0,
                 created + k * 30.0,
                 "{}",
+                game.revision,  # begun under today's rules, as a running bot records it
             )
         )
         for s in range(p.players):
@@ -164,8 +166,8 @@ def build(path: Path, keys: list[str], log: Any = print) -> dict[str, Any]:
     con.execute("BEGIN")
     con.executemany(
         "INSERT INTO games (id, guild_id, channel_id, thread_id, lobby_message_id, game_key, options, seed, "
-        "status, version, moves, host_id, state, result, created_at, updated_at, turn_since, settings) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "status, version, moves, host_id, state, result, created_at, updated_at, turn_since, settings, "
+        "revision) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         games,
     )
     con.executemany("INSERT INTO seats (game_id, seat, user_id, name, is_ai) VALUES (?,?,?,?,?)", seats)
@@ -175,6 +177,11 @@ def build(path: Path, keys: list[str], log: Any = print) -> dict[str, Any]:
         actions,
     )
     con.executemany("INSERT INTO timers (game_id, seat, kind, due) VALUES (?,?,?,?)", timers)
+    # A running bot's database: boards tracked since the first start after schema 3
+    # (else every start-up of a fresh copy would mark all 10,000 games as posted
+    # before "ready", a one-time step of that upgrade).
+    con.execute("INSERT INTO meta (key, value) VALUES (?, '1')", (TRACKING,))
+    con.execute("UPDATE games SET posted_version = version")  # every board reached its thread
     con.execute("COMMIT")
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     con.execute("ANALYZE")

@@ -66,8 +66,9 @@ class SlowPlay(commands.Cog):
     async def cog_load(self) -> None:
         # Before any interaction can arrive: boards from before tracking count as posted.
         await self.bot.tables.start_tracking()  # type: ignore[attr-defined]
-        # Games stored under older rules are carried to the newest before any move (issue 27).
-        await self.bot.tables.upgrade_games()  # type: ignore[attr-defined]
+        # Games stored under older rules are carried to the newest once connected
+        # (start_up), so the login never waits on them (issue 39); one touched sooner
+        # is carried when it is loaded (Tables._up_to_date).
         self.task = asyncio.create_task(self.scheduler(), name="lairkeeper-timers")
 
     async def cog_unload(self) -> None:
@@ -114,6 +115,7 @@ class SlowPlay(commands.Cog):
         if it failed: the timer loop runs it again."""
         try:
             async with stopper(self.bot).work():  # a stop waits for it
+                await t.upgrade_games()  # the games under older rules (issue 27), found by one query
                 for notice in await t.upgrade_notices():  # told once: what changed for the rest of the game
                     await self.deliver(notice)
                 resumed = await t.resume_all()

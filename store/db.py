@@ -204,6 +204,11 @@ MIGRATIONS: list[str] = [
     ALTER TABLE actions ADD COLUMN move_key TEXT;
     CREATE UNIQUE INDEX actions_by_move_key ON actions(game_id, move_key);
     """,
+    # 7: the games to carry to newer rules are found from an index (issue 39): the
+    #    columns sit after the snapshot, which a scan of the table would read through.
+    """
+    CREATE INDEX games_by_revision ON games(revision, game_key, upgrades);
+    """,
 ]
 
 # PostgreSQL spelling of the same history: Discord ids and seeds are BIGINT,
@@ -340,6 +345,10 @@ PG_MIGRATIONS: list[str] = [
     """
     ALTER TABLE actions ADD COLUMN move_key TEXT;
     CREATE UNIQUE INDEX actions_by_move_key ON actions(game_id, move_key);
+    """,
+    # 7
+    """
+    CREATE INDEX games_by_revision ON games(revision, game_key, upgrades);
     """,
 ]
 
@@ -1264,13 +1273,51 @@ class Store:
         )
         return [(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
 
+    async def stale_games(self, newest: dict[str, int]) -> list[int]:
+        """Started games (those with a begun-under revision: schema 5 gave every one)
+        whose snapshot is at an older rules revision than ``newest`` gives for their
+        game (the last upgrade point's, else the begun-under one), by id. One query
+        on the ``games_by_revision`` index, so a start-up with every game up to date
+        reads no game."""
+        if not newest:
+            return []
+        last = (
+            "(upgrades::jsonb -> -1 ->> 'to')::int"
+            if self.postgres
+            else "json_extract(upgrades, '$[#-1].to')"
+        )
+        now = f"CASE WHEN upgrades = '[]' THEN revision ELSE {last} END"
+        keys = sorted(newest)
+        # The revisions are the engines' own integers, written into the query (a bound
+        # THEN value is text to PostgreSQL).
+        goal = "CASE game_key " + " ".join(f"WHEN ? THEN {int(newest[k])}" for k in keys) + " END"
+        rows = await self._fetch(
+            f"SELECT id FROM games WHERE revision IS NOT NULL AND game_key IN ({', '.join('?' for _ in keys)}) "
+            f"AND {now} < {goal}",  # no ORDER BY: SQLite would scan the table in id order
+            *keys,
+            *keys,
+        )
+        return sorted(int(r[0]) for r in rows)
+
+    async def drafts_of(self, game_id: int) -> list[tuple[int, int, list[str]]]:
+        """(user id, version, prefix tokens) of every half-made move kept in a game."""
+        rows = await self._fetch("SELECT user_id, version, prefix FROM drafts WHERE game_id=?", game_id)
+        return [(int(r[0]), int(r[1]), json.loads(r[2])) for r in rows]
+
     async def carry(
-        self, game_id: int, version: int, state: dict[str, Any], upgrades: list[dict[str, Any]]
+        self,
+        game_id: int,
+        version: int,
+        state: dict[str, Any],
+        upgrades: list[dict[str, Any]],
+        drafts: dict[int, list[str]] | None = None,
     ) -> int:
         """Write a game's snapshot carried to a newer rules revision and its upgrade
         points, guarded by ``version`` (raises Conflict: another process carried it).
         A finished game whose last board reached its thread owes no new one (a running
-        game does: the old board's buttons are stale now)."""
+        game does: the old board's buttons are stale now). ``drafts``: the half-made
+        moves carried with it (user id -> prefix at the new version), in the same
+        transaction."""
 
         def body() -> Body[None]:
             n = yield execute(
@@ -1286,6 +1333,14 @@ class Store:
             )
             if n != 1:
                 raise Conflict()
+            for user_id, prefix in (drafts or {}).items():
+                yield execute(
+                    "UPDATE drafts SET version=?, prefix=? WHERE game_id=? AND user_id=?",
+                    version + 1,
+                    json.dumps(prefix),
+                    game_id,
+                    user_id,
+                )
 
         await self._tx(body)
         return version + 1

@@ -122,6 +122,8 @@ class TablesBase:
         # is coming from that move, so the poster of owed boards leaves them alone (it
         # would post a board from the middle of the AI's turn).
         self._busy: dict[int, int] = {}
+        # Games whose carry to the newest rules failed this run (tables/revisions.py).
+        self._uncarried: set[int] = set()
 
     def close(self) -> None:
         """Stop the computer players' pool (the bot is closing)."""
@@ -209,13 +211,18 @@ class TablesBase:
         row = await self.store.get(game_id) if 0 < game_id < 2**63 else None
         if row is None:
             raise TableError(f"There is no game #{game_id}.")
+        return await self._up_to_date(row)
+
+    async def _up_to_date(self, row: GameRow) -> GameRow:
+        """``row`` under its game's newest rules (tables/revisions.py carries a game
+        stored under older ones when it is first touched after a start-up)."""
         return row
 
     async def game_in(self, channel_id: int) -> GameRow:
         row = await self.store.by_thread(channel_id)
         if row is None:
             raise TableError("There is no game in this channel; use this command in a game's thread.")
-        return row
+        return await self._up_to_date(row)
 
     # ---- saving a move -------------------------------------------------------------
     async def _commit(

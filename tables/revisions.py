@@ -1,17 +1,20 @@
-"""Games in progress survive every release (issue 27): at start-up every stored game
-whose rules revision is older than its engine's is carried to the newest one, its
-upgrade point recorded, and its thread told once, in words, what changed for the
-rest of the game. How to make a rules change: docs/storage.md."""
+"""Games in progress survive every release (issue 27): once the bot is connected every
+stored game whose rules revision is older than its engine's is carried to the newest
+one (a game touched sooner as it is loaded; issue 39), its upgrade point recorded, its
+half-made moves carried with it, and its thread told once, in words, what changed for
+the rest of the game. How to make a rules change: docs/storage.md."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import Any
 
 from engine import core
-from store import Conflict, GameRow
+from store import Conflict, DatabaseTimeout, GameRow
 from tables.base import TablesBase
+from tables.drafts import carried_drafts
 from tables.replay import FROZEN, Replay, carry, current_revision, same_state
 from tables.results import Notice
 
@@ -41,6 +44,16 @@ def carried(row: GameRow, log_: list[tuple[int, int, str]]) -> tuple[dict[str, A
     return state, point
 
 
+def _carried_with_drafts(
+    row: GameRow, log_: list[tuple[int, int, str]], drafts: list[tuple[int, int, list[str]]]
+) -> tuple[dict[str, Any], dict[str, Any], dict[int, list[str]]]:
+    """The carried snapshot and upgrade point, and each half-made move carried with
+    the game (tables/drafts.py). CPU-bound: run off the event loop."""
+    state, point = carried(row, log_)
+    after = replace(row, state=state, upgrades=[*row.upgrades, point])
+    return state, point, carried_drafts(row, after, drafts)
+
+
 def changes_text(row: GameRow, point: dict[str, Any]) -> str:
     """What the thread is told once about an upgrade, in players' words."""
     game = core.get(row.game_key)
@@ -53,31 +66,52 @@ def changes_text(row: GameRow, point: dict[str, Any]) -> str:
 class RevisionsMixin(TablesBase):
     async def upgrade_games(self) -> tuple[int, int]:
         """Carry every stored game whose revision is older than its engine's to the
-        newest one (at start-up, before any interaction). Returns (carried, failed);
-        a game that cannot be carried is logged and left as it was."""
+        newest one. Run once connected (cogs/slowplay.py), not before the login: the
+        games to carry are found by one query, and a game touched before its turn
+        comes is carried then (``_up_to_date``). Returns (carried, failed); a game
+        that cannot be carried is logged and left as it was."""
         done = failed = 0
-        for game_id, key, _rev, ups in await self.store.revisions():
-            if key not in core.available():
-                continue
-            game = core.get(key)
-            begun = 2 if _rev is None else int(_rev)
-            if (int(ups[-1]["to"]) if ups else begun) >= game.revision:
-                continue
+        newest = {key: core.get(key).revision for key in core.available()}
+        for game_id in await self.store.stale_games(newest):
             async with self._lock(game_id):
-                row = await self._load(game_id)
-                log_ = await self.store.log(game_id)
-                try:
-                    state, point = await asyncio.to_thread(carried, row, log_)
-                    await self.store.carry(game_id, row.version, state, [*row.upgrades, point])
-                    done += 1
-                except Conflict:
-                    continue  # another process carried it at the same moment
-                except Exception:
-                    failed += 1
-                    log.exception("game %s could not be carried to rules revision %s", game_id, game.revision)
+                row = await self.store.get(game_id)
+                if row is None or current_revision(row) >= newest[row.game_key]:
+                    continue  # carried meanwhile (a click, or another process)
+                outcome = await self._carry(row)
+            done += outcome is True
+            failed += outcome is False
         if done or failed:
             log.info("rules revisions: %d games carried to the newest rules, %d could not be", done, failed)
         return done, failed
+
+    async def _up_to_date(self, row: GameRow) -> GameRow:
+        game = core.get(row.game_key) if row.game_key in core.available() else None
+        if game is None or row.state is None or current_revision(row) >= game.revision:
+            return row
+        if row.id in self._uncarried:
+            return row  # it failed once this run (logged); it stays as it was
+        await self._carry(row)
+        return await self.store.get(row.id) or row
+
+    async def _carry(self, row: GameRow) -> bool | None:
+        """Carry one game and the half-made moves kept in it (one transaction, under
+        its version). True: carried; None: another caller carried it first; False:
+        it cannot be carried (logged, left as it was)."""
+        try:
+            log_ = await self.store.log(row.id)
+            drafts = await self.store.drafts_of(row.id)
+            state, point, kept = await asyncio.to_thread(_carried_with_drafts, row, log_, drafts)
+            await self.store.carry(row.id, row.version, state, [*row.upgrades, point], kept)
+            return True
+        except Conflict:
+            return None
+        except DatabaseTimeout:
+            raise  # the database stalls: the game is carried on a later try, not given up
+        except Exception:
+            self._uncarried.add(row.id)
+            newest = core.get(row.game_key).revision
+            log.exception("game %s could not be carried to rules revision %s", row.id, newest)
+            return False
 
     async def upgrade_notices(self) -> list[Notice]:
         """Running games whose thread has not been told what changed: each told once

@@ -66,3 +66,19 @@ CHANGES: dict[int, str] = {
         "discard because nothing fits goes into the box, like any other tile, not back to the supply."
     ),
 }
+
+
+def _draft_to_3(state: State, seat: int, prefix: list[str]) -> list[str]:
+    """A half-made move (issue 39): revision 3's chooser picks a tile and its side in
+    one step ('t17D'); revision 2's picked the tile ('t17'), then the side ('sD')."""
+    out: list[str] = []
+    for token in prefix:
+        if token.startswith("s") and out and out[-1].startswith("t") and len(token) == 2:
+            out[-1] += token[1:]
+        else:
+            out.append(token)
+    return out
+
+
+# How a half-made move's chooser tokens read under each revision (tables/drafts.py).
+DRAFTS: dict[int, Callable[[State, int, list[str]], list[str] | None]] = {3: _draft_to_3}

@@ -33,3 +33,29 @@ CHANGES: dict[int, str] = {
         "put any of your cards under your action deck."
     ),
 }
+
+
+def _draft_to_3(state: State, seat: int, prefix: list[str]) -> list[str] | None:
+    """A half-made move (issue 39) in revision 3's chooser tokens. Revision 2 chose a
+    space by its row first ('r8', then 'G8'; now the space on the picture), a hero
+    action's card and dungeon in two steps ('c26', 'p2'; now 'c26p2'), and the hero's
+    path square by square ('R', 'R', 'D'; now run by run)."""
+    from engine.dungeon_drawers import paths
+
+    if state.get("phase") == "path":
+        owner = (seat - 1) % state["seats"]
+        cells = paths.cells_of(prefix)
+        return None if cells is None else paths.run_tokens(state["players"][owner]["sheet"], cells)
+    out: list[str] = []
+    for token in prefix:
+        if state.get("phase") == "build" and token[:1] == "r" and token[1:].isdigit():
+            continue
+        if token[:1] == "p" and token[1:].isdigit() and out and out[-1][:1] == "c" and out[-1][1:].isdigit():
+            out[-1] += token
+        else:
+            out.append(token)
+    return out
+
+
+# How a half-made move's chooser tokens read under each revision (tables/drafts.py).
+DRAFTS: dict[int, Callable[[State, int, list[str]], list[str] | None]] = {3: _draft_to_3}

@@ -23,6 +23,14 @@ def who(seat: int) -> str:
     return "the non-player" if seat == DUMMY else seat_ref(seat)
 
 
+def how_many(state: State, k: int, noun: str) -> str:
+    """``k`` of ``noun`` in the board's log: "1 imp", "2 Trap Cards". Revision-2 games
+    wrote "2 Trap Card(s)", and their stored log must replay word for word (issue 39)."""
+    if rules_revision(state) < 3:
+        return f"{k} {noun}(s)"
+    return f"{k} {noun}{'' if k == 1 else 's'}"
+
+
 def log(state: State, ev: list[Event], text: str) -> None:
     """A public event that also stays in the board's short log."""
     ev.append(Event(text))

@@ -144,10 +144,7 @@ def _petshop(state: State, seat: int, i: int, sp: dict[str, Any], ev: list[Event
     board.pay(state, seat, sp["pay"], ev)
     p["imps"] += sp["imps"]
     got = draw_pets(state, seat, sp["pets"], ev)
-    imps, pets = (
-        f"{sp['imps']} imp{'' if sp['imps'] == 1 else 's'}",
-        f"{got} Pet Card{'' if got == 1 else 's'}",
-    )
+    imps, pets = board.how_many(state, sp["imps"], "imp"), board.how_many(state, got, "Pet Card")
     log(state, ev, f"{who(seat)} at the pet shop ({'I' * (i + 1)}): {imps}, {pets}.")
 
 

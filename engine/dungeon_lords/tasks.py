@@ -54,7 +54,7 @@ def _resolve_market(state: State, seat: int, loc: str, i: int, ev: list[Event]) 
         k = gain["traps"] + (RULES["year2_trap_extra_draw"] if state["year"] == 2 else 0)
         drawn = board.draw_traps(state, k)
         p["traps"].extend(drawn)
-        got.append(f"{len(drawn)} Trap Card{'' if len(drawn) == 1 else 's'}")
+        got.append(board.how_many(state, len(drawn), "Trap Card"))
         ev.append(Event(f"You draw {', '.join(TRAPS[x]['name'] for x in drawn)}.", seat))
         if state["year"] == 2 and k > gain["traps"] and p["traps"]:
             state["task"] = {"type": "return", "seat": seat, "loc": loc}

@@ -74,6 +74,11 @@ async def test_an_old_release_s_running_games_are_told_once_what_changed(
             await asyncio.sleep(0.5)
         assert all(_told(standin, t) == 1 for t in running), bot.tail(80)
         assert not any(_told(standin, t) for t in finished)
+        # Issue 39: the games are carried once connected; "ready" never waits on them.
+        lines = (tmp_path / "bot.log").read_text().splitlines()
+        ready = next(i for i, line in enumerate(lines) if "ready: " in line)
+        carried = next(i for i, line in enumerate(lines) if "games carried to the newest rules" in line)
+        assert ready < carried, bot.tail(80)
         for tid in running:  # the words in players' terms
             told = next(m.content for m in standin.channel_messages(tid) if TOLD in (m.content or ""))
             assert "_" not in told and "Player " not in told
