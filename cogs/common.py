@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from cogs.live import Live, LiveTurns, received, retire
+from cogs.place import deliver, refused_click, send_dm
 from tables import (
     AI_LEVELS,
     NOT_TAKEN,
@@ -29,6 +30,7 @@ from tables import (
     Tables,
     Update,
 )
+from tables.place import board_pings
 
 log = logging.getLogger("lairkeeper.cogs")
 
@@ -135,7 +137,8 @@ async def guarded(
     except MoveTaken as exc:  # saved: never invite a retry
         await say(interaction, str(exc))
     except TableError as exc:
-        await say(interaction, str(exc))
+        if not await refused_click(interaction, game_id, str(exc)):  # a click in a place: the turn now
+            await say(interaction, str(exc))
     except CommitUnknown:
         log.warning("database commit unconfirmed (game %s, user %s)", game_id, interaction.user.id)
         await say(interaction, UNCONFIRMED)
@@ -200,12 +203,19 @@ _post_locks: dict[int, asyncio.Lock] = {}
 
 
 async def post_board(
-    client: discord.Client, update: Update, again: bool = False, mover: int | None = None
+    client: discord.Client,
+    update: Update,
+    again: bool = False,
+    mover: int | None = None,
+    clicked: int | None = None,
 ) -> discord.Message | None:
     """Post the board in the game's thread, pinging whoever must act next, and mark
     it posted; then carry each pinged player's new turn into their live private turn
     message (``mover``: the user whose click this answers, whose own message shows
-    their next turn with that answer). A board is posted once: one a newer board has
+    their next turn with that answer; ``clicked``: the message it was clicked on). Each
+    person whose turn begins gets it in their lasting private place first
+    (cogs/place.py), and the board pings only those it did not reach (the server's
+    ``board_ping``), never the mover. A board is posted once: one a newer board has
     already covered is skipped (``again``: /board, post it anyway). A failure leaves
     the board owed; :func:`post_owed` posts it when Discord answers again."""
     tables: Tables = client.tables  # type: ignore[attr-defined]
@@ -214,19 +224,21 @@ async def post_board(
     async with _post_locks.setdefault(update.game_id, asyncio.Lock()):
         if not again and await tables.posted_version(update.game_id) >= update.version:
             return None
-        message = await _send_board(client, update, None if again else board_nonce(update))
+        placed, board_ping = await deliver(client, update, mover, clicked)
+        pings = board_pings(update, placed, board_ping, mover)
+        message = await _send_board(client, update, None if again else board_nonce(update), pings)
         await tables.mark_posted(update)  # posted, or its thread is gone: owed no more
         if message is None:
             return None
     for uid, sentence in update.heads_up:
         await _heads_up(client, update, uid, sentence)
     if update.dm:
-        for uid in update.dm:
+        for uid in [u for u in update.dm if u not in placed]:
             await send_dm(client, uid, f"It is your turn in game #{update.game_id}: {message.jump_url}")
     if mover is None:
-        await carry_turns(client, update)
+        await carry_turns(client, update, placed=placed)
     else:  # after the mover's own answer, not before it: another player's picture takes a moment
-        later(carry_turns(client, update, skip=mover))
+        later(carry_turns(client, update, skip=mover, placed=placed))
     return message
 
 
@@ -284,7 +296,9 @@ def stale(live: Live, update: Update) -> bool:
     return live.version is not None and live.version < update.version
 
 
-async def carry_turns(client: discord.Client, update: Update, skip: int | None = None) -> int:
+async def carry_turns(
+    client: discord.Client, update: Update, skip: int | None = None, placed: set[int] | None = None
+) -> int:
     """Each pinged player (but ``skip``) whose private turn message is live gets the
     new turn in it, as "Your move" would show it: their own state, the choices, the
     picture. A player still to act from before (several choose at once) whose live
@@ -292,7 +306,8 @@ async def carry_turns(client: discord.Client, update: Update, skip: int | None =
     next click is not refused as out of date. Only their own seat's view goes in
     (tables.panel), in their own ephemeral message. A token Discord no longer takes is
     forgotten: the player presses "Your move" on the board. Returns how many messages
-    were edited; never raises (the move is saved, the board posted)."""
+    were edited; never raises (the move is saved, the board posted). Players whose turn
+    came to their lasting private place (``placed``) are not carried here too."""
     if update.over:
         return 0
     turns = live_turns(client)
@@ -300,7 +315,9 @@ async def carry_turns(client: discord.Client, update: Update, skip: int | None =
     n = 0
     for uid in dict.fromkeys([*update.ping, *update.acting]):
         first = turns.get(update.game_id, uid)
-        if uid == skip or first is None or (uid not in update.ping and not stale(first, update)):
+        if uid == skip or uid in (placed or ()) or first is None:
+            continue
+        if uid not in update.ping and not stale(first, update):
             continue
         live: Live | None = None
         try:
@@ -330,7 +347,9 @@ async def carry_turns(client: discord.Client, update: Update, skip: int | None =
     return n
 
 
-async def _send_board(client: discord.Client, update: Update, nonce: str | None) -> discord.Message | None:
+async def _send_board(
+    client: discord.Client, update: Update, nonce: str | None, pings: list[int]
+) -> discord.Message | None:
     """The board message, or None when the game's thread is gone (deleted, or the bot
     may no longer see it). Other failures raise: the board stays owed."""
     channel = client.get_channel(update.thread_id) if update.thread_id is not None else None
@@ -343,8 +362,8 @@ async def _send_board(client: discord.Client, update: Update, nonce: str | None)
         log.warning("game %s has no reachable thread; its board is not posted", update.game_id)
         return None
     content = update.text
-    if update.ping:
-        content = " ".join(f"<@{u}>" for u in update.ping) + " - your turn.\n" + content
+    if pings:
+        content = " ".join(f"<@{u}>" for u in pings) + " - your turn.\n" + content
     files = []
     if update.png is not None:
         files.append(
@@ -358,7 +377,7 @@ async def _send_board(client: discord.Client, update: Update, nonce: str | None)
     return await channel.send(
         content[:2000],
         view=board_view(update),
-        allowed_mentions=only([*update.ping, *update.mentions]),
+        allowed_mentions=only([*pings, *update.mentions]),
         files=files,
         **kw,
     )
@@ -554,8 +573,11 @@ class ChooseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:ch:(
         async def run() -> None:
             # Deferred first: a chooser step (and its preview image) may take a moment.
             await interaction.response.defer(ephemeral=True, thinking=True)
-            panel = await tables_of(interaction).panel(self.game_id, interaction.user.id, self.version)
-            content, view, files = panel_message(panel)
+            t = tables_of(interaction)
+            panel = await t.panel(self.game_id, interaction.user.id, self.version)
+            content, view, files = panel_message(
+                panel, await t.place_problem(self.game_id, interaction.user.id) or ""
+            )
             sent = await interaction.followup.send(content, view=view, files=files, ephemeral=True, wait=True)
             await keep_live(interaction, self.game_id, sent.id, view)
 
@@ -839,7 +861,9 @@ async def post_taken(interaction: discord.Interaction, update: Update, game_id: 
         confirm += "\n" + update.actor_private
     try:
         if update.post:
-            await post_board(interaction.client, update, mover=interaction.user.id)
+            await post_board(
+                interaction.client, update, mover=interaction.user.id, clicked=clicked_on(interaction)
+            )
         else:  # a move inside a turn: no board, but the others choosing now see it
             later(carry_turns(interaction.client, update, skip=interaction.user.id))
     except DatabaseTimeout:
@@ -870,17 +894,6 @@ async def game_here(interaction: discord.Interaction) -> int:
         raise TableError("Use this command in a game's thread.")
     row = await tables_of(interaction).game_in(interaction.channel_id)
     return row.id
-
-
-async def send_dm(client: discord.Client, user_id: int, text: str) -> bool:
-    """DM a user; a closed inbox (error 50007) is normal, not a failure."""
-    try:
-        user = client.get_user(user_id) or await client.fetch_user(user_id)
-        await user.send(text[:2000])
-        return True
-    except discord.HTTPException as exc:
-        log.info("DM to %s not delivered (%s)", user_id, getattr(exc, "code", exc))
-        return False
 
 
 def hours(value: str) -> float:

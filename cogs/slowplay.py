@@ -23,11 +23,11 @@ from cogs.common import (
     post_owed,
     post_public,
     say,
-    send_dm,
     tables_of,
     take_back,
     thread_of,
 )
+from cogs.place import send_dm
 from tables import AI_LEVELS, DatabaseTimeout, Notice, TableError, Tables
 
 log = logging.getLogger("lairkeeper.slowplay")

@@ -46,7 +46,16 @@ from store.backends import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["APPLICATION_ID", "MIGRATIONS", "PG_MIGRATIONS", "Conflict", "GameRow", "SeatRow", "Store"]
+__all__ = [
+    "APPLICATION_ID",
+    "MIGRATIONS",
+    "PG_MIGRATIONS",
+    "Conflict",
+    "GameRow",
+    "PlaceRow",
+    "SeatRow",
+    "Store",
+]
 __all__ += ["StoreError", "check_file", "encode_state", "DatabaseTimeout", "CommitUnknown", "budget"]
 
 # One schema history, numbered alike for both engines: MIGRATIONS[i] and
@@ -175,6 +184,22 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN ai_level TEXT;
     """,
+    # 7: each seat's lasting private place (issue 37): the DM channel or private
+    #    thread where the bot puts a person's turn, the turn message now there and the
+    #    game version it shows (a turn is put there once), or why none could be had.
+    """
+    CREATE TABLE places (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        user_id INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('dm', 'thread')),
+        channel_id INTEGER,
+        message_id INTEGER,
+        version INTEGER NOT NULL DEFAULT 0,
+        problem TEXT,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX places_by_user ON places(user_id);
+    """,
 ]
 
 # PostgreSQL spelling of the same history: Discord ids and seeds are BIGINT,
@@ -288,11 +313,25 @@ PG_MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN ai_level TEXT;
     """,
+    # 7
+    """
+    CREATE TABLE places (
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        user_id BIGINT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('dm', 'thread')),
+        channel_id BIGINT,
+        message_id BIGINT,
+        version INTEGER NOT NULL DEFAULT 0,
+        problem TEXT,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX places_by_user ON places(user_id);
+    """,
 ]
 
 # The tables every schema version has (foreign/damaged checks, `bot.py migrate`).
 TABLES: tuple[str, ...] = ("games", "seats", "actions", "guild_settings", "notify", "vacations", "timers")
-TABLES += ("drafts", "watchers", "meta")
+TABLES += ("drafts", "watchers", "meta", "places")
 
 
 def encode_state(state: dict[str, Any]) -> str:
@@ -320,6 +359,19 @@ class SeatRow:
         """The strength this computer seat plays at: a seat stored by an earlier
         release (no level) keeps today's player, the one its game started with."""
         return self.ai_level or "easy"
+
+
+@dataclass
+class PlaceRow:
+    """A person's lasting private place in one game (tables/place.py)."""
+
+    game_id: int
+    user_id: int
+    kind: str  # dm | thread
+    channel_id: int | None
+    message_id: int | None  # the turn message there now (the only one with live buttons)
+    version: int  # the game version whose turn that message shows
+    problem: str | None = None  # why no place could be had (closed | permission), None: it works
 
 
 @dataclass
@@ -943,6 +995,34 @@ class Store:
         await self.backend.write(
             "INSERT INTO notify (user_id, dm) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET dm=excluded.dm",
             (user_id, int(on)),
+        )
+
+    # ---- a seat's lasting private place (issue 37) ------------------------------------
+
+    async def place(self, game_id: int, user_id: int) -> PlaceRow | None:
+        rows = await self._fetch(
+            "SELECT game_id, user_id, kind, channel_id, message_id, version, problem FROM places "
+            "WHERE game_id=? AND user_id=?",
+            game_id,
+            user_id,
+        )
+        return PlaceRow(*rows[0]) if rows else None
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The user's DM channel as any of their places recorded it (opened once a player)."""
+        rows = await self._fetch(
+            "SELECT channel_id FROM places WHERE user_id=? AND kind='dm' AND channel_id IS NOT NULL LIMIT 1",
+            user_id,
+        )
+        return int(rows[0][0]) if rows else None
+
+    async def set_place(self, p: PlaceRow) -> None:
+        await self.backend.write(
+            "INSERT INTO places (game_id, user_id, kind, channel_id, message_id, version, problem) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
+            "kind=excluded.kind, channel_id=excluded.channel_id, message_id=excluded.message_id, "
+            "version=excluded.version, problem=excluded.problem",
+            (p.game_id, p.user_id, p.kind, p.channel_id, p.message_id, p.version, p.problem),
         )
 
     async def vacation(self, user_id: int) -> tuple[float, float] | None:

@@ -17,7 +17,7 @@ from store.db import TABLES, GameRow, Store, StoreError
 
 # Parents before children (seats, actions, timers, drafts, watchers refer to games).
 ORDER = ("games", "seats", "actions", "timers", "drafts", "watchers", "guild_settings")
-ORDER += ("notify", "vacations", "meta")
+ORDER += ("notify", "vacations", "meta", "places")
 IDENTITY = ("games", "actions", "timers")
 
 Check = Callable[[GameRow, list[tuple[int, int, str]]], Awaitable[str | None]]

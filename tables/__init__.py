@@ -21,6 +21,7 @@ nothing.
 - ``stats``    /stats
 - ``rules``    /rules: the How to play section, the rest attached
 - ``settings`` server and game settings, DM opt-in
+- ``place``    the seat's lasting private place: where a person's turn comes to them
 - ``upkeep``   boards owed to a thread, handing a seat over, pause/resume/extend,
                lobby expiry, "tell me when I'm next", /mygames in pages
 """
@@ -34,6 +35,7 @@ from tables.board import BoardMixin
 from tables.chooser import ChooserMixin
 from tables.history import TAKEN_BACK, HistoryMixin
 from tables.lobby import LobbyMixin
+from tables.place import PlaceMixin
 from tables.play import CHOICE_REF, PlayMixin
 from tables.replay import Replay, same_state
 from tables.results import (
@@ -71,6 +73,7 @@ class Tables(
     StatsMixin,
     RulesMixin,
     SettingsMixin,
+    PlaceMixin,
     RevisionsMixin,
     TablesBase,
 ):

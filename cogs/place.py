@@ -1,0 +1,202 @@
+"""The seat's lasting private place on Discord (issue 37; the decisions are in
+tables/place.py): a person's DM channel with the bot, or a private thread of their
+own, where their turn comes to them as one new message and is edited in place with
+the bot's own token - days later, after restarts, from whichever process handles
+the game. Also the bot's other direct messages (/notify, reminders).
+
+Discord's refusals are what decide the fallback: 50007 (DMs closed, or no server
+shared) and 50001/50013 (the bot may not see or create the thread) mark the place
+as unavailable; the player keeps "Your move" on the board and is told why there."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from store import PlaceRow
+from tables import TableError, Tables, Update
+from tables.place import CLOSED, PASSED, PERMISSION, STALE_CLICK, YOUR_TURN_HERE, Delivery
+
+log = logging.getLogger("lairkeeper.place")
+
+NOBODY = discord.AllowedMentions.none()
+# Discord's JSON error codes that mean "no place can be had here" (opcodes-and-status-codes).
+REFUSED = {50007: CLOSED, 50001: PERMISSION, 50013: PERMISSION}
+ARCHIVE_MINUTES = 10080  # a week: the longest Discord offers; a new message unarchives the thread
+
+
+async def send_dm(client: discord.Client, user_id: int, text: str) -> bool:
+    """DM a user; a closed inbox (error 50007) is normal, not a failure."""
+    try:
+        user = client.get_user(user_id) or await client.fetch_user(user_id)
+        await user.send(text[:2000])
+        return True
+    except discord.HTTPException as exc:
+        log.info("DM to %s not delivered (%s)", user_id, getattr(exc, "code", exc))
+        return False
+
+
+def _tables(client: discord.Client) -> Tables:
+    return client.tables  # type: ignore[attr-defined, no-any-return]
+
+
+async def _dm_channel(client: discord.Client, t: Tables, uid: int, place: PlaceRow | None) -> int:
+    """The user's DM channel id: stored once opened (Discord asks bots not to open many
+    DMs quickly), else opened now (POST /users/@me/channels)."""
+    if place is not None and place.kind == "dm" and place.channel_id is not None:
+        return place.channel_id
+    known = await t.dm_channel_of(uid)
+    if known is not None:
+        return known
+    user = client.get_user(uid) or await client.fetch_user(uid)
+    return (await user.create_dm()).id
+
+
+async def _thread(client: discord.Client, t: Tables, game_id: int, uid: int, place: PlaceRow | None) -> int:
+    """The player's private thread in the channel the game's thread is in: made once
+    (not invitable: only moderators may add others), the player added to it."""
+    if place is not None and place.kind == "thread" and place.channel_id is not None:
+        return place.channel_id
+    parent_id, name = await t.place_home(game_id, uid)
+    parent = client.get_channel(parent_id or 0) or await client.fetch_channel(parent_id or 0)
+    if not isinstance(parent, discord.TextChannel):
+        raise TableError("The game's channel cannot hold private threads.")
+    thread = await parent.create_thread(
+        name=name,
+        type=discord.ChannelType.private_thread,
+        invitable=False,
+        auto_archive_duration=ARCHIVE_MINUTES,
+    )
+    await thread.add_user(discord.Object(id=uid))
+    return thread.id
+
+
+async def _turn_message(
+    t: Tables, update: Update, uid: int
+) -> tuple[str, discord.ui.View, list[discord.File]]:
+    from cogs.common import panel_message  # here: cogs.common imports this module
+
+    panel = await t.panel(update.game_id, uid, update.version)
+    head = YOUR_TURN_HERE.format(game=update.game_id, title=await t.game_title(update.game_id))
+    if update.thread_id is not None:
+        head += f" The table's board: <#{update.thread_id}>"
+    note = "\n".join(p for p in (head, update.private.get(uid, "")) if p)
+    return panel_message(panel, note)
+
+
+async def _put_new(client: discord.Client, t: Tables, update: Update, d: Delivery, mode: str) -> bool:
+    """The turn as a new message in ``d``'s place (opened if need be); the message of the
+    turn before loses its buttons. True if the player was notified there."""
+    uid, place = d.user_id, d.place
+    content, view, files = await _turn_message(t, update, uid)
+    if mode == "thread":
+        cid = await _thread(client, t, update.game_id, uid, place)
+        ctype = discord.ChannelType.private_thread
+        content, mentions = (
+            f"<@{uid}> {content}"[:2000],
+            discord.AllowedMentions(users=[discord.Object(id=uid)]),
+        )
+    else:
+        cid = await _dm_channel(client, t, uid, place)
+        ctype, mentions = discord.ChannelType.private, NOBODY
+    channel = client.get_partial_messageable(cid, type=ctype)
+    sent = await channel.send(content, view=view, files=files, allowed_mentions=mentions)
+    old = place.message_id if place is not None and place.channel_id == cid else None
+    await t.keep_place(PlaceRow(update.game_id, uid, mode, cid, sent.id, update.version, None))
+    if old is not None:  # after the send: a new message unarchives a thread, an edit could not
+        try:
+            await channel.get_partial_message(old).edit(content=PASSED, view=None, attachments=[])
+        except discord.HTTPException as exc:
+            log.info("game %s: an old turn message kept its buttons (%s)", update.game_id, exc.status)
+    return True
+
+
+async def _edit(client: discord.Client, t: Tables, update: Update, d: Delivery) -> None:
+    """Another player's move changed what ``d``'s player may choose now: their turn
+    message is brought up to date in place (an edit: no notification)."""
+    from cogs.common import MOVED_ON, panel_message
+
+    place = d.place
+    assert place is not None and place.channel_id is not None and place.message_id is not None
+    panel = await t.panel(update.game_id, d.user_id, update.version)
+    content, view, files = panel_message(
+        panel, "\n".join(p for p in (update.private.get(d.user_id, ""), MOVED_ON) if p)
+    )
+    channel = client.get_partial_messageable(place.channel_id)
+    await channel.get_partial_message(place.message_id).edit(
+        content=content, view=view, attachments=files, allowed_mentions=NOBODY
+    )
+    place.version = update.version
+    await t.keep_place(place)
+
+
+async def deliver(
+    client: discord.Client, update: Update, mover: int | None = None, clicked: int | None = None
+) -> tuple[set[int], str]:
+    """Put ``update``'s turns into the places of the people whose turn begins (not the
+    mover's: ``clicked``, the message their click was answered in, shows it), and bring
+    up to date those of others still choosing. Returns who was notified privately (or
+    had been, for this version) and the server's ``board_ping`` setting. Never raises:
+    the move is saved; a person not placed is pinged on the board instead."""
+    t = _tables(client)
+    placed: set[int] = set()
+    try:
+        if mover is not None:
+            await t.mover_shown(update.game_id, mover, clicked, update.version)
+        mode, board_ping = await t.place_mode(update.game_id)
+        if mode == "off" or update.over:
+            return placed, board_ping
+        for d in await t.deliveries(update, mover):
+            if await _deliver_one(client, t, update, d, mode):
+                placed.add(d.user_id)
+        return placed, board_ping
+    except Exception:
+        log.exception("game %s: turns were not put into private places", update.game_id)
+        return placed, "always"
+
+
+async def _deliver_one(client: discord.Client, t: Tables, update: Update, d: Delivery, mode: str) -> bool:
+    """One place: True when the player was notified there (now, or before for this version)."""
+    if d.shown:
+        return True
+    try:
+        if d.new:
+            return await _put_new(client, t, update, d, mode)
+        await _edit(client, t, update, d)
+    except TableError:  # no longer theirs to play (they played it meanwhile, paused...)
+        return False
+    except discord.HTTPException as exc:
+        problem = REFUSED.get(getattr(exc, "code", 0))
+        log.info("game %s: no private place for a player (%s %s)", update.game_id, exc.status, exc.code)
+        if problem is not None or isinstance(exc, discord.NotFound):  # refused, or the place is gone
+            channel = d.place.channel_id if d.place is not None and problem == CLOSED else None
+            await t.keep_place(PlaceRow(update.game_id, d.user_id, mode, channel, None, 0, problem))
+    return False
+
+
+async def refused_click(interaction: discord.Interaction, game_id: int | None, sentence: str) -> bool:
+    """A click on a turn message in a place that was refused (its turn has passed):
+    one sentence and the turn as it is now, privately. False: not such a click, or the
+    player is not to act now (the caller says the refusal as usual)."""
+    from cogs.common import panel_message
+
+    message = interaction.message
+    channel = interaction.channel
+    private = isinstance(channel, discord.DMChannel) or getattr(channel, "type", None) == (
+        discord.ChannelType.private_thread
+    )
+    if game_id is None or message is None or message.flags.ephemeral or not private:
+        return False
+    t = _tables(interaction.client)
+    try:
+        version = (await t.store.get(game_id)).version  # type: ignore[union-attr]
+        panel = await t.panel(game_id, interaction.user.id, version)
+    except (TableError, AttributeError):
+        return False
+    content, view, files = panel_message(panel, f"{STALE_CLICK} ({sentence})")
+    await interaction.followup.send(content, view=view, files=files, ephemeral=True, allowed_mentions=NOBODY)
+    return True
+
+
+__all__ = ["deliver", "refused_click", "send_dm"]
