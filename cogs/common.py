@@ -280,6 +280,9 @@ async def keep_live(
     """``interaction`` just showed its user's private turn message ``message_id`` with
     ``view``: that message is the live one now, and an older one loses its buttons. A
     courtesy: the answer was given already, so nothing here may fail it."""
+    clicked = interaction.message
+    if clicked is not None and clicked.id == message_id and not clicked.flags.ephemeral:
+        return  # a turn message in the player's lasting place: edited with the bot's token
     turns = live_turns(interaction.client)
     uid = interaction.user.id
     try:

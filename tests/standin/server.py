@@ -693,6 +693,24 @@ class StandIn:
         cid = self.dm_channel_of(user_id)
         return [] if cid is None else self.channel_messages(cid)
 
+    def notified(self, m: Message) -> set[int]:
+        """Who a new message notifies (default settings): in a DM its recipient, every
+        message; elsewhere whoever it pings."""
+        c = self.channels.get(m.channel_id)
+        if not m.ephemeral and c is not None and c["type"] == 1 and int(m.author["id"]) == self.bot_id:
+            return {int(u["id"]) for u in c["recipients"]}
+        return set(m.pinged)
+
+    def in_place_of(self, m: Message, user_id: int) -> bool:
+        """``m`` is the bot's, in ``user_id``'s DM channel or in a private thread only they
+        (and moderators) were added to: the seat's lasting private place (issue 37)."""
+        c = self.channels.get(m.channel_id)
+        if m.ephemeral or c is None or int(m.author["id"]) != self.bot_id:
+            return False
+        if c["type"] == 1:
+            return user_id in {int(u["id"]) for u in c["recipients"]}
+        return c["type"] == 12 and self.thread_members.get(m.channel_id, set()) - {self.bot_id} == {user_id}
+
     def is_public(self, m: Message) -> bool:
         """Seen by everyone in the server: not ephemeral, not in a DM or a private thread."""
         c = self.channels.get(m.channel_id)
