@@ -190,12 +190,21 @@ async def refused_click(interaction: discord.Interaction, game_id: int | None, s
         return False
     t = _tables(interaction.client)
     try:
-        version = (await t.store.get(game_id)).version  # type: ignore[union-attr]
-        panel = await t.panel(game_id, interaction.user.id, version)
-    except (TableError, AttributeError):
+        panel = await t.current_panel(game_id, interaction.user.id)
+    except TableError:
         return False
     content, view, files = panel_message(panel, f"{STALE_CLICK} ({sentence})")
-    await interaction.followup.send(content, view=view, files=files, ephemeral=True, allowed_mentions=NOBODY)
+    place = await t.place_of(game_id, interaction.user.id)
+    if place is not None and place.message_id == message.id:  # the place's own message: shown there
+        await interaction.edit_original_response(
+            content=content, view=view, attachments=files, allowed_mentions=NOBODY
+        )
+        place.version = panel.version
+        await t.keep_place(place)
+    else:
+        await interaction.followup.send(
+            content, view=view, files=files, ephemeral=True, allowed_mentions=NOBODY
+        )
     return True
 
 

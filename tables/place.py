@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from engine import core
 from store import PlaceRow
 from tables.base import TablesBase
-from tables.results import Update
+from tables.results import Panel, Update
 
 # The server setting ``place``: where a person's turns come to them.
 PLACE_MODES = ("dm", "thread", "off")
@@ -134,6 +134,11 @@ class PlaceMixin(TablesBase):
         if place is not None and message_id is not None and place.message_id == message_id:
             place.version = max(place.version, version)
             await self.store.set_place(place)
+
+    async def current_panel(self, game_id: int, user_id: int) -> Panel:
+        """The user's turn as it is now (TableError: not theirs to play now)."""
+        row = await self._load(game_id)
+        return await self.panel(game_id, user_id, row.version)  # type: ignore[attr-defined, no-any-return]
 
     async def place_problem(self, game_id: int, user_id: int) -> str | None:
         """The sentence telling a player why their turns do not come to their place."""
