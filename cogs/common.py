@@ -224,8 +224,8 @@ async def post_board(
     async with _post_locks.setdefault(update.game_id, asyncio.Lock()):
         if not again and await tables.posted_version(update.game_id) >= update.version:
             return None
-        placed, board_ping = await deliver(client, update, mover, clicked)
-        pings = board_pings(update, placed, board_ping, mover)
+        placed, board_ping, goes_on = await deliver(client, update, mover, clicked)
+        pings = board_pings(update, placed, board_ping, goes_on)
         message = await _send_board(client, update, None if again else board_nonce(update), pings)
         await tables.mark_posted(update)  # posted, or its thread is gone: owed no more
         if message is None:

@@ -133,27 +133,30 @@ async def _edit(client: discord.Client, t: Tables, update: Update, d: Delivery) 
 
 async def deliver(
     client: discord.Client, update: Update, mover: int | None = None, clicked: int | None = None
-) -> tuple[set[int], str]:
+) -> tuple[set[int], str, int | None]:
     """Put ``update``'s turns into the places of the people whose turn begins (not the
     mover's: ``clicked``, the message their click was answered in, shows it), and bring
     up to date those of others still choosing. Returns who was notified privately (or
-    had been, for this version) and the server's ``board_ping`` setting. Never raises:
+    had been, for this version), the server's ``board_ping`` setting and the mover (when
+    not given: who moved last and goes on, see Tables.mover_of). Never raises:
     the move is saved; a person not placed is pinged on the board instead."""
     t = _tables(client)
     placed: set[int] = set()
     try:
         if mover is not None:
             await t.mover_shown(update.game_id, mover, clicked, update.version)
+        else:
+            mover = await t.mover_of(update)
         mode, board_ping = await t.place_mode(update.game_id)
         if mode == "off" or update.over:
-            return placed, board_ping
+            return placed, board_ping, mover
         for d in await t.deliveries(update, mover):
             if await _deliver_one(client, t, update, d, mode):
                 placed.add(d.user_id)
-        return placed, board_ping
+        return placed, board_ping, mover
     except Exception:
         log.exception("game %s: turns were not put into private places", update.game_id)
-        return placed, "always"
+        return placed, "always", mover
 
 
 async def _deliver_one(client: discord.Client, t: Tables, update: Update, d: Delivery, mode: str) -> bool:

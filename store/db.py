@@ -1008,6 +1008,16 @@ class Store:
         )
         return PlaceRow(*rows[0]) if rows else None
 
+    async def last_mover(self, game_id: int, after: int) -> int | None:
+        """The person who made the newest move after move ``after`` (None: only the AI moved)."""
+        rows = await self._fetch(
+            "SELECT user_id FROM actions WHERE game_id=? AND seq>? AND undone=0 AND user_id IS NOT NULL "
+            "ORDER BY seq DESC LIMIT 1",
+            game_id,
+            after,
+        )
+        return int(rows[0][0]) if rows else None
+
     async def dm_channel(self, user_id: int) -> int | None:
         """The user's DM channel as any of their places recorded it (opened once a player)."""
         rows = await self._fetch(

@@ -127,6 +127,13 @@ class PlaceMixin(TablesBase):
                 out.append(Delivery(uid, False, place))
         return out
 
+    async def mover_of(self, update: Update) -> int | None:
+        """Who moved last since the thread's last board, when their turn goes on: they
+        saw it in the answer to their click. Asked when the board is posted by other
+        means than that answer (another process posting it as owed meanwhile)."""
+        uid = await self.store.last_mover(update.game_id, await self.store.posted_moves(update.game_id))
+        return uid if uid in update.ping else None
+
     async def mover_shown(self, game_id: int, user_id: int, message_id: int | None, version: int) -> None:
         """The mover's answer edited the message they clicked on: when that is their
         place's turn message, it shows ``version`` now (no new message is owed)."""

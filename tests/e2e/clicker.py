@@ -356,9 +356,12 @@ class ClickGame:
         await self._quiet(QUIET_AFTER_MOVE if moved_on else QUIET)
         self.clicks.append(Click(self._seat(row, who), row.moves, r.answered_seconds, what, opened))
         self._last = who.id
-        self._to_mover += sum(
-            1 for m in self.standin.find_messages(after=mark) if who.id in self.standin.notified(m)
-        )
+        to_mover = [m for m in self.standin.find_messages(after=mark) if who.id in self.standin.notified(m)]
+        if to_mover and self.log is not None:
+            self.log(
+                f"    {self.key}: {who.name}'s click {what!r} was answered with a notification: {to_mover}"
+            )
+        self._to_mover += len(to_mover)
         mine = [m for m in r.messages if m.ephemeral or self.standin.in_place_of(m, who.id)]
         with_choice = [m for m in mine if offered(m)]
         if with_choice:
