@@ -551,6 +551,7 @@ async def click_game(
     log: Callable[[str], None] | None = None,
     first_user: int = 26_000,
     done_bias: float | None = 1.0,
+    slow: bool = False,
 ) -> tuple[ClickGame, dict[str, Any]]:
     """Open a game of ``players`` seats (``humans`` of them people, the rest AI), play it
     by clicks only, and return the driver and its figures. The bot must be running."""
@@ -565,6 +566,7 @@ async def click_game(
         options=options,
         log=log,
         done_bias=done_bias,
+        slow=slow,
     ) as g:
         await g.open()
         await g.play(max_clicks, seconds)
