@@ -15,6 +15,7 @@ from discord import app_commands
 
 from cogs.live import Live, LiveTurns, received, retire
 from cogs.place import deliver, refused_click, send_dm
+from cogs.place import plan as plan_places
 from tables import (
     AI_LEVELS,
     NOT_TAKEN,
@@ -212,10 +213,10 @@ async def post_board(
     """Post the board in the game's thread, pinging whoever must act next, and mark
     it posted; then carry each pinged player's new turn into their live private turn
     message (``mover``: the user whose click this answers, whose own message shows
-    their next turn with that answer; ``clicked``: the message it was clicked on). Each
-    person whose turn begins gets it in their lasting private place first
-    (cogs/place.py), and the board pings only those it did not reach (the server's
-    ``board_ping``), never the mover. A board is posted once: one a newer board has
+    their next turn with that answer; ``clicked``: the message it was clicked on). The
+    board pings only those whose turn does not come to their lasting private place
+    (the server's ``board_ping``), never the mover who goes on; then each gets the turn
+    there (cogs/place.py), after the mover's answer. A board is posted once: one a newer board has
     already covered is skipped (``again``: /board, post it anyway). A failure leaves
     the board owed; :func:`post_owed` posts it when Discord answers again."""
     tables: Tables = client.tables  # type: ignore[attr-defined]
@@ -224,21 +225,25 @@ async def post_board(
     async with _post_locks.setdefault(update.game_id, asyncio.Lock()):
         if not again and await tables.posted_version(update.game_id) >= update.version:
             return None
-        placed, board_ping, goes_on = await deliver(client, update, mover, clicked)
-        pings = board_pings(update, placed, board_ping, goes_on)
+        places = await plan_places(client, update, mover)
+        pings = board_pings(update, places.expected, places.board_ping, places.mover)
         message = await _send_board(client, update, None if again else board_nonce(update), pings)
         await tables.mark_posted(update)  # posted, or its thread is gone: owed no more
-        if message is None:
-            return None
+    if mover is None:
+        await deliver(client, update, places, clicked, message)
+    else:  # after the mover's own answer: another player's turn and picture take a moment
+        later(deliver(client, update, places, clicked, message))
+    if message is None:
+        return None
     for uid, sentence in update.heads_up:
         await _heads_up(client, update, uid, sentence)
     if update.dm:
-        for uid in [u for u in update.dm if u not in placed]:
+        for uid in [u for u in update.dm if u not in places.expected]:
             await send_dm(client, uid, f"It is your turn in game #{update.game_id}: {message.jump_url}")
     if mover is None:
-        await carry_turns(client, update, placed=placed)
+        await carry_turns(client, update, placed=places.expected)
     else:  # after the mover's own answer, not before it: another player's picture takes a moment
-        later(carry_turns(client, update, skip=mover, placed=placed))
+        later(carry_turns(client, update, skip=mover, placed=places.expected))
     return message
 
 

@@ -10,7 +10,9 @@ as unavailable; the player keeps "Your move" on the board and is told why there.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from dataclasses import dataclass, field
 
 import discord
 
@@ -73,23 +75,27 @@ async def _thread(client: discord.Client, t: Tables, game_id: int, uid: int, pla
 
 
 async def _turn_message(
-    t: Tables, update: Update, uid: int
+    t: Tables, update: Update, uid: int, link: str | None
 ) -> tuple[str, discord.ui.View, list[discord.File]]:
     from cogs.common import panel_message  # here: cogs.common imports this module
 
     panel = await t.panel(update.game_id, uid, update.version)
     head = YOUR_TURN_HERE.format(game=update.game_id, title=await t.game_title(update.game_id))
-    if update.thread_id is not None:
+    if link is not None:
+        head += f" The table's board: {link}"
+    elif update.thread_id is not None:
         head += f" The table's board: <#{update.thread_id}>"
     note = "\n".join(p for p in (head, update.private.get(uid, "")) if p)
     return panel_message(panel, note)
 
 
-async def _put_new(client: discord.Client, t: Tables, update: Update, d: Delivery, mode: str) -> bool:
+async def _put_new(
+    client: discord.Client, t: Tables, update: Update, d: Delivery, mode: str, link: str | None
+) -> bool:
     """The turn as a new message in ``d``'s place (opened if need be); the message of the
     turn before loses its buttons. True if the player was notified there."""
     uid, place = d.user_id, d.place
-    content, view, files = await _turn_message(t, update, uid)
+    content, view, files = await _turn_message(t, update, uid, link)
     if mode == "thread":
         cid = await _thread(client, t, update.game_id, uid, place)
         ctype = discord.ChannelType.private_thread
@@ -131,41 +137,80 @@ async def _edit(client: discord.Client, t: Tables, update: Update, d: Delivery) 
     await t.keep_place(place)
 
 
-async def deliver(
-    client: discord.Client, update: Update, mover: int | None = None, clicked: int | None = None
-) -> tuple[set[int], str, int | None]:
-    """Put ``update``'s turns into the places of the people whose turn begins (not the
-    mover's: ``clicked``, the message their click was answered in, shows it), and bring
-    up to date those of others still choosing. Returns who was notified privately (or
-    had been, for this version), the server's ``board_ping`` setting and the mover (when
-    not given: who moved last and goes on, see Tables.mover_of). Never raises:
-    the move is saved; a person not placed is pinged on the board instead."""
+@dataclass
+class Plan:
+    """Decided before the board is posted: where turns go (``mode``), whether the board
+    pings the placed (``board_ping``), the mover who goes on and who is expected to be
+    reached privately (the board does not ping them)."""
+
+    mode: str
+    board_ping: str
+    mover: int | None
+    expected: set[int] = field(default_factory=set)
+
+
+async def plan(client: discord.Client, update: Update, mover: int | None) -> Plan:
+    """The places' part of posting ``update``'s board (never raises: a failure is a
+    plan with no place, everyone pinged on the board)."""
     t = _tables(client)
-    placed: set[int] = set()
     try:
-        if mover is not None:
-            await t.mover_shown(update.game_id, mover, clicked, update.version)
-        else:
-            mover = await t.mover_of(update)
         mode, board_ping = await t.place_mode(update.game_id)
-        if mode == "off" or update.over:
-            return placed, board_ping, mover
-        for d in await t.deliveries(update, mover):
-            if await _deliver_one(client, t, update, d, mode):
-                placed.add(d.user_id)
-        return placed, board_ping, mover
+        if mover is None:  # posted as owed, maybe by another process: the log says who moved
+            mover = await t.mover_of(update)
+        expected = set() if mode == "off" or update.over else await t.reachable(update, mover)
+        return Plan(mode, board_ping, mover, expected)
+    except Exception:
+        log.exception("game %s: the private places could not be planned", update.game_id)
+        return Plan("off", "always", mover)
+
+
+_locks: dict[int, asyncio.Lock] = {}
+
+
+async def deliver(
+    client: discord.Client,
+    update: Update,
+    p: Plan,
+    clicked: int | None = None,
+    board: discord.Message | None = None,
+) -> set[int]:
+    """After the board: put ``update``'s turns into the places of the people whose turn
+    begins (not the mover's: ``clicked``, the message their click was answered in,
+    shows it) and bring up to date those of others still choosing. Whoever was
+    expected to be reached and was not gets a ping in the game's thread instead: one
+    notification a turn, whatever failed. Returns who was reached. Never raises: the
+    move is saved and the board posted."""
+    t = _tables(client)
+    reached: set[int] = set()
+    try:
+        async with _locks.setdefault(update.game_id, asyncio.Lock()):  # one delivery of a version
+            if clicked is not None and p.mover is not None:
+                await t.mover_shown(update.game_id, p.mover, clicked, update.version)
+            if p.mode == "off" or update.over:
+                return reached
+            link = board.jump_url if board is not None else None
+            for d in await t.deliveries(update, p.mover):
+                if await _deliver_one(client, t, update, d, p.mode, link):
+                    reached.add(d.user_id)
+        missed = [u for u in update.ping if u in p.expected and u not in reached]
+        if missed and board is not None:
+            mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in missed])
+            text = " ".join(f"<@{u}>" for u in missed) + " - your turn: press Your move on the board above."
+            await board.channel.send(text, allowed_mentions=mentions)
     except Exception:
         log.exception("game %s: turns were not put into private places", update.game_id)
-        return placed, "always", mover
+    return reached
 
 
-async def _deliver_one(client: discord.Client, t: Tables, update: Update, d: Delivery, mode: str) -> bool:
+async def _deliver_one(
+    client: discord.Client, t: Tables, update: Update, d: Delivery, mode: str, link: str | None
+) -> bool:
     """One place: True when the player was notified there (now, or before for this version)."""
     if d.shown:
         return True
     try:
         if d.new:
-            return await _put_new(client, t, update, d, mode)
+            return await _put_new(client, t, update, d, mode, link)
         await _edit(client, t, update, d)
     except TableError:  # no longer theirs to play (they played it meanwhile, paused...)
         return False
@@ -211,4 +256,4 @@ async def refused_click(interaction: discord.Interaction, game_id: int | None, s
     return True
 
 
-__all__ = ["deliver", "refused_click", "send_dm"]
+__all__ = ["Plan", "deliver", "plan", "refused_click", "send_dm"]

@@ -134,6 +134,19 @@ class PlaceMixin(TablesBase):
         uid = await self.store.last_mover(update.game_id, await self.store.posted_moves(update.game_id))
         return uid if uid in update.ping else None
 
+    async def reachable(self, update: Update, mover: int | None) -> set[int]:
+        """Whose turn beginning with ``update`` is expected to reach their place: not the
+        mover, nor a person whose place could not be had last time (the board pings
+        them; their place is tried again)."""
+        out: set[int] = set()
+        for uid in update.ping:
+            if uid == mover:
+                continue
+            place = await self.store.place(update.game_id, uid)
+            if place is None or place.problem is None:
+                out.add(uid)
+        return out
+
     async def mover_shown(self, game_id: int, user_id: int, message_id: int | None, version: int) -> None:
         """The mover's answer edited the message they clicked on: when that is their
         place's turn message, it shows ``version`` now (no new message is owed)."""

@@ -194,6 +194,7 @@ class ClickGame:
     # which ages interaction tokens) after the player's last click, as in a slow game.
     slow: bool = False
     _last: int | None = None  # who made the last click
+    _looked: set[int] = field(default_factory=set)  # players who looked for their first turn
     _to_mover: int = 0  # notifications that reached the player whose click they answered
 
     def __post_init__(self) -> None:
@@ -262,7 +263,10 @@ class ClickGame:
             if self.slow and (who.id != self._last or not self._choices(who)):
                 self.standin.advance(SLOW_GAP)  # a day between turns: every token has expired
             choices = self._choices(who)
-            if not choices and self._panels.get(who.id) is not None:
+            # A player looks at their private turn message first; at their first turn, at
+            # their lasting private place (the bot puts the turn there just after the board).
+            if not choices and (self._panels.get(who.id) is not None or who.id not in self._looked):
+                self._looked.add(who.id)
                 choices = await self._glance(who)
             if choices:
                 await self._pick(row, who, choices)
