@@ -18,7 +18,7 @@ import discord
 
 from store import PlaceRow
 from tables import TableError, Tables, Update
-from tables.place import CLOSED, PASSED, PERMISSION, STALE_CLICK, YOUR_TURN_HERE, Delivery
+from tables.place import CLOSED, PERMISSION, STALE_CLICK, YOUR_TURN_HERE, Delivery
 
 log = logging.getLogger("lairkeeper.place")
 
@@ -112,7 +112,7 @@ async def _put_new(
     await t.keep_place(PlaceRow(update.game_id, uid, mode, cid, sent.id, update.version, None))
     if old is not None:  # after the send: a new message unarchives a thread, an edit could not
         try:
-            await channel.get_partial_message(old).edit(content=PASSED, view=None, attachments=[])
+            await channel.get_partial_message(old).edit(view=None)  # its text stays: what that turn was
         except discord.HTTPException as exc:
             log.info("game %s: an old turn message kept its buttons (%s)", update.game_id, exc.status)
     return True

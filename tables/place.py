@@ -51,7 +51,6 @@ THREADS_READABLE = (
 # The first line of a turn put into the place, and of a turn brought up to date in it.
 YOUR_TURN_HERE = "It is your turn in game #{game} ({title})."
 MOVED_ON_HERE = "Another player moved meanwhile; your choices below are up to date."
-PASSED = "(This turn has passed; your newest turn is below.)"
 STALE_CLICK = "That turn has passed; here is your turn as it is now."
 
 
