@@ -16,6 +16,7 @@ nothing.
 - ``text``     players' names in engine texts, final scores, fitting a message
 - ``timers``   reminders, deadlines, vacations, my games
 - ``history``  /history, /replay, /undo
+- ``since``    "since your last move": the moves, the seat's own news, the boards as they changed
 - ``replay``   the one replay of a stored game (seed + log, each move on the rules it was played under)
 - ``revisions`` games carried to newer rules at start-up, and their threads told what changed
 - ``stats``    /stats
@@ -51,6 +52,7 @@ from tables.results import (
 from tables.revisions import RevisionsMixin
 from tables.rules import GuidePage, RulesMixin
 from tables.settings import DEFAULT_SETTINGS, ON_DEADLINE, SettingsMixin, check_settings, parse_options
+from tables.since import Since, SinceMixin
 from tables.stats import StatsMixin
 from tables.text import MESSAGE_ROOM, display_name, fit_message
 from tables.timers import TimersMixin
@@ -68,6 +70,7 @@ class Tables(
     BoardMixin,
     TimersMixin,
     HistoryMixin,
+    SinceMixin,
     StatsMixin,
     RulesMixin,
     SettingsMixin,
@@ -98,6 +101,7 @@ __all__ = [
     "Notice",
     "Panel",
     "Replay",
+    "Since",
     "Step",
     "TableError",
     "Tables",
