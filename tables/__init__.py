@@ -18,6 +18,7 @@ nothing.
 - ``history``  /history, /replay, /undo
 - ``since``    "since your last move": the moves, the seat's own news, the boards as they changed
 - ``replay``   the one replay of a stored game (seed + log, each move on the rules it was played under)
+- ``waiting``  every game waiting on a user, across servers (/waiting, the DM list)
 - ``revisions`` games carried to newer rules at start-up, and their threads told what changed
 - ``stats``    /stats
 - ``rules``    /rules: the How to play section, the rest attached
@@ -57,6 +58,7 @@ from tables.stats import StatsMixin
 from tables.text import MESSAGE_ROOM, display_name, fit_message
 from tables.timers import TimersMixin
 from tables.upkeep import UpkeepMixin
+from tables.waiting import Waiting, WaitingGame, WaitingMixin
 
 # The strengths of computer players (engine/search.py), for the menus of the cogs.
 AI_LEVELS = search.LEVELS
@@ -71,6 +73,7 @@ class Tables(
     TimersMixin,
     HistoryMixin,
     SinceMixin,
+    WaitingMixin,
     StatsMixin,
     RulesMixin,
     SettingsMixin,
@@ -106,6 +109,8 @@ __all__ = [
     "TableError",
     "Tables",
     "Update",
+    "Waiting",
+    "WaitingGame",
     "check_settings",
     "clean_sentence",
     "display_name",
