@@ -632,6 +632,21 @@ class Store:
         )
         return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
+    async def running_seats(self, user_id: int) -> list[tuple[Any, ...]]:
+        """Every running game, in every server, where ``user_id`` holds a seat, in one
+        query (seats_by_user, then each game and its deadline by key): (game id,
+        guild id, thread id, game key, snapshot text, turn since, the seat, paused,
+        the seat's deadline or None). The snapshot stays text: the caller decides
+        whose turn it is (tables/waiting.py)."""
+        rows = await self._fetch(
+            "SELECT g.id, g.guild_id, g.thread_id, g.game_key, g.state, COALESCE(g.turn_since, g.created_at), "
+            "s.seat, g.paused, t.due FROM seats s JOIN games g ON g.id = s.game_id "
+            "LEFT JOIN timers t ON t.game_id = g.id AND t.seat = s.seat AND t.kind = 'deadline' "
+            "WHERE s.user_id = ? AND s.is_ai = 0 AND g.status = 'active' ORDER BY g.id",
+            user_id,
+        )
+        return [tuple(r) for r in rows]
+
     async def count(self) -> int:
         rows = await self._fetch("SELECT count(*) FROM games")
         return int(rows[0][0])

@@ -16,7 +16,9 @@ nothing.
 - ``text``     players' names in engine texts, final scores, fitting a message
 - ``timers``   reminders, deadlines, vacations, my games
 - ``history``  /history, /replay, /undo
+- ``since``    "since your last move": the moves, the seat's own news, the boards as they changed
 - ``replay``   the one replay of a stored game (seed + log, each move on the rules it was played under)
+- ``waiting``  every game waiting on a user, across servers (/waiting, the DM list)
 - ``revisions`` games carried to newer rules at start-up, and their threads told what changed
 - ``stats``    /stats
 - ``rules``    /rules: the How to play section, the rest attached
@@ -53,10 +55,12 @@ from tables.results import (
 from tables.revisions import RevisionsMixin
 from tables.rules import GuidePage, RulesMixin
 from tables.settings import DEFAULT_SETTINGS, ON_DEADLINE, SettingsMixin, check_settings, parse_options
+from tables.since import Since, SinceMixin
 from tables.stats import StatsMixin
 from tables.text import MESSAGE_ROOM, display_name, fit_message
 from tables.timers import TimersMixin
 from tables.upkeep import UpkeepMixin
+from tables.waiting import Waiting, WaitingGame, WaitingMixin
 
 # The strengths of computer players (engine/search.py), for the menus of the cogs.
 AI_LEVELS = search.LEVELS
@@ -70,6 +74,8 @@ class Tables(
     BoardMixin,
     TimersMixin,
     HistoryMixin,
+    SinceMixin,
+    WaitingMixin,
     StatsMixin,
     RulesMixin,
     SettingsMixin,
@@ -101,10 +107,13 @@ __all__ = [
     "Notice",
     "Panel",
     "Replay",
+    "Since",
     "Step",
     "TableError",
     "Tables",
     "Update",
+    "Waiting",
+    "WaitingGame",
     "check_settings",
     "clean_sentence",
     "display_name",
