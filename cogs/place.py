@@ -11,6 +11,7 @@ as unavailable; the player keeps "Your move" on the board and is told why there.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from dataclasses import dataclass, field
 
@@ -25,6 +26,7 @@ log = logging.getLogger("lairkeeper.place")
 NOBODY = discord.AllowedMentions.none()
 # Discord's JSON error codes that mean "no place can be had here" (opcodes-and-status-codes).
 REFUSED = {50007: CLOSED, 50001: PERMISSION, 50013: PERMISSION}
+SINCE_PICTURE = "since.gif"  # tables/since.py Since.IMAGE_NAME
 ARCHIVE_MINUTES = 10080  # a week: the longest Discord offers; a new message unarchives the thread
 
 
@@ -80,13 +82,17 @@ async def _turn_message(
     from cogs.common import panel_message  # here: cogs.common imports this module
 
     panel = await t.panel(update.game_id, uid, update.version)
+    news, picture = await t.turn_news(update.game_id, uid)
     head = YOUR_TURN_HERE.format(game=update.game_id, title=await t.game_title(update.game_id))
     if link is not None:
         head += f" The table's board: {link}"
     elif update.thread_id is not None:
         head += f" The table's board: <#{update.thread_id}>"
-    note = "\n".join(p for p in (head, update.private.get(uid, "")) if p)
-    return panel_message(panel, note)
+    note = "\n".join(p for p in (head, news, update.private.get(uid, "")) if p)
+    content, view, files = panel_message(panel, note)
+    if picture is not None:  # the board as it changed since the seat's last move
+        files.insert(0, discord.File(io.BytesIO(picture), filename=SINCE_PICTURE))
+    return content, view, files
 
 
 async def _put_new(
@@ -192,6 +198,9 @@ async def deliver(
             for d in await t.deliveries(update, p.mover):
                 if await _deliver_one(client, t, update, d, p.mode, link):
                     reached.add(d.user_id)
+            if p.mode == "dm":  # each DM keeps one "games waiting on you" message up to date
+                for uid in dict.fromkeys([*reached, *([p.mover] if p.mover is not None else [])]):
+                    await refresh_waiting(client, t, uid)
         missed = [u for u in update.ping if u in p.expected and u not in reached]
         if missed and board is not None:
             mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in missed])
@@ -200,6 +209,33 @@ async def deliver(
     except Exception:
         log.exception("game %s: turns were not put into private places", update.game_id)
     return reached
+
+
+async def refresh_waiting(client: discord.Client, t: Tables, uid: int) -> None:
+    """The one message in ``uid``'s DMs that lists every game waiting on them, across
+    servers (tables/waiting.py), edited in place; made once, silently (a list that
+    changed is no turn of theirs: the turn's own message is the notification)."""
+    from cogs.waiting import server_names  # here: cogs.waiting imports cogs.common
+
+    cid = await t.dm_channel_of(uid)
+    if cid is None:
+        return
+    try:
+        found = await t.waiting(uid)
+        guilds = {g.guild_id for g in found.games if g.guild_id is not None}
+        text = found.text(servers=server_names(client, guilds))
+        channel = client.get_partial_messageable(cid, type=discord.ChannelType.private)
+        mid = await t.waiting_message(uid)
+        if mid is not None:
+            try:
+                await channel.get_partial_message(mid).edit(content=text, allowed_mentions=NOBODY)
+                return
+            except discord.NotFound:  # deleted by the player: make it again
+                pass
+        sent = await channel.send(text, silent=True, allowed_mentions=NOBODY)
+        await t.keep_waiting_message(uid, sent.id)
+    except discord.HTTPException as exc:
+        log.info("the games waiting on a player were not updated (%s)", exc.status)
 
 
 async def _deliver_one(

@@ -16,12 +16,15 @@ plays as before, by "Your move" on the board, told in one sentence why.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from engine import core
 from store import PlaceRow
 from tables.base import TablesBase
 from tables.results import Panel, Update
+
+log = logging.getLogger("lairkeeper.tables")
 
 # The server setting ``place``: where a person's turns come to them.
 PLACE_MODES = ("dm", "thread", "off")
@@ -31,6 +34,11 @@ BOARD_PINGS = ("unplaced", "always")
 
 CLOSED = "closed"  # Discord refused the DM (50007): DMs closed, or no server shared
 PERMISSION = "permission"  # the bot may not create or post in a private thread (50001/50013)
+
+# The picture of what changed (an animated GIF of several boards, the costliest part
+# of a turn's message) comes when the player was away this long (seconds): a player
+# who moved minutes ago watched the board change in the thread.
+PICTURE_AFTER = 15 * 60.0
 
 # What a player whose place could not be had is told (privately, with "Your move").
 WHY = {
@@ -158,6 +166,32 @@ class PlaceMixin(TablesBase):
         """The user's turn as it is now (TableError: not theirs to play now)."""
         row = await self._load(game_id)
         return await self.panel(game_id, user_id, row.version)  # type: ignore[attr-defined, no-any-return]
+
+    async def turn_news(self, game_id: int, user_id: int) -> tuple[str, bytes | None]:
+        """What the seat's place opens its turn with: what happened since its last move,
+        in words and, when the player was away (their last move more than
+        ``PICTURE_AFTER`` ago), as a picture (tables/since.py), for this seat's eyes
+        only. Nothing when it cannot be had: the turn itself must still come."""
+        row = await self._load(game_id)
+        seat = row.seat_of(user_id)
+        if seat is None:
+            return "", None
+        try:
+            report = await self.since(game_id, seat, picture=False)  # type: ignore[attr-defined]
+            if report.public and (report.last_at is None or self.clock() - report.last_at > PICTURE_AFTER):
+                report = await self.since(game_id, seat, picture=True)  # type: ignore[attr-defined]
+        except Exception:  # a report is news; never the reason a turn does not come
+            log.exception("game %s: the since-your-last-move report failed", game_id)
+            return "", None
+        return report.text(), report.image
+
+    async def waiting_message(self, user_id: int) -> int | None:
+        """The DM message that lists the games waiting on ``user_id`` (kept up to date)."""
+        value = await self.store.get_meta(f"waiting:{user_id}")
+        return int(value) if value else None
+
+    async def keep_waiting_message(self, user_id: int, message_id: int) -> None:
+        await self.store.set_meta(f"waiting:{user_id}", str(message_id))
 
     async def place_problem(self, game_id: int, user_id: int) -> str | None:
         """The sentence telling a player why their turns do not come to their place."""

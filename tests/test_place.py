@@ -3,6 +3,7 @@ gets a turn in their place, once; who the board still pings; the server setting.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -54,5 +55,38 @@ async def test_a_turn_goes_into_a_place_once_and_never_to_the_mover(tmp_path: Pa
         assert await t.place_problem(gid, a) == WHY[CLOSED]
         assert await t.place_problem(gid, b) is None
         assert await t.dm_channel_of(b) == 77  # a DM channel is opened once a player
+    finally:
+        await store.close()
+
+
+async def test_a_player_back_after_a_while_sees_in_words_and_picture_what_changed(tmp_path: Path) -> None:
+    """A turn in the place opens with what happened since the seat's last move; the
+    picture of the boards comes when the player was away (not after minutes)."""
+    from engine import core
+    from tables.place import PICTURE_AFTER
+
+    now = [time.time()]  # the move log is stamped by the store with the real time
+    store = await Store(str(tmp_path / "n.db")).open()
+    t = Tables(store, clock=lambda: now[0])
+    try:
+        gid, users = await new_table(t, "dungeon-lair", seed=5, players=2)
+        game = core.get("dungeon-lair")
+        first = None
+        for _ in range(40):  # play until the first seat has moved and is to act again after the other
+            row = await store.get(gid)
+            assert row is not None and row.state is not None
+            seat = min(game.to_act(row.state))
+            if first is None:
+                first = seat
+            elif seat == first and row.moves > 2 and await store.last_mover(gid, 0) != users[first]:
+                break
+            action = game.legal_actions(row.state, seat)[0]
+            await t.act(gid, users[seat], game.format(action))
+        assert first is not None
+        text, picture = await t.turn_news(gid, users[first])
+        assert "Since your last move" in text and picture is None  # minutes ago: words only
+        now[0] += PICTURE_AFTER + 60
+        text, picture = await t.turn_news(gid, users[first])
+        assert "Since your last move" in text and picture is not None and picture[:3] == b"GIF"
     finally:
         await store.close()

@@ -41,6 +41,7 @@ from typing import Any
 from engine import core
 from tests.e2e.harness import CHOOSE_ID, Table, board_move
 from tests.standin import Actor, Interaction, Message, StandIn
+from tests.standin.server import SUPPRESS_NOTIFICATIONS
 
 # Navigation: offered on a private message, never chosen at random (see the module doc).
 NAVIGATION = re.compile(r"(back|previous|next|show my hand|my hand|cancel|undo|start over)", re.I)
@@ -58,6 +59,7 @@ SLOW_GAP = (
 # A player whose turn begins looks at their private turn message this long for the bot to
 # bring the new turn into it (it does so beside the mover's answer), before "Your move".
 GLANCE = 2.0
+SLOW_GLANCE = 20.0  # slow mode: the player comes back a day later; the turn has long been put there
 
 
 class Stuck(RuntimeError):
@@ -287,15 +289,21 @@ class ClickGame:
         """``who`` was pinged and looks at their private turn message for a moment: what it
         offers once the bot has brought their turn into it (nothing if it does not)."""
         try:
-            await self.standin.wait_until(lambda: self._choices(who), GLANCE, "the turn in the message")
+            # In a slow game the player comes back a day later: the turn is long there.
+            wait = SLOW_GLANCE if self.slow else GLANCE
+            await self.standin.wait_until(lambda: self._choices(who), wait, "the turn in the message")
         except TimeoutError:
             pass
         return self._choices(who)
 
     def _place(self, who: Actor) -> Message | None:
         """The newest message the bot put in ``who``'s lasting private place, if any."""
-        mine = [m for m in self.standin.log if not m.deleted and self.standin.in_place_of(m, who.id)]
+        mine = [m for m in self.standin.log if not m.deleted and self._turn_in_place(m, who.id)]
         return mine[-1] if mine else None
+
+    def _turn_in_place(self, m: Message, user_id: int) -> bool:
+        """A turn message in the player's place (not the silent list of games waiting)."""
+        return self.standin.in_place_of(m, user_id) and not m.flags & SUPPRESS_NOTIFICATIONS
 
     def _choices(self, who: Actor) -> list[tuple[dict[str, Any], str | None]]:
         """What ``who``'s private turn message offers now (nothing while a click on it
@@ -448,7 +456,7 @@ class ClickGame:
         ]
         answered = [c.seconds for c in self.clicks if c.seconds is not None]
         after = [m for m in self.standin.log if m.seq > self._mark]
-        places = [m for m in after if any(self.standin.in_place_of(m, h) for h in human_ids)]
+        places = [m for m in after if any(self._turn_in_place(m, h) for h in human_ids)]
         newest = {m.channel_id: m for m in places}  # the last turn message in each place
         opened_places = {m.channel_id for m in places}
         out: dict[str, Any] = {

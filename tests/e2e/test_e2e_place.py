@@ -23,6 +23,7 @@ from engine import core
 from tests.e2e.clicker import ClickGame
 from tests.e2e.harness import BotProcess
 from tests.standin import StandIn
+from tests.standin.server import SUPPRESS_NOTIFICATIONS
 
 pytestmark = pytest.mark.e2e
 
@@ -67,6 +68,15 @@ async def test_e2e_slow_game_from_each_place(key: str, mode: str, standin: Stand
         assert fig["old_place_messages_live"] == 0, fig
         # Each new place message is the one notification of its turn: the board pinged nobody reached.
         assert fig["pings"] == 0, fig
+        turns = [m for h in humans for m in standin.log if g._turn_in_place(m, h.id)]
+        # Each turn opens with what happened since the seat's last move (tables/since.py).
+        first = [m.history[0]["content"] if m.history else m.content for m in turns]
+        assert all(c.startswith("It is your turn in game #") for c in first), first[:3]
+        assert any("Since your last move" in c for c in first), first[:3]
+        if mode == "dm":  # one "games waiting on you" message a DM, kept up to date silently
+            for h in humans:
+                lists = [m for m in standin.dms_to(h.id) if m.flags & SUPPRESS_NOTIFICATIONS]
+                assert len(lists) == 1 and lists[0].history and "waiting on you" in lists[0].content, lists
         for m in standin.log:
             readers = standin.readers(m)
             owners = [h.id for h in humans if standin.in_place_of(m, h.id)]

@@ -39,6 +39,7 @@ API = "/api/v10"
 
 # Message flags
 EPHEMERAL = 1 << 6
+SUPPRESS_NOTIFICATIONS = 1 << 12
 LOADING = 1 << 7
 
 # Gateway intents that decide what is dispatched
@@ -695,7 +696,10 @@ class StandIn:
 
     def notified(self, m: Message) -> set[int]:
         """Who a new message notifies (default settings): in a DM its recipient, every
-        message; elsewhere whoever it pings."""
+        message; elsewhere whoever it pings. A message sent with SUPPRESS_NOTIFICATIONS
+        ("will not trigger push and desktop notifications") notifies nobody."""
+        if m.flags & SUPPRESS_NOTIFICATIONS:
+            return set()
         c = self.channels.get(m.channel_id)
         if not m.ephemeral and c is not None and c["type"] == 1 and int(m.author["id"]) == self.bot_id:
             return {int(u["id"]) for u in c["recipients"]}
