@@ -77,7 +77,7 @@ async def test_e2e_slow_game_from_each_place(key: str, mode: str, standin: Stand
             assert all(
                 c.startswith(f"<@{h.id}> ")
                 for h in humans
-                for m, c in zip(turns, first)
+                for m, c in zip(turns, first, strict=True)
                 if standin.in_place_of(m, h.id)
             )
         assert all(c.split("\n")[0].split("> ")[-1].startswith("It is your turn in game #") for c in first), (
