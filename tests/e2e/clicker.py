@@ -201,7 +201,7 @@ class ClickGame:
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
-        self.table = Table(self.standin, self.humans, rng=self.rng)
+        self.table = Table(self.standin, self.humans, rng=self.rng, place=None)  # the server's setting
 
     @property
     def game(self) -> core.Game:

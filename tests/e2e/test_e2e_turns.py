@@ -19,7 +19,7 @@ KEY = "dungeon-lair"  # a turn is a tile, then the monster action: two moves of 
 
 
 async def test_e2e_kill9_between_two_moves_of_one_turn(standin: StandIn, bot: BotProcess) -> None:
-    t = await solo_table(standin, KEY, 501)
+    t = await solo_table(standin, KEY, 501, place="dm")  # her turns come to her DMs (issue 37)
     ann = t.players[0]
     for _ in range(60):  # typed moves until one of them is inside a turn
         assert not t.over, "no turn of two moves came"
