@@ -19,7 +19,7 @@ import discord
 
 from store import PlaceRow
 from tables import TableError, Tables, Update
-from tables.place import CLOSED, PERMISSION, STALE_CLICK, YOUR_TURN_HERE, Delivery
+from tables.place import CLOSED, MOVED_ON_HERE, PERMISSION, STALE_CLICK, YOUR_TURN_HERE, Delivery
 
 log = logging.getLogger("lairkeeper.place")
 
@@ -127,13 +127,13 @@ async def _put_new(
 async def _edit(client: discord.Client, t: Tables, update: Update, d: Delivery) -> None:
     """Another player's move changed what ``d``'s player may choose now: their turn
     message is brought up to date in place (an edit: no notification)."""
-    from cogs.common import MOVED_ON, panel_message
+    from cogs.common import panel_message
 
     place = d.place
     assert place is not None and place.channel_id is not None and place.message_id is not None
     panel = await t.panel(update.game_id, d.user_id, update.version)
     content, view, files = panel_message(
-        panel, "\n".join(p for p in (update.private.get(d.user_id, ""), MOVED_ON) if p)
+        panel, "\n".join(p for p in (update.private.get(d.user_id, ""), MOVED_ON_HERE) if p)
     )
     channel = client.get_partial_messageable(place.channel_id)
     await channel.get_partial_message(place.message_id).edit(
