@@ -151,6 +151,8 @@ class Table:
     # (their flows are the fallback of the lasting place); None keeps the server's
     # setting (default: DMs; tests/e2e/test_e2e_place.py, the clicks driver).
     place: str | None = "off"
+    # The mover whose own answer showed their next turn (issue 37: the board does not ping them).
+    goes_on: Actor | None = None
 
     def by_id(self, uid: int) -> Actor:
         return next(p for p in self.players if p.id == uid)
@@ -219,7 +221,12 @@ class Table:
         return "Final scores" in self.board.content
 
     def to_act(self) -> list[Actor]:
-        return [self.by_id(u) for u in self.board.mentions if any(p.id == u for p in self.players)]
+        """Who the newest board waits on: whom it pings, and the mover whose own answer
+        showed their next turn (never pinged for it)."""
+        out = [self.by_id(u) for u in self.board.mentions if any(p.id == u for p in self.players)]
+        if self.goes_on is not None and self.goes_on not in out:
+            out.append(self.goes_on)
+        return out
 
     def choose_button(self, m: Message | None = None) -> str | None:
         """The custom_id of the board's "Your move" button (``lk:ch:<game>:<version>``), if any."""
@@ -278,6 +285,7 @@ class Table:
             return self.board
         board = await self.wait_board(mark)
         self.boards.append(board)
+        self.goes_on = player if "It is your turn again" in answer.content else None
         return board
 
 
