@@ -270,7 +270,7 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
             await self.store.open()
             await self.store.listen()
             self.tables = Tables(self.store)
-            for ext in ("cogs.games", "cogs.slowplay"):
+            for ext in ("cogs.games", "cogs.slowplay", "cogs.waiting"):
                 await self.load_extension(ext)
             # The timer loop wakes when a timer is armed (here, or in another process
             # on PostgreSQL) instead of polling.

@@ -50,6 +50,7 @@ async def _one(
     seconds: float | None,
     log: Log,
     done_bias: float | None = 1.0,
+    slow: bool = False,
 ) -> dict[str, Any]:
     from tests.e2e.clicker import Stuck, click_game
     from tests.e2e.harness import BotProcess
@@ -62,7 +63,17 @@ async def _one(
         await bot.start()
         try:
             _g, fig = await click_game(
-                standin, bot.db, key, players, humans, seed, max_clicks, seconds, log=log, done_bias=done_bias
+                standin,
+                bot.db,
+                key,
+                players,
+                humans,
+                seed,
+                max_clicks,
+                seconds,
+                log=log,
+                done_bias=done_bias,
+                slow=slow,
             )
         except Stuck as exc:
             fig = {"game": key, "players": players, "humans": humans, "error": str(exc)}
@@ -88,22 +99,27 @@ def clicks(
     seconds: float | None = 1800.0,
     seed: int = 26,
     done_bias: float | None = 1.0,
+    slow: bool = False,
 ) -> list[dict[str, Any]]:
-    """One object of figures per run (see tests/e2e/clicker.py, ClickGame.figures)."""
+    """One object of figures per run (see tests/e2e/clicker.py, ClickGame.figures).
+    ``slow``: every turn begins a day (the stand-in's clock) after the player's last
+    click, so no interaction token lives from one turn to the next (issue 37)."""
     out = []
     for key, players, humans in runs_of(keys, counts):
         t = time.perf_counter()
-        fig = asyncio.run(_one(key, players, humans, seed, max_clicks, seconds, log, done_bias))
+        fig = asyncio.run(_one(key, players, humans, seed, max_clicks, seconds, log, done_bias, slow))
         out.append(fig)
         if "error" in fig:
             log(f"  clicks {key} {players}p: STUCK after {time.perf_counter() - t:.0f} s: {fig['error']}")
             continue
         log(
-            f"  clicks {key} {players}p ({humans} humans){'' if fig['complete'] else ' (partial)'}: "
+            f"  clicks{' slow' if slow else ''} {key} {players}p ({humans} humans){'' if fig['complete'] else ' (partial)'}: "
             f"{fig['clicks']} clicks, {fig['turns']} turns, {fig['public_boards']} boards, {fig['pings']} pings ({fig['people_pinged']} people notified), "
             f"{fig['private_messages']} private messages, clicks/turn median {fig['clicks_per_turn_median']} "
             f"max {fig['clicks_per_turn_max']}, p99 {fig['seconds_per_click_p99']} s, "
-            f"{fig['simultaneous_phases']} simultaneous phases"
+            f"{fig['simultaneous_phases']} simultaneous phases, {fig['notifications']} notifications "
+            f"({fig['notifications_to_mover']} to the mover), {fig['your_move_clicks']} Your move, "
+            f"{fig['places_created']} places, {fig['place_messages']} place messages"
             + (f", path clicks max {fig.get('path_clicks_max')}" if "path_clicks_max" in fig else "")
             + (
                 f", build turn clicks median {fig['build_turn_clicks_median']} max {fig['build_turn_clicks_max']}"

@@ -91,6 +91,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         cap = args.clicks_max if args.clicks_max is not None else (40 if q else None)
         log(f"clicks: whole games by clicks only through the bot and the stand-in ({counts} players)")
         out["clicks"] = clicks(keys, log, counts, cap, args.clicks_seconds, args.clicks_seed)
+        log("clicks, slow: every turn a day after the player's last click (issue 37)")
+        out["clicks_slow"] = clicks(keys, log, counts, cap, args.clicks_seconds, args.clicks_seed, slow=True)
     if "backends" in only:
         from bench import backends
 
@@ -227,6 +229,7 @@ def markdown(r: dict[str, Any]) -> str:
                 lines.append(f"- {name}: {s[name]}")
         lines += [f"- parts (10,000 games, subprocess): {s['parts']}", ""]
     lines += clicks_markdown(r)
+    lines += clicks_slow_markdown(r)
     lines += backends_markdown(r)
     if "reliability" in r:
         rel = r["reliability"]
@@ -261,6 +264,35 @@ def clicks_markdown(r: dict[str, Any]) -> list[str]:
             f"{v['clicks_per_turn_median']} | "
             f"{v['clicks_per_turn_max']} | {v['private_messages']} | {v['seconds_per_click_p99']} | "
             f"{v['simultaneous_phases']} | {v.get('path_clicks_max', '-')} |"
+        )
+    lines.append("")
+    return lines
+
+
+def clicks_slow_markdown(r: dict[str, Any]) -> list[str]:
+    """The slow mode beside the fast one (issue 37): turns a day apart."""
+    if "clicks_slow" not in r:
+        return []
+    fast = {(v["game"], v["players"]): v for v in r.get("clicks", []) if "error" not in v}
+    lines = [
+        "## Whole games by clicks, turns a day apart (issue 37)",
+        "",
+        "Every turn begins a day (the stand-in's clock) after the player's last click: no interaction",
+        "token lives from one turn to the next; turns come to each player's lasting private place.",
+        "",
+        "| game | players (humans) | clicks (fast) | turns | notifications | to the mover | Your move | "
+        "places | place messages | p99 s |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for v in r["clicks_slow"]:
+        if "error" in v:
+            lines.append(f"| {v['game']} | {v['players']} ({v['humans']}) | stuck: {v['error']} |")
+            continue
+        f = fast.get((v["game"], v["players"]), {})
+        lines.append(
+            f"| {v['game']} | {v['players']} ({v['humans']}) | {v['clicks']} ({f.get('clicks', '-')}) | "
+            f"{v['turns']} | {v['notifications']} | {v['notifications_to_mover']} | {v['your_move_clicks']} | "
+            f"{v['places_created']} | {v['place_messages']} | {v['seconds_per_click_p99']} |"
         )
     lines.append("")
     return lines

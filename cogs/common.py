@@ -17,6 +17,8 @@ from cogs.after_save import NEXT_TURN_LATER, saved
 from cogs.computers import computers_after
 from cogs.idempotency import move_key
 from cogs.live import NOT_YOURS, Live, LiveTurns, clicked_someone_elses, received, retire
+from cogs.place import deliver, refused_click, send_dm
+from cogs.place import plan as plan_places
 from cogs.stopping import tracked
 from tables import (
     AI_LEVELS,
@@ -33,6 +35,7 @@ from tables import (
     Tables,
     Update,
 )
+from tables.place import board_pings
 
 log = logging.getLogger("lairkeeper.cogs")
 
@@ -139,7 +142,8 @@ async def guarded(
     except MoveTaken as exc:  # saved: never invite a retry
         await say(interaction, str(exc))
     except TableError as exc:
-        await say(interaction, str(exc))
+        if not await refused_click(interaction, game_id, str(exc)):  # a click in a place: the turn now
+            await say(interaction, str(exc))
     except CommitUnknown:
         log.warning("database commit unconfirmed (game %s, user %s)", game_id, interaction.user.id)
         await say(interaction, UNCONFIRMED)
@@ -210,12 +214,19 @@ _post_locks: dict[int, asyncio.Lock] = {}
 
 
 async def post_board(
-    client: discord.Client, update: Update, again: bool = False, mover: int | None = None
+    client: discord.Client,
+    update: Update,
+    again: bool = False,
+    mover: int | None = None,
+    clicked: int | None = None,
 ) -> discord.Message | None:
     """Post the board in the game's thread, pinging whoever must act next, and mark
     it posted; then carry each pinged player's new turn into their live private turn
     message (``mover``: the user whose click this answers, whose own message shows
-    their next turn with that answer). A board is posted once: one a newer board has
+    their next turn with that answer; ``clicked``: the message it was clicked on). The
+    board pings only those whose turn does not come to their lasting private place
+    (the server's ``board_ping``), never the mover who goes on; then each gets the turn
+    there (cogs/place.py), after the mover's answer. A board is posted once: one a newer board has
     already covered is skipped (``again``: /board, post it anyway). A failure leaves
     the board owed; :func:`post_owed` posts it when Discord answers again."""
     tables: Tables = client.tables  # type: ignore[attr-defined]
@@ -224,19 +235,25 @@ async def post_board(
     async with _post_locks.setdefault(update.game_id, asyncio.Lock()):
         if not again and await tables.posted_version(update.game_id) >= update.version:
             return None
-        message = await _send_board(client, update, None if again else board_nonce(update))
+        places = await plan_places(client, update, mover)
+        pings = board_pings(update, places.expected, places.board_ping, places.mover)
+        message = await _send_board(client, update, None if again else board_nonce(update), pings)
         await tables.mark_posted(update)  # posted, or its thread is gone: owed no more
-        if message is None:
-            return None
+    if mover is None:
+        await deliver(client, update, places, clicked, message)
+    else:  # after the mover's own answer: another player's turn and picture take a moment
+        later(deliver(client, update, places, clicked, message))
+    if message is None:
+        return None
     for uid, sentence in update.heads_up:
         await _heads_up(client, update, uid, sentence)
     if update.dm:
-        for uid in update.dm:
+        for uid in [u for u in update.dm if u not in places.expected]:
             await send_dm(client, uid, f"It is your turn in game #{update.game_id}: {message.jump_url}")
     if mover is None:
-        await carry_turns(client, update)
+        await carry_turns(client, update, placed=places.expected)
     else:  # after the mover's own answer, not before it: another player's picture takes a moment
-        later(carry_turns(client, update, skip=mover))
+        later(carry_turns(client, update, skip=mover, placed=places.expected))
     return message
 
 
@@ -278,6 +295,9 @@ async def keep_live(
     """``interaction`` just showed its user's private turn message ``message_id`` with
     ``view``: that message is the live one now, and an older one loses its buttons. A
     courtesy: the answer was given already, so nothing here may fail it."""
+    clicked = interaction.message
+    if clicked is not None and clicked.id == message_id and not clicked.flags.ephemeral:
+        return  # a turn message in the player's lasting place: edited with the bot's token
     turns = live_turns(interaction.client)
     uid = interaction.user.id
     try:
@@ -294,7 +314,9 @@ def stale(live: Live, update: Update) -> bool:
     return live.version is not None and live.version < update.version
 
 
-async def carry_turns(client: discord.Client, update: Update, skip: int | None = None) -> int:
+async def carry_turns(
+    client: discord.Client, update: Update, skip: int | None = None, placed: set[int] | None = None
+) -> int:
     """Each pinged player (but ``skip``) whose private turn message is live gets the
     new turn in it, as "Your move" would show it: their own state, the choices, the
     picture. A player still to act from before (several choose at once) whose live
@@ -302,7 +324,8 @@ async def carry_turns(client: discord.Client, update: Update, skip: int | None =
     next click is not refused as out of date. Only their own seat's view goes in
     (tables.panel), in their own ephemeral message. A token Discord no longer takes is
     forgotten: the player presses "Your move" on the board. Returns how many messages
-    were edited; never raises (the move is saved, the board posted)."""
+    were edited; never raises (the move is saved, the board posted). Players whose turn
+    came to their lasting private place (``placed``) are not carried here too."""
     if update.over:
         return 0
     turns = live_turns(client)
@@ -310,7 +333,9 @@ async def carry_turns(client: discord.Client, update: Update, skip: int | None =
     n = 0
     for uid in dict.fromkeys([*update.ping, *update.acting]):
         first = turns.get(update.game_id, uid)
-        if uid == skip or first is None or (uid not in update.ping and not stale(first, update)):
+        if uid == skip or uid in (placed or ()) or first is None:
+            continue
+        if uid not in update.ping and not stale(first, update):
             continue
         live: Live | None = None
         try:
@@ -343,7 +368,9 @@ async def carry_turns(client: discord.Client, update: Update, skip: int | None =
     return n
 
 
-async def _send_board(client: discord.Client, update: Update, nonce: str | None) -> discord.Message | None:
+async def _send_board(
+    client: discord.Client, update: Update, nonce: str | None, pings: list[int]
+) -> discord.Message | None:
     """The board message, or None when the game's thread is gone (deleted, or the bot
     may no longer see it). Other failures raise: the board stays owed."""
     channel = client.get_channel(update.thread_id) if update.thread_id is not None else None
@@ -356,8 +383,8 @@ async def _send_board(client: discord.Client, update: Update, nonce: str | None)
         log.warning("game %s has no reachable thread; its board is not posted", update.game_id)
         return None
     content = update.text
-    if update.ping:
-        content = " ".join(f"<@{u}>" for u in update.ping) + " - your turn.\n" + content
+    if pings:
+        content = " ".join(f"<@{u}>" for u in pings) + " - your turn.\n" + content
     files = []
     if update.png is not None:
         files.append(
@@ -371,7 +398,7 @@ async def _send_board(client: discord.Client, update: Update, nonce: str | None)
     return await channel.send(
         content[:2000],
         view=board_view(update),
-        allowed_mentions=only([*update.ping, *update.mentions]),
+        allowed_mentions=only([*pings, *update.mentions]),
         files=files,
         **kw,
     )
@@ -577,8 +604,11 @@ class ChooseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lk:ch:(
         async def run() -> None:
             # Deferred first: a chooser step (and its preview image) may take a moment.
             await interaction.response.defer(ephemeral=True, thinking=True)
-            panel = await tables_of(interaction).panel(self.game_id, interaction.user.id, self.version)
-            content, view, files = panel_message(panel)
+            t = tables_of(interaction)
+            panel = await t.panel(self.game_id, interaction.user.id, self.version)
+            content, view, files = panel_message(
+                panel, await t.place_problem(self.game_id, interaction.user.id) or ""
+            )
             sent = await interaction.followup.send(content, view=view, files=files, ephemeral=True, wait=True)
             await keep_live(interaction, self.game_id, sent.id, view)
 
@@ -888,7 +918,9 @@ async def post_taken(interaction: discord.Interaction, update: Update, game_id: 
         confirm += "\n" + update.actor_private
     try:
         if update.post:
-            await post_board(interaction.client, update, mover=interaction.user.id)
+            await post_board(
+                interaction.client, update, mover=interaction.user.id, clicked=clicked_on(interaction)
+            )
         else:  # a move inside a turn: no board, but the others choosing now see it
             later(carry_turns(interaction.client, update, skip=interaction.user.id))
     except DatabaseTimeout:
@@ -919,17 +951,6 @@ async def game_here(interaction: discord.Interaction) -> int:
         raise TableError("Use this command in a game's thread.")
     row = await tables_of(interaction).game_in(interaction.channel_id)
     return row.id
-
-
-async def send_dm(client: discord.Client, user_id: int, text: str) -> bool:
-    """DM a user; a closed inbox (error 50007) is normal, not a failure."""
-    try:
-        user = client.get_user(user_id) or await client.fetch_user(user_id)
-        await user.send(text[:2000])
-        return True
-    except discord.HTTPException as exc:
-        log.info("DM to %s not delivered (%s)", user_id, getattr(exc, "code", exc))
-        return False
 
 
 def hours(value: str) -> float:

@@ -23,13 +23,14 @@ from cogs.common import (
     post_owed,
     post_public,
     say,
-    send_dm,
     tables_of,
     take_back,
     thread_of,
 )
+from cogs.place import send_dm
 from cogs.stopping import stopper
 from tables import AI_LEVELS, DatabaseTimeout, Notice, TableError, Tables
+from tables.place import THREADS_READABLE
 from tables.stats import since_hours
 
 log = logging.getLogger("lairkeeper.slowplay")
@@ -52,8 +53,14 @@ def describe_settings(s: dict[str, Any]) -> str:
         f"A player's only possible move is played for them: {'on' if s.get('auto_play', True) else 'off'}. "
         f"Computer players: {strength.name} ({strength.blurb}). "
         f"Abandoned games and games where a player was replaced are rated: "
-        f"{'on' if s.get('rate_unfinished') else 'off'}."
+        f"{'on' if s.get('rate_unfinished') else 'off'}. "
+        f"Turns come to each player: {PLACES.get(s.get('place', 'dm'), 'by direct message')}. "
+        f"The board pings {'every player whose turn begins' if s.get('board_ping') == 'always' else 'only players their turn did not reach privately'}."
     )
+
+
+# How /settings names where turns come to a player (tables/place.py, PLACE_MODES).
+PLACES = {"dm": "by direct message", "thread": "in a private thread each", "off": "only on the board"}
 
 
 class SlowPlay(commands.Cog):
@@ -169,8 +176,21 @@ class SlowPlay(commands.Cog):
         only_moves="Play a player's only possible move for them when it reveals nothing (default on)",
         computer_strength="How well new computer players, deadline moves and takeovers play (default normal)",
         rate_unfinished="Rate abandoned games and games where a player was replaced (default off)",
+        turns_in="Where each player's turn comes to them (default: direct messages)",
+        board_ping="Whether the board also pings players whose turn came to them privately (default no)",
     )
-    @app_commands.choices(computer_strength=STRENGTHS)
+    @app_commands.choices(
+        computer_strength=STRENGTHS,
+        turns_in=[
+            app_commands.Choice(name="Direct messages (only the player can read them)", value="dm"),
+            app_commands.Choice(name="A private thread each (moderators can read them)", value="thread"),
+            app_commands.Choice(name="Only the board's Your move button", value="off"),
+        ],
+        board_ping=[
+            app_commands.Choice(name="Only players not reached privately", value="unplaced"),
+            app_commands.Choice(name="Every player whose turn begins", value="always"),
+        ],
+    )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings_cmd(
@@ -184,6 +204,8 @@ class SlowPlay(commands.Cog):
         only_moves: Literal["on", "off"] | None = None,
         computer_strength: str | None = None,
         rate_unfinished: Literal["on", "off"] | None = None,
+        turns_in: str | None = None,
+        board_ping: str | None = None,
     ) -> None:
         async def run() -> None:
             perms = getattr(interaction.user, "guild_permissions", None)
@@ -207,10 +229,15 @@ class SlowPlay(commands.Cog):
                 changes["ai_level"] = computer_strength
             if rate_unfinished is not None:
                 changes["rate_unfinished"] = rate_unfinished == "on"
+            if turns_in is not None:
+                changes["place"] = turns_in
+            if board_ping is not None:
+                changes["board_ping"] = board_ping
             t = tables_of(interaction)
             if changes:
                 merged = await t.set_guild_settings(interaction.guild_id, changes)
-                await say(interaction, "Saved. " + describe_settings(merged))
+                warn = f" {THREADS_READABLE}" if turns_in == "thread" else ""
+                await say(interaction, "Saved. " + describe_settings(merged) + warn)
             else:
                 await say(interaction, describe_settings(await t.guild_settings(interaction.guild_id)))
 

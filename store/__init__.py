@@ -5,6 +5,7 @@ from store.db import (
     Conflict,
     DatabaseTimeout,
     GameRow,
+    PlaceRow,
     SeatRow,
     Store,
     StoreError,
@@ -12,4 +13,4 @@ from store.db import (
 )
 
 __all__ = ["CommitUnknown", "Conflict", "DatabaseTimeout", "GameRow", "SeatRow", "Store", "StoreError"]
-__all__ += ["encode_state"]
+__all__ += ["PlaceRow", "encode_state"]

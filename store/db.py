@@ -46,7 +46,16 @@ from store.backends import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["APPLICATION_ID", "MIGRATIONS", "PG_MIGRATIONS", "Conflict", "GameRow", "SeatRow", "Store"]
+__all__ = [
+    "APPLICATION_ID",
+    "MIGRATIONS",
+    "PG_MIGRATIONS",
+    "Conflict",
+    "GameRow",
+    "PlaceRow",
+    "SeatRow",
+    "Store",
+]
 __all__ += ["StoreError", "check_file", "encode_state", "DatabaseTimeout", "CommitUnknown", "budget"]
 
 # One schema history, numbered alike for both engines: MIGRATIONS[i] and
@@ -209,6 +218,22 @@ MIGRATIONS: list[str] = [
     """
     CREATE INDEX games_by_revision ON games(revision, game_key, upgrades);
     """,
+    # 7: each seat's lasting private place (issue 37): the DM channel or private
+    #    thread where the bot puts a person's turn, the turn message now there and the
+    #    game version it shows (a turn is put there once), or why none could be had.
+    """
+    CREATE TABLE places (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        user_id INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('dm', 'thread')),
+        channel_id INTEGER,
+        message_id INTEGER,
+        version INTEGER NOT NULL DEFAULT 0,
+        problem TEXT,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX places_by_user ON places(user_id);
+    """,
 ]
 
 # PostgreSQL spelling of the same history: Discord ids and seeds are BIGINT,
@@ -350,11 +375,25 @@ PG_MIGRATIONS: list[str] = [
     """
     CREATE INDEX games_by_revision ON games(revision, game_key, upgrades);
     """,
+    # 7
+    """
+    CREATE TABLE places (
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        user_id BIGINT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('dm', 'thread')),
+        channel_id BIGINT,
+        message_id BIGINT,
+        version INTEGER NOT NULL DEFAULT 0,
+        problem TEXT,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX places_by_user ON places(user_id);
+    """,
 ]
 
 # The tables every schema version has (foreign/damaged checks, `bot.py migrate`).
 TABLES: tuple[str, ...] = ("games", "seats", "actions", "guild_settings", "notify", "vacations", "timers")
-TABLES += ("drafts", "watchers", "meta", "rematches", "rating_cache")
+TABLES += ("drafts", "watchers", "meta", "rematches", "rating_cache", "places")
 
 
 def encode_state(state: dict[str, Any]) -> str:
@@ -385,6 +424,19 @@ class SeatRow:
 
     # Hints this seat asked for (schema 8, issue 40): said on the final board.
     hints: int = 0
+
+
+@dataclass
+class PlaceRow:
+    """A person's lasting private place in one game (tables/place.py)."""
+
+    game_id: int
+    user_id: int
+    kind: str  # dm | thread
+    channel_id: int | None
+    message_id: int | None  # the turn message there now (the only one with live buttons)
+    version: int  # the game version whose turn that message shows
+    problem: str | None = None  # why no place could be had (closed | permission), None: it works
 
 
 @dataclass
@@ -773,6 +825,21 @@ class Store:
         """The log number of the move ``key`` made in ``game_id`` (None: it made none)."""
         rows = await self._fetch("SELECT seq FROM actions WHERE game_id=? AND move_key=?", game_id, key)
         return int(rows[0][0]) if rows else None
+
+    async def running_seats(self, user_id: int) -> list[tuple[Any, ...]]:
+        """Every running game, in every server, where ``user_id`` holds a seat, in one
+        query (seats_by_user, then each game and its deadline by key): (game id,
+        guild id, thread id, game key, snapshot text, turn since, the seat, paused,
+        the seat's deadline or None). The snapshot stays text: the caller decides
+        whose turn it is (tables/waiting.py)."""
+        rows = await self._fetch(
+            "SELECT g.id, g.guild_id, g.thread_id, g.game_key, g.state, COALESCE(g.turn_since, g.created_at), "
+            "s.seat, g.paused, t.due FROM seats s JOIN games g ON g.id = s.game_id "
+            "LEFT JOIN timers t ON t.game_id = g.id AND t.seat = s.seat AND t.kind = 'deadline' "
+            "WHERE s.user_id = ? AND s.is_ai = 0 AND g.status = 'active' ORDER BY g.id",
+            user_id,
+        )
+        return [tuple(r) for r in rows]
 
     async def count(self) -> int:
         rows = await self._fetch("SELECT count(*) FROM games")
@@ -1165,6 +1232,44 @@ class Store:
         await self.backend.write(
             "INSERT INTO notify (user_id, dm) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET dm=excluded.dm",
             (user_id, int(on)),
+        )
+
+    # ---- a seat's lasting private place (issue 37) ------------------------------------
+
+    async def place(self, game_id: int, user_id: int) -> PlaceRow | None:
+        rows = await self._fetch(
+            "SELECT game_id, user_id, kind, channel_id, message_id, version, problem FROM places "
+            "WHERE game_id=? AND user_id=?",
+            game_id,
+            user_id,
+        )
+        return PlaceRow(*rows[0]) if rows else None
+
+    async def last_mover(self, game_id: int, after: int) -> int | None:
+        """The person who made the newest move after move ``after`` (None: only the AI moved)."""
+        rows = await self._fetch(
+            "SELECT user_id FROM actions WHERE game_id=? AND seq>? AND undone=0 AND user_id IS NOT NULL "
+            "ORDER BY seq DESC LIMIT 1",
+            game_id,
+            after,
+        )
+        return int(rows[0][0]) if rows else None
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The user's DM channel as any of their places recorded it (opened once a player)."""
+        rows = await self._fetch(
+            "SELECT channel_id FROM places WHERE user_id=? AND kind='dm' AND channel_id IS NOT NULL LIMIT 1",
+            user_id,
+        )
+        return int(rows[0][0]) if rows else None
+
+    async def set_place(self, p: PlaceRow) -> None:
+        await self.backend.write(
+            "INSERT INTO places (game_id, user_id, kind, channel_id, message_id, version, problem) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
+            "kind=excluded.kind, channel_id=excluded.channel_id, message_id=excluded.message_id, "
+            "version=excluded.version, problem=excluded.problem",
+            (p.game_id, p.user_id, p.kind, p.channel_id, p.message_id, p.version, p.problem),
         )
 
     async def vacation(self, user_id: int) -> tuple[float, float] | None:

@@ -17,13 +17,16 @@ nothing.
 - ``text``     players' names in engine texts, final scores, fitting a message
 - ``timers``   reminders, deadlines, vacations, my games
 - ``history``  /history, /replay, /undo
+- ``since``    "since your last move": the moves, the seat's own news, the boards as they changed
 - ``replay``   the one replay of a stored game (seed + log, each move on the rules it was played under)
+- ``waiting``  every game waiting on a user, across servers (/waiting, the DM list)
 - ``revisions`` games carried to newer rules at start-up, and their threads told what changed
 - ``stats``    /stats: ratings leaderboards, a player's plot, tonight's table
 - ``ratings``  the ratings (OpenSkill), a pure function of the games that ended
 - ``rules``    /rules: the How to play section, the rest attached
 - ``hints``    the "Hint" button: the normal search's best moves for a seat, privately
 - ``settings`` server and game settings, DM opt-in
+- ``place``    the seat's lasting private place: where a person's turn comes to them
 - ``upkeep``   boards owed to a thread, handing a seat over, pause/resume/extend,
                lobby expiry, "tell me when I'm next", /mygames in pages
 """
@@ -38,6 +41,7 @@ from tables.chooser import ChooserMixin
 from tables.hints import HintsMixin
 from tables.history import TAKEN_BACK, HistoryMixin
 from tables.lobby import LobbyMixin
+from tables.place import PlaceMixin
 from tables.play import CHOICE_REF, PlayMixin
 from tables.rematch import Again, RematchMixin
 from tables.replay import Replay, same_state
@@ -56,10 +60,12 @@ from tables.results import (
 from tables.revisions import RevisionsMixin
 from tables.rules import GuidePage, RulesMixin
 from tables.settings import DEFAULT_SETTINGS, ON_DEADLINE, SettingsMixin, check_settings, parse_options
+from tables.since import Since, SinceMixin
 from tables.stats import StatsMixin
 from tables.text import MESSAGE_ROOM, display_name, fit_message
 from tables.timers import TimersMixin
 from tables.upkeep import UpkeepMixin
+from tables.waiting import Waiting, WaitingGame, WaitingMixin
 
 # The strengths of computer players (engine/search.py), for the menus of the cogs.
 AI_LEVELS = search.LEVELS
@@ -74,10 +80,13 @@ class Tables(
     BoardMixin,
     TimersMixin,
     HistoryMixin,
+    SinceMixin,
+    WaitingMixin,
     StatsMixin,
     RulesMixin,
     HintsMixin,
     SettingsMixin,
+    PlaceMixin,
     RevisionsMixin,
     TablesBase,
 ):
@@ -108,10 +117,13 @@ __all__ = [
     "Notice",
     "Panel",
     "Replay",
+    "Since",
     "Step",
     "TableError",
     "Tables",
     "Update",
+    "Waiting",
+    "WaitingGame",
     "check_settings",
     "clean_sentence",
     "display_name",

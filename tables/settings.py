@@ -8,6 +8,7 @@ from typing import Any
 from engine import search
 from store import GameRow
 from tables.base import TablesBase
+from tables.place import BOARD_PINGS, PLACE_MODES
 from tables.results import TableError
 
 # Server defaults (``/settings``); a game's own settings (``/game new``) override them.
@@ -30,6 +31,12 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     # person was replaced mid-game move ratings (issue 41 item 4). Off: only games
     # played to the end by the people who began them are rated.
     "rate_unfinished": False,
+    # Where a person's turns come to them (issue 37, tables/place.py): "dm" (only the
+    # player can read them), "thread" (a private thread each; moderators can read
+    # those) or "off" (the board's "Your move" only).
+    "place": "dm",
+    # Whether the board pings a person whose turn came to their place already.
+    "board_ping": "unplaced",
 }
 ON_DEADLINE = ("ai", "skip", "abandon")
 # The shortest turn deadline (hours). A deadline hands a person's turn to the AI: under
@@ -63,6 +70,14 @@ def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
         elif k == "ai_level":
             if v not in search.LEVELS:
                 raise TableError("'ai_level' must be easy, normal or hard.")
+            out[k] = v
+        elif k == "place":
+            if v not in PLACE_MODES:
+                raise TableError("'place' must be dm, thread or off.")
+            out[k] = v
+        elif k == "board_ping":
+            if v not in BOARD_PINGS:
+                raise TableError("'board_ping' must be unplaced or always.")
             out[k] = v
         elif k == "on_deadline":
             if v not in ON_DEADLINE:

@@ -41,6 +41,7 @@ from typing import Any
 from engine import core
 from tests.e2e.harness import CHOOSE_ID, Table, board_move
 from tests.standin import Actor, Interaction, Message, StandIn
+from tests.standin.server import SUPPRESS_NOTIFICATIONS
 
 # Navigation: offered on a private message, never chosen at random (see the module doc).
 NAVIGATION = re.compile(r"(back|previous|next|show my hand|my hand|cancel|undo|start over)", re.I)
@@ -51,10 +52,14 @@ START_OVER = re.compile(r"(erase|start over)\b", re.I)
 YOUR_MOVE = "Your move"
 ANSWER_TIMEOUT = 30.0  # a click not answered in this time counts as unanswered
 QUIET = 0.04  # the bot has finished answering when the stand-in saw no request for this long
-QUIET_AFTER_MOVE = 0.15  # ... after a click that left the player without a private message
+QUIET_AFTER_MOVE = 0.15
+SLOW_GAP = (
+    24 * 3600.0
+)  # slow mode: the time between a player's turns (tokens live 15 minutes)  # ... after a click that left the player without a private message
 # A player whose turn begins looks at their private turn message this long for the bot to
 # bring the new turn into it (it does so beside the mover's answer), before "Your move".
 GLANCE = 2.0
+SLOW_GLANCE = 20.0  # slow mode: the player comes back a day later; the turn has long been put there
 
 
 class Stuck(RuntimeError):
@@ -187,10 +192,16 @@ class ClickGame:
     # edited again it offers nothing a click would take.
     _refused: dict[int, int] = field(default_factory=dict)
     _mark: int = 0
+    # Slow mode (issue 37): every turn begins more than 15 minutes (the stand-in's clock,
+    # which ages interaction tokens) after the player's last click, as in a slow game.
+    slow: bool = False
+    _last: int | None = None  # who made the last click
+    _looked: set[int] = field(default_factory=set)  # players who looked for their first turn
+    _to_mover: int = 0  # notifications that reached the player whose click they answered
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
-        self.table = Table(self.standin, self.humans, rng=self.rng)
+        self.table = Table(self.standin, self.humans, rng=self.rng, place=None)  # the server's setting
 
     @property
     def game(self) -> core.Game:
@@ -251,8 +262,13 @@ class ClickGame:
             if who not in acting:  # several to act: one takes a whole turn, then the next
                 who = self.rng.choice(acting)
             assert who is not None
+            if self.slow and (who.id != self._last or not self._choices(who)):
+                self.standin.advance(SLOW_GAP)  # a day between turns: every token has expired
             choices = self._choices(who)
-            if not choices and self._panels.get(who.id) is not None:
+            # A player looks at their private turn message first; at their first turn, at
+            # their lasting private place (the bot puts the turn there just after the board).
+            if not choices and (self._panels.get(who.id) is not None or who.id not in self._looked):
+                self._looked.add(who.id)
                 choices = await self._glance(who)
             if choices:
                 await self._pick(row, who, choices)
@@ -273,15 +289,31 @@ class ClickGame:
         """``who`` was pinged and looks at their private turn message for a moment: what it
         offers once the bot has brought their turn into it (nothing if it does not)."""
         try:
-            await self.standin.wait_until(lambda: self._choices(who), GLANCE, "the turn in the message")
+            # In a slow game the player comes back a day later: the turn is long there.
+            wait = SLOW_GLANCE if self.slow else GLANCE
+            await self.standin.wait_until(lambda: self._choices(who), wait, "the turn in the message")
         except TimeoutError:
             pass
         return self._choices(who)
 
+    def _place(self, who: Actor) -> Message | None:
+        """The newest message the bot put in ``who``'s lasting private place, if any."""
+        mine = [m for m in self.standin.log if not m.deleted and self._turn_in_place(m, who.id)]
+        return mine[-1] if mine else None
+
+    def _turn_in_place(self, m: Message, user_id: int) -> bool:
+        """A turn message in the player's place (not the silent list of games waiting)."""
+        return self.standin.in_place_of(m, user_id) and not m.flags & SUPPRESS_NOTIFICATIONS
+
     def _choices(self, who: Actor) -> list[tuple[dict[str, Any], str | None]]:
         """What ``who``'s private turn message offers now (nothing while a click on it
-        was refused and it has not changed since)."""
+        was refused and it has not changed since). A turn the bot put into the player's
+        lasting private place after that message is the one they look at."""
         m = self._panels.get(who.id)
+        placed = self._place(who)
+        if placed is not None and placed is not m and offered(placed) and (m is None or placed.seq > m.seq):
+            self._panels[who.id] = m = placed
+            self._refused.pop(who.id, None)
         if m is None or self._refused.get(who.id) == len(m.history):
             return []
         return offered(m)
@@ -324,17 +356,25 @@ class ClickGame:
         taken": the next turn may come into it); a click answered only by a new
         message without choices (a refusal) leaves that message offering nothing."""
         self.table.replies.append(r)
+        mark = self.standin.mark()
         try:
             await r.reply(ANSWER_TIMEOUT)
         except TimeoutError:
             pass
         moved_on = True
         for m in r.messages:
-            if m.ephemeral and offered(m):
+            if (m.ephemeral or self.standin.in_place_of(m, who.id)) and offered(m):
                 moved_on = False
         await self._quiet(QUIET_AFTER_MOVE if moved_on else QUIET)
         self.clicks.append(Click(self._seat(row, who), row.moves, r.answered_seconds, what, opened))
-        mine = [m for m in r.messages if m.ephemeral]
+        self._last = who.id
+        to_mover = [m for m in self.standin.find_messages(after=mark) if who.id in self.standin.notified(m)]
+        if to_mover and self.log is not None:
+            self.log(
+                f"    {self.key}: {who.name}'s click {what!r} was answered with a notification: {to_mover}"
+            )
+        self._to_mover += len(to_mover)
+        mine = [m for m in r.messages if m.ephemeral or self.standin.in_place_of(m, who.id)]
         with_choice = [m for m in mine if offered(m)]
         if with_choice:
             self._panels[who.id] = with_choice[-1]
@@ -415,6 +455,10 @@ class ClickGame:
             if m.seq > self._mark and m.ephemeral and m.interaction_user_id in human_ids
         ]
         answered = [c.seconds for c in self.clicks if c.seconds is not None]
+        after = [m for m in self.standin.log if m.seq > self._mark]
+        places = [m for m in after if any(self._turn_in_place(m, h) for h in human_ids)]
+        newest = {m.channel_id: m for m in places}  # the last turn message in each place
+        opened_places = {m.channel_id for m in places}
         out: dict[str, Any] = {
             "game": self.key,
             "players": len(row.seats),
@@ -448,6 +492,15 @@ class ClickGame:
             "turns_in_private_message": sum(1 for t in human_turns if t in per_turn and t not in opened),
             "seconds": round(self.seconds, 1),
             "seed": self.seed,
+            "slow": self.slow,
+            # issue 37: notifications (a new DM, a ping) per person, those that reached
+            # the player whose own click they answered, the lasting private places
+            # opened and the messages put there, and older turn messages still clickable
+            "notifications": sum(len(self.standin.notified(m) & human_ids) for m in after),
+            "notifications_to_mover": self._to_mover,
+            "places_created": len(opened_places),
+            "place_messages": len(places),
+            "old_place_messages_live": sum(1 for m in places if offered(m) and newest[m.channel_id] is not m),
         }
         if self.key == "dungeon-drawers":
             paths = [
@@ -510,6 +563,7 @@ async def click_game(
     log: Callable[[str], None] | None = None,
     first_user: int = 26_000,
     done_bias: float | None = 1.0,
+    slow: bool = False,
 ) -> tuple[ClickGame, dict[str, Any]]:
     """Open a game of ``players`` seats (``humans`` of them people, the rest AI), play it
     by clicks only, and return the driver and its figures. The bot must be running."""
@@ -524,6 +578,7 @@ async def click_game(
         options=options,
         log=log,
         done_bias=done_bias,
+        slow=slow,
     ) as g:
         await g.open()
         await g.play(max_clicks, seconds)

@@ -146,6 +146,13 @@ class Table:
     replies: list[Interaction] = field(default_factory=list)  # every answer to a player's move
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     last_answer: Message | None = None  # the private answer to the last move inside a turn
+    # Where turns come to players (issue 37, /settings turns_in), set by the server's owner
+    # before the game opens: "off" for the tests of the board's pings and "Your move"
+    # (their flows are the fallback of the lasting place); None keeps the server's
+    # setting (default: DMs; tests/e2e/test_e2e_place.py, the clicks driver).
+    place: str | None = "off"
+    # The mover whose own answer showed their next turn (issue 37: the board does not ping them).
+    goes_on: Actor | None = None
 
     def by_id(self, uid: int) -> Actor:
         return next(p for p in self.players if p.id == uid)
@@ -160,6 +167,9 @@ class Table:
         """Host runs /game new; the others join; ``ais`` AI players are added; the host starts
         (after ``before_start``, e.g. fixing the game's seed for a reproducible benchmark)."""
         host = self.players[0]
+        if self.place is not None:
+            owner = self.standin.user(self.standin.owner_id, "owner")
+            await (await owner.slash("settings", turns_in=self.place)).reply()
         mark = self.standin.mark()
         r = await host.slash("game new", game=game, **options)
         # Acknowledged privately first (issue 27); the lobby is a message of its own.
@@ -211,7 +221,12 @@ class Table:
         return "Final scores" in self.board.content
 
     def to_act(self) -> list[Actor]:
-        return [self.by_id(u) for u in self.board.mentions if any(p.id == u for p in self.players)]
+        """Who the newest board waits on: whom it pings, and the mover whose own answer
+        showed their next turn (never pinged for it)."""
+        out = [self.by_id(u) for u in self.board.mentions if any(p.id == u for p in self.players)]
+        if self.goes_on is not None and self.goes_on not in out:
+            out.append(self.goes_on)
+        return out
 
     def choose_button(self, m: Message | None = None) -> str | None:
         """The custom_id of the board's "Your move" button (``lk:ch:<game>:<version>``), if any."""
@@ -270,15 +285,16 @@ class Table:
             return self.board
         board = await self.wait_board(mark)
         self.boards.append(board)
+        self.goes_on = player if "It is your turn again" in answer.content else None
         return board
 
 
-async def solo_table(standin: StandIn, key: str, uid: int) -> Table:
+async def solo_table(standin: StandIn, key: str, uid: int, place: str | None = "off") -> Table:
     """One person ("ann", user ``uid``) and as few AI players as ``key`` allows, the game
-    started; the test is skipped where the game is not installed."""
+    started; the test is skipped where the game is not installed. ``place``: see Table."""
     if key not in core.available():
         pytest.skip(f"{key} is not installed")
-    t = Table(standin, [standin.user(uid, "ann")])
+    t = Table(standin, [standin.user(uid, "ann")], place=place)
     await t.open(key, ais=core.get(key).min_players - 1)
     return t
 

@@ -126,8 +126,17 @@ async def carried_turn(g: ClickGame, limit: int = 40) -> tuple[Any, Message]:
     raise AssertionError(f"no turn came into a private message in {limit} clicks")
 
 
+async def ephemeral_flow(standin: StandIn) -> None:
+    """These tests are about the ephemeral turn message: the fallback where no lasting
+    private place is had (issue 37), chosen here by the server's ``turns_in:off``."""
+    owner = standin.user(standin.owner_id, "owner")
+    await (await owner.slash("settings", turns_in="off")).reply()
+
+
 async def monster_inn(standin: StandIn, db: Path, first_user: int) -> ClickGame:
-    """Monster Inn, 3 seats: two people and one AI player (the clicks benchmark's game)."""
+    """Monster Inn, 3 seats: two people and one AI player (the clicks benchmark's game),
+    played by the ephemeral turn message."""
+    await ephemeral_flow(standin)
     actors = [standin.user(first_user + i, f"player{i + 1}") for i in range(2)]
     g = ClickGame(standin, db, "monster-inn", actors, ais=1, seed=SEED)
     await g.__aenter__()
@@ -226,6 +235,7 @@ async def test_e2e_undo_inside_a_turn_edits_the_private_message_back(
     from tables import TAKEN_BACK
     from tests.e2e.harness import GOES_ON
 
+    await ephemeral_flow(standin)
     actors = [standin.user(26_400 + i, f"player{i + 1}") for i in range(2)]
     g = ClickGame(standin, bot.db, "dungeon-drawers", actors, seed=SEED)
     await g.__aenter__()

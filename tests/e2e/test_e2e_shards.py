@@ -181,3 +181,40 @@ async def test_two_processes_by_shard_survive_a_kill(world: tuple[StandIn, str, 
     finally:
         await store.close()
     assert not standin.errors, standin.errors
+
+
+async def test_a_click_in_a_place_is_handled_by_the_process_without_the_games_shard(
+    world: tuple[StandIn, str, list[ShardProcess]],
+) -> None:
+    """Issue 37: a turn that came to a player's DMs is clicked there; Discord sends DM
+    interactions to shard 0 ("events that do not contain a guild_id will only be sent
+    to the first shard"), while the game's guild is on shard 1, owned by the other
+    process. The process of shard 0 plays the move, posts the board in the game's
+    thread and puts the next turn into the other player's DMs."""
+    from tests.e2e.clicker import ClickGame
+    from tests.standin.server import shard_of
+
+    standin, url, (p0, p1) = world
+    gb, ch_b = standin.add_guild(1, 2)
+    assert shard_of(gb, 2) == 1
+    await p0.start()
+    await p1.start()
+    await standin.wait_shards([0, 1], timeout=60)
+    standin.channel_id = ch_b
+    humans = [standin.user(37_300 + i, f"p{37_300 + i}") for i in range(2)]
+    # the database is a PostgreSQL URL, not a file (Store opens either)
+    async with ClickGame(standin, url, "monster-inn", humans, ais=1, seed=37, slow=True, log=print) as g:  # type: ignore[arg-type]
+        await g.open()
+        await g.play(max_clicks=10)
+        fig = await g.figures()
+    in_dms = [
+        i for i in standin.interactions.values() if i.type == 3 and standin.channel(i.channel_id)["type"] == 1
+    ]
+    assert in_dms, "the turns came to the players' DMs and were clicked there"
+    assert standin.session_for(None) is standin.shard_sessions[0]  # where DM clicks go
+    assert all(i.responded and i.ack_seconds is not None and i.ack_seconds < 3 for i in in_dms)
+    assert fig["unanswered_clicks"] == 0 and fig["moves"] >= 5, fig
+    assert fig["your_move_clicks"] == 0 and fig["notifications_to_mover"] == 0, fig
+    boards = [m for m in standin.public_messages() if g.table.is_board(m)]
+    assert len(boards) >= 2 and standin.guild_of(boards[-1].channel_id) == gb
+    assert not standin.errors, standin.errors

@@ -11,6 +11,7 @@ import pytest
 
 from tests.e2e.harness import GOES_ON, BotProcess, board_move, logged_moves, replay, solo_table
 from tests.standin import StandIn
+from tests.standin.server import SUPPRESS_NOTIFICATIONS as SUPPRESS
 
 pytestmark = pytest.mark.e2e
 
@@ -18,7 +19,7 @@ KEY = "dungeon-lair"  # a turn is a tile, then the monster action: two moves of 
 
 
 async def test_e2e_kill9_between_two_moves_of_one_turn(standin: StandIn, bot: BotProcess) -> None:
-    t = await solo_table(standin, KEY, 501)
+    t = await solo_table(standin, KEY, 501, place="dm")  # her turns come to her DMs (issue 37)
     ann = t.players[0]
     for _ in range(60):  # typed moves until one of them is inside a turn
         assert not t.over, "no turn of two moves came"
@@ -55,5 +56,11 @@ async def test_e2e_kill9_between_two_moves_of_one_turn(standin: StandIn, bot: Bo
     assert board_move(posted[0]) == rep.moves and rep.moves >= saved + made
     # The board sums up the whole turn, the moves from before the kill included, in words.
     assert posted[0].content.count("ann places") >= 1, posted[0].content
-    assert ann.id in posted[0].mentions or rep.status == "over", "after the AI's turn: ann's new turn"
+    # After the AI's turn, ann's new turn is in the answer to her own move: she moved and
+    # goes on, so the board does not ping her (issue 37: never notify the mover).
+    assert ann.id not in posted[0].mentions
+    mine = standin.find_messages(
+        lambda m: standin.in_place_of(m, ann.id) and not m.flags & SUPPRESS, after=mark
+    )
+    assert mine == [], "nor is a turn she goes on into put into her DMs as a new message"
     assert standin.unknown == [] and standin.errors == []

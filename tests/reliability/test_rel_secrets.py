@@ -393,3 +393,62 @@ async def test_a_computer_players_job_holds_only_its_seats_view(key: str, tmp_pa
             assert pickle.dumps(same) == blob, "what the seat cannot see changed what the worker receives"
     assert compared or key != "test-race", "no pair of states differing in a secret was compared"
     record("ai_jobs_hide_secrets", game=key, jobs=len(sent), secret_pairs=compared)
+
+
+def shown(panel: Any) -> Any:
+    """What a seat's lasting private place shows of its turn (cogs/place.py builds the
+    message from the panel): everything but the ids of the game and version."""
+    import dataclasses
+
+    out = dataclasses.asdict(panel)
+    out.pop("game_id"), out.pop("version")
+    if out["step"] is not None:
+        out["step"].pop("game_id"), out["step"].pop("version")
+    return out
+
+
+@pytest.mark.parametrize("key", keys())
+async def test_a_seats_place_shows_only_its_seats_view(key: str, db_target: str) -> None:
+    """Issue 37: a turn put into a seat's lasting private place (a DM or a private
+    thread) is the same for two states that seat cannot tell apart: swapping what the
+    other seats hide (or what nobody sees) changes nothing in that seat's place."""
+    game = core.get(key)
+    rnd = random.Random(f"place-secrets:{key}")
+    store = await Store(db_target).open()
+    t = Tables(store)
+    want, found = size(2, 30), 0
+    try:
+        for g in range(30):
+            if found >= want:
+                break
+            states = random_states(game, 700 + g, 6)
+            players = states[0]["seats"]
+            for state in states:
+                seat = min(game.to_act(state))
+                mine = game.view(state, seat)
+                s2 = next(
+                    (v for v in variants(state, rnd, 200, key) if safe(game.view, v, seat) == mine), None
+                )
+                if (
+                    s2 is None
+                    or safe(game.to_act, s2) != game.to_act(state)
+                    or safe(game.header, s2, seat) is None
+                ):
+                    continue
+                if safe(game.legal_actions, s2, seat) is None:
+                    continue
+                a, users_a = await new_table(t, key, seed=state["rng"]["seed"], players=players)
+                b, users_b = await new_table(t, key, seed=state["rng"]["seed"], players=players)
+                await set_state(store, a, state)
+                await set_state(store, b, s2)
+                ra, rb = await store.get(a), await store.get(b)
+                assert ra is not None and rb is not None
+                pa = await t.panel(a, users_a[seat], ra.version)
+                pb = await t.panel(b, users_b[seat], rb.version)
+                assert shown(pa) == shown(pb), f"{key}: a seat's place shows what it may not see"
+                found += 1
+                break
+    finally:
+        await store.close()
+    record("secrets_place", game=key, hidden_pairs=found)
+    assert found > 0, f"{key}: no pair of states the seat cannot tell apart was compared"

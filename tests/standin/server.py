@@ -39,6 +39,7 @@ API = "/api/v10"
 
 # Message flags
 EPHEMERAL = 1 << 6
+SUPPRESS_NOTIFICATIONS = 1 << 12
 LOADING = 1 << 7
 
 # Gateway intents that decide what is dispatched
@@ -62,6 +63,11 @@ EVERYONE_PERMS = (
     | (1 << 38)  # send messages in threads
 )
 ALL_PERMS = (1 << 50) - 1
+# Permissions a private place needs (developers/topics/permissions.mdx).
+VIEW_CHANNEL = 1 << 10
+MANAGE_THREADS = 1 << 34
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 TOKEN_SECONDS = 15 * 60  # an interaction token's life
@@ -374,6 +380,9 @@ class StandIn:
         self.users: dict[int, dict[str, Any]] = {}
         self.member_perms: dict[int, int] = {}
         self.dms_closed: set[int] = set()
+        # Permissions the bot lacks in every channel (``deny_bot``); thread members by thread.
+        self.bot_denied = 0
+        self.thread_members: dict[int, set[int]] = {}
         self.channels: dict[int, dict[str, Any]] = {}
         self.messages: dict[int, Message] = {}
         self.log: list[Message] = []  # every message ever stored, in order
@@ -685,10 +694,50 @@ class StandIn:
         cid = self.dm_channel_of(user_id)
         return [] if cid is None else self.channel_messages(cid)
 
-    def is_public(self, m: Message) -> bool:
-        """Seen by everyone in the server: not ephemeral, not in a DM."""
+    def notified(self, m: Message) -> set[int]:
+        """Who a new message notifies (default settings): in a DM its recipient, every
+        message; elsewhere whoever it pings. A message sent with SUPPRESS_NOTIFICATIONS
+        ("will not trigger push and desktop notifications") notifies nobody."""
+        if m.flags & SUPPRESS_NOTIFICATIONS:
+            return set()
         c = self.channels.get(m.channel_id)
-        return not m.ephemeral and (c is None or c["type"] != 1)
+        if not m.ephemeral and c is not None and c["type"] == 1 and int(m.author["id"]) == self.bot_id:
+            return {int(u["id"]) for u in c["recipients"]}
+        return set(m.pinged)
+
+    def in_place_of(self, m: Message, user_id: int) -> bool:
+        """``m`` is the bot's, in ``user_id``'s DM channel or in a private thread only they
+        (and moderators) were added to: the seat's lasting private place (issue 37)."""
+        c = self.channels.get(m.channel_id)
+        if m.ephemeral or c is None or int(m.author["id"]) != self.bot_id:
+            return False
+        if c["type"] == 1:
+            return user_id in {int(u["id"]) for u in c["recipients"]}
+        return c["type"] == 12 and self.thread_members.get(m.channel_id, set()) - {self.bot_id} == {user_id}
+
+    def is_public(self, m: Message) -> bool:
+        """Seen by everyone in the server: not ephemeral, not in a DM or a private thread."""
+        c = self.channels.get(m.channel_id)
+        return not m.ephemeral and (c is None or c["type"] not in (1, 12))
+
+    def readers(self, m: Message) -> set[int] | None:
+        """Who can read ``m`` (None: everyone in the server). An ephemeral message: its
+        user; a DM: its recipient; a private thread: its members and whoever has
+        Manage Threads ("You must be invited to the thread to be able to view or
+        participate in it, or be a moderator (MANAGE_THREADS permission)", threads.mdx)."""
+        c = self.channels.get(m.channel_id)
+        if m.ephemeral:
+            return {m.interaction_user_id} if m.interaction_user_id is not None else set()
+        if c is not None and c["type"] == 1:
+            return {int(u["id"]) for u in c["recipients"]}
+        if c is not None and c["type"] == 12:
+            mods = {u for u, p in self.member_perms.items() if p & (MANAGE_THREADS | ADMINISTRATOR)}
+            return self.thread_members.get(m.channel_id, set()) | mods
+        return None
+
+    def deny_bot(self, permissions: int) -> None:
+        """The bot lacks these permissions everywhere (e.g. CREATE_PRIVATE_THREADS)."""
+        self.bot_denied |= permissions
 
     def public_messages(self) -> list[Message]:
         return [m for m in self.log if not m.deleted and self.is_public(m)]
@@ -1158,6 +1207,8 @@ class StandIn:
                 raise DiscordError(403, 50007, "Cannot send messages to this user")
         if c["type"] in (10, 11, 12):
             meta = c["thread_metadata"]
+            if author_id == self.bot_id and self.bot_denied & SEND_MESSAGES_IN_THREADS:
+                raise DiscordError(403, 50013, "Missing Permissions")
             if meta["locked"]:
                 raise DiscordError(403, 50083, "Thread is archived")
             if meta["archived"]:  # a new message unarchives an unlocked thread
@@ -1172,8 +1223,13 @@ class StandIn:
         self, parent_id: int, thread_id: int, name: str, ttype: int, archive: int, owner: int
     ) -> dict[str, Any]:
         parent = self.channel(parent_id)
-        if parent["type"] not in (0, 5):
+        if self.bot_denied & VIEW_CHANNEL:
+            raise DiscordError(403, 50001, "Missing Access")
+        if parent["type"] not in (0, 5) or (ttype == 12 and parent["type"] != 0):
+            # private threads only in GUILD_TEXT channels (threads.mdx)
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        if ttype == 12 and self.bot_denied & CREATE_PRIVATE_THREADS:
+            raise DiscordError(403, 50013, "Missing Permissions")
         if not name or len(name) > 100:
             raise invalid("name: must be 1-100 characters")
         if archive not in (60, 1440, 4320, 10080):
@@ -1201,6 +1257,7 @@ class StandIn:
             "member": {"id": str(thread_id), "user_id": str(owner), "join_timestamp": now_iso(), "flags": 0},
         }
         self.channels[thread_id] = thread
+        self.thread_members[thread_id] = {owner}
         await self.dispatch("THREAD_CREATE", {**thread, "newly_created": True}, INTENT_GUILDS)
         self.changed()
         return thread
@@ -1456,6 +1513,26 @@ class StandIn:
 
     async def _r_join_thread(self, req: web.Request, body: Any, files: Any, channel_id: str) -> Any:
         self.channel(int(channel_id))
+        self.thread_members.setdefault(int(channel_id), set()).add(self.bot_id)
+        return None
+
+    async def _r_add_thread_member(
+        self, req: web.Request, body: Any, files: Any, channel_id: str, user_id: str
+    ) -> Any:
+        """Add Thread Member: "Requires the ability to send messages in the thread. Also
+        requires the thread is not archived" (channel.mdx); 10013 for an unknown user."""
+        c = self.channel(int(channel_id))
+        if c["type"] not in (10, 11, 12):
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        if c["thread_metadata"]["archived"]:
+            raise DiscordError(400, 50083, "Thread is archived")
+        if self.bot_denied & SEND_MESSAGES_IN_THREADS:
+            raise DiscordError(403, 50013, "Missing Permissions")
+        if int(user_id) not in self.users:
+            raise DiscordError(404, 10013, "Unknown User")
+        self.thread_members.setdefault(int(channel_id), set()).add(int(user_id))
+        c["member_count"] = len(self.thread_members[int(channel_id)])
+        self.changed()
         return None
 
     async def _r_typing(self, req: web.Request, body: Any, files: Any, channel_id: str) -> Any:
@@ -1669,6 +1746,7 @@ class StandIn:
         ),
         (r"/channels/(?P<channel_id>\d+)/threads", "POST", _r_thread),
         (r"/channels/(?P<channel_id>\d+)/thread-members/@me", "PUT", _r_join_thread),
+        (r"/channels/(?P<channel_id>\d+)/thread-members/(?P<user_id>\d+)", "PUT", _r_add_thread_member),
         (r"/channels/(?P<channel_id>\d+)/typing", "POST", _r_typing),
         (r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", "POST", _r_callback),
         (r"/webhooks/(?P<app_id>\d+)/(?P<token>[^/]+)", "POST", _r_followup),
