@@ -25,6 +25,7 @@ from engine import core
 from engine.core import Action, Event, IllegalAction, State
 from store import GameRow
 from tables.base import TablesBase
+from tables.forced import tells_nothing
 from tables.replay import Replay
 from tables.results import Panel, Update
 from tables.text import named
@@ -92,7 +93,9 @@ def the_one_move(game: core.Game, state: State, seat: int) -> Action | None:
 def only_move(game: core.Game, state: State, seats: list[int]) -> tuple[int, Action] | None:
     """A (seat, move) where the seat's only legal move reveals nothing to anyone
     (``can_undo``: no draw, no die, no hidden card turned) and being the only move
-    tells nothing either (``may_play_for``). CPU-bound."""
+    tells nothing either: it would be the only one in every situation the other
+    players cannot tell apart (the house rule, tables/forced.py; ``may_play_for``
+    is a game's own veto on top). CPU-bound."""
     for seat in seats:
         try:
             action = the_one_move(game, state, seat)
@@ -101,7 +104,11 @@ def only_move(game: core.Game, state: State, seats: list[int]) -> tuple[int, Act
             after, _events = game.apply(state, seat, action)
         except IllegalAction:
             continue
-        if game.can_undo(state, after, seat, action) and game.may_play_for(state, seat, action):
+        if (
+            game.can_undo(state, after, seat, action)
+            and game.may_play_for(state, seat, action)
+            and tells_nothing(game, state, seat, action, the_one_move)
+        ):
             return seat, action
     return None
 

@@ -970,12 +970,6 @@ class DungeonDecorators(core.Game):
         events.append(Event(f"{seat_ref(seat)} draws a {DECK_NAMES[deck]} card."))
         self._refill(state, seat, events)
 
-    def may_play_for(self, state: State, seat: int, action: Any) -> bool:
-        # "done" is the only move exactly when no goal card in the hidden hand can be
-        # scored; played unasked it would tell the table so ("you may play those
-        # cards": declining must look the same as having nothing to score).
-        return not (isinstance(action, dict) and action.get("a") == "done")
-
     def can_undo(self, before: State, after: State, seat: int, action: Any) -> bool:
         # Drawing from a bag or a deck reveals a hidden tile or card even without the RNG.
         return super().can_undo(before, after, seat, action) and before["reveal"] == after["reveal"]

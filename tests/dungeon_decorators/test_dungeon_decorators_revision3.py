@@ -278,18 +278,6 @@ def test_a_big_build_names_every_square_then_only_the_group_picked() -> None:
     assert named < every and named == {label.split(":")[0] for _, label in picked.options}
 
 
-def test_finishing_is_never_played_for_a_player_unasked() -> None:
-    """ "If your dungeon fulfills the conditions ... you may play those cards": the bot
-    playing "done" whenever it is the only move would tell the table that no goal in
-    the hidden hand could be scored, so it never plays it for a person."""
-    from engine import core
-
-    game = core.get("dungeon-decorators")
-    state = game.new(2, None, 3)
-    assert not game.may_play_for(state, 0, {"a": "done"})
-    assert core.Game.may_play_for(game, state, 0, {"a": "done"})  # the default would
-
-
 def _generic_jammed(revision: int | None) -> dict:
     """Storage full (a room and a generic tile) and none of the tiles fits anywhere."""
     from .test_dungeon_decorators_turns import closed_dungeon
