@@ -36,7 +36,7 @@ log = logging.getLogger("lairkeeper.tables")
 # Situations dealt per check (spread over the other seats' views): enough that a
 # hidden choice held in a fair share of deals is found, few enough that the check
 # stays a few milliseconds (it runs only when the real move is already the only one).
-SAMPLES = 16
+SAMPLES = 128
 
 # Why a move with one option waits for its player (shown in the private message).
 WAITS_FOR_YOU = (
@@ -58,9 +58,9 @@ def situations(game: core.Game, state: State, seat: int, n: int = SAMPLES) -> li
     others = [s for s in range(state["seats"]) if s != seat]
     if not others:
         return []
-    views = [game.view(state, o) for o in others]
-    rnd = random.Random(seed_of(game, state, seat))
     try:
+        views = [game.view(state, o) for o in others]
+        rnd = random.Random(seed_of(game, state, seat))
         return [game.sample(views[i % len(views)], rnd) for i in range(n)]
     except Exception:  # a game whose sampler cannot deal this view: ask the player
         log.debug("game %s: no samples for seat %s", game.key, seat, exc_info=True)

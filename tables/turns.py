@@ -76,9 +76,11 @@ def builds_moves(game: core.Game) -> bool:
 
 def the_one_move(game: core.Game, state: State, seat: int) -> Action | None:
     """``seat``'s only legal move, or None when it has a choice."""
+    legal = game.legal_actions(state, seat)
     if not builds_moves(game):
-        legal = game.legal_actions(state, seat)
         return legal[0] if len(legal) == 1 else None
+    if len(legal) > 1:  # a sample of the legal moves, but two of them are a choice already
+        return None
     prefix: list[str] = []
     for _ in range(16):  # a chooser with one option a step, down to the complete move
         choice = game.chooser(state, seat, prefix)

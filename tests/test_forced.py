@@ -52,9 +52,9 @@ def test_support_is_not_declined_for_an_empty_purse() -> None:
 def _scoring_step(skulls: int) -> dict:
     """Dungeon Decorators: player 1 has built and must score or finish; D19 Grim
     Hallway (two skulls on the hallway) is in the deck, not in her hand, and her
-    dungeon shows ``skulls`` skulls there. The one other goal it meets, S30, is in
-    player 2's hand (so player 2 knows she cannot hold it)."""
-    hands = [["S3", "S4", "D1", "D2"], ["S5", "S30", "D3", "D4"]]
+    dungeon shows ``skulls`` skulls there. The other goals it meets, S24 and S30, are in
+    player 2's hand (so player 2 knows she cannot hold them)."""
+    hands = [["S3", "S4", "D1", "D2"], ["S5", "S30", "S24", "D4"]]
     s = staged(blue=[30, 111, 171, 282, 1, 4, 8], hands=hands)
     g = grid({"AO40": room_or_hall("S"), "AP41": room_or_hall("WE")})
     g[R.parse_coord("AP40")] = deco("--SS" if skulls == 2 else "---S")
