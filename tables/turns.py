@@ -148,13 +148,17 @@ def play_turn(
 
 
 def replay_news(row: GameRow, entries: list[tuple[int, int, str]], since: int) -> list[Said]:
-    """What the moves after the first ``since`` said, replayed from the seed. CPU-bound."""
-    moves = [(seat, note) for _seq, seat, note in entries]
-    since = min(since, len(moves))
+    """What the moves after move number ``since`` said, replayed from the seed. CPU-bound.
+
+    ``since`` is a move's number in the log (``row.moves`` when the board went out), not
+    a count: a move taken back keeps its number (the log is append-only) and is left
+    out of ``entries``, so after an /undo the standing moves are fewer than the numbers."""
+    before = [(seat, note) for seq, seat, note in entries if seq <= since]
+    after = [(seat, note) for seq, seat, note in entries if seq > since]
     # The one replay (tables/replay.py): each move on the rules it was played under.
-    rep = Replay(row).run(moves[:since])
+    rep = Replay(row).run(before)
     out: list[Said] = []
-    for seat, note in moves[since:]:
+    for seat, note in after:
         engine, state, action = rep.engine, rep.state, rep.parse(note)
         events = [Event(e.text, e.seat) for e in rep.step(seat, note)]  # a frozen engine's Events too
         out.append(said(engine, state, seat, action, events))
