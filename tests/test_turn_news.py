@@ -14,7 +14,7 @@ import pytest
 
 from engine import core
 from store import Store
-from tables import Tables, TableError
+from tables import TableError, Tables
 from tests.reliability._util import keys, new_table
 
 MOVES = 30
@@ -28,7 +28,9 @@ async def _news_after_restart(store: Store, gid: int) -> list[int]:
 
 
 @pytest.mark.parametrize("key", keys())
-async def test_the_turns_board_keeps_its_first_move_after_an_undo_and_a_restart(key: str, tmp_path: Path) -> None:
+async def test_the_turns_board_keeps_its_first_move_after_an_undo_and_a_restart(
+    key: str, tmp_path: Path
+) -> None:
     game = core.get(key)
     store = await Store(str(tmp_path / "news.db")).open()
     t = Tables(store)
