@@ -97,3 +97,37 @@ def tells_nothing(
         return move is not None and game.format(move) == text
 
     return same_everywhere(game, state, seat, forced)
+
+
+# ---- steps with one option (issue 40 point 5) -------------------------------------------------
+def single_option_steps(
+    game: core.Game, state: State, seat: int, prefix: list[str], finish: bool
+) -> list[str]:
+    """``prefix`` carried through every chooser step that offers one option and nothing
+    else: picking it reveals nothing (the move is built privately) and decides nothing.
+    ``finish``: also take a last such step that completes the move (after a pick of the
+    player's own in this move: the move is then theirs); without it the chain stops
+    before the move is complete, so a move nobody chose is never played from here."""
+    prefix = list(prefix)
+    for _ in range(16):  # a move is never deeper; a chooser that loops must not hang
+        choice = game.chooser(state, seat, prefix)
+        if choice.action is not None or len(choice.options) != 1:
+            break
+        token = choice.options[0][0]
+        after = game.chooser(state, seat, [*prefix, token])
+        if not finish and after.action is not None and not after.options:
+            break
+        prefix.append(token)
+    return prefix
+
+
+def why_waiting(game: core.Game, state: State, seat: int, only: Callable[..., Action | None]) -> str | None:
+    """The sentence a player's private message carries when their only move waits for
+    their click because playing it for them would tell the table a secret."""
+    try:
+        move = only(game, state, seat)
+        if move is None or tells_nothing(game, state, seat, move, only):
+            return None
+    except Exception:  # noqa: BLE001 - an explanation is a courtesy
+        return None
+    return WAITS_FOR_YOU

@@ -6,7 +6,7 @@ ends), summing up every public move since the last board in words.
 - The news of the moves since the last board are kept in memory per game, chained
   by version, so a turn's board costs no replay; when the chain is broken (a restart,
   another process, an undo) they are replayed from the seed and the log instead.
-- ``only_move``: a person's only legal move that reveals nothing, played for them.
+- ``only_move``: a person's only legal move that tells nobody a secret, played for them.
 - ``play_turn``: a missed deadline plays the seat's whole turn, not one move of it.
 
 Whether a board is owed is the store's ``posted_version``: a move inside a turn
@@ -93,24 +93,21 @@ def the_one_move(game: core.Game, state: State, seat: int) -> Action | None:
 
 
 def only_move(game: core.Game, state: State, seats: list[int]) -> tuple[int, Action] | None:
-    """A (seat, move) where the seat's only legal move reveals nothing to anyone
-    (``can_undo``: no draw, no die, no hidden card turned) and being the only move
-    tells nothing either: it would be the only one in every situation the other
-    players cannot tell apart (the house rule, tables/forced.py; ``may_play_for``
-    is a game's own veto on top). CPU-bound."""
+    """A (seat, move) where the seat's only legal move would be its only one in every
+    situation the other players cannot tell apart (the house rule, tables/forced.py), so
+    playing it for them tells nobody anything (``may_play_for`` is a game's own veto on
+    top). A die it rolls or a tile it draws is no secret of the player's: it would come
+    out the same at their click, and nothing is left to decide (issue 40: "Resolve the
+    encounter" goes straight on). CPU-bound."""
     for seat in seats:
         try:
             action = the_one_move(game, state, seat)
             if action is None:
                 continue
-            after, _events = game.apply(state, seat, action)
+            game.apply(state, seat, action)  # a move the rules refuse is left to the player
         except IllegalAction:
             continue
-        if (
-            game.can_undo(state, after, seat, action)
-            and game.may_play_for(state, seat, action)
-            and tells_nothing(game, state, seat, action, the_one_move)
-        ):
+        if game.may_play_for(state, seat, action) and tells_nothing(game, state, seat, action, the_one_move):
             return seat, action
     return None
 

@@ -4,12 +4,23 @@ the only one in every situation the other players cannot tell apart."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
 from engine import core
 from engine.dungeon_decorators import rules as R
 from engine.monster_inn.rules import KIND
+from store import Store
+from tables import Tables
+from tables.forced import WAITS_FOR_YOU
 from tables.turns import only_move
 from tests.dungeon_decorators.helpers import act, deco, grid, room_or_hall, set_dungeon, staged
+from tests.fakegame import Race
 from tests.monster_inn.helpers import stacked
+from tests.reliability._util import new_table
 
 INN = core.get("monster-inn")
 DECO = core.get("dungeon-decorators")
@@ -81,3 +92,76 @@ def test_finishing_is_played_where_no_goal_could_be_scored() -> None:
     s = _scoring_step(1)
     assert DECO.legal_actions(s, 0) == [{"a": "done"}]
     assert only_move(DECO, s, [0]) == (0, {"a": "done"})
+
+
+# ---- through the tables: the message says why; steps with one option are taken --------------
+async def test_an_only_move_kept_for_a_secret_says_why(tmp_path: Path) -> None:
+    """Issue 40 point 5: "where it must stay (it would reveal a secret), say why in the
+    message" - her only move, Leave, waits for her click, and her message says why."""
+    store = await Store(str(tmp_path / "f.db")).open()
+    try:
+        t = Tables(store)
+        gid, users = await new_table(t, "monster-inn", seed=1, players=3)
+        async with store.transaction() as tx:
+            state = stacked(3, DECK, treasure=[[0, 0], [3, 3], [3, 3]])
+            await tx.execute("UPDATE games SET state=? WHERE id=?", json.dumps(state), gid)
+        assert await t.step_ai(gid) is None, "the bot does not play it for her"
+        row = await store.get(gid)
+        assert row is not None
+        panel = await t.panel(gid, users[0], row.version)
+        assert len(panel.buttons) == 1 and panel.buttons[0][0].startswith("Leave")
+        assert panel.note == WAITS_FOR_YOU and WAITS_FOR_YOU in panel.text
+    finally:
+        await store.close()
+
+
+class Narrow(Race):
+    """Moves 1-3 built in three steps: 1 and 2 share their first two steps (kind K, side
+    S: the side step has one option once K is picked); 3 is kind M, side T, then 3."""
+
+    key = "test-narrow"
+
+    def segments(self, state: dict, seat: int, action: int) -> list[tuple[str, str]]:
+        if action == 3:
+            return [("m", "Kind M"), ("t", "Side T"), ("3", "Add three")]
+        return [("k", "Kind K"), ("s", "Side S"), (str(action), f"Add {action}")]
+
+
+@pytest.fixture
+async def narrow(tmp_path: Path):  # type: ignore[no-untyped-def]
+    from render import register
+    from tests import fakegame
+
+    core._loaded[Narrow.key] = Narrow()
+    core.MODULES.setdefault(Narrow.key, "fakegame")
+    register(Narrow.key, fakegame.RENDERER)
+    store = await Store(str(tmp_path / "n.db")).open()
+    t = Tables(store)
+    gid, users = await new_table(t, Narrow.key, seed=2, players=2)
+    row = await store.get(gid)
+    assert row is not None and row.state is not None
+    yield t, gid, users[min(Narrow().to_act(row.state))], row.version
+    await store.close()
+
+
+async def test_a_step_with_one_option_is_taken_for_the_player(narrow: Any) -> None:
+    """Issue 40 point 5: "where a step has one option and pressing it reveals nothing
+    and decides nothing, go straight on" - after Kind K the side (only S) is taken."""
+    t, gid, user, version = narrow
+    first = await t.choose(gid, user, version, 0, "page", 0)
+    assert [tok for tok, _l in first.options] == ["k", "m"]
+    step = await t.choose(gid, user, version, 0, "pick", 0)
+    assert step.depth == 2 and [tok for tok, _l in step.options] == ["1", "2"]
+    assert step.path == ["Kind K", "Side S"]
+    back = await t.choose(gid, user, version, 2, "back")
+    assert back.depth == 0, "Back goes to the last step that had a choice"
+
+
+async def test_a_chain_of_single_steps_after_a_pick_plays_the_move(narrow: Any) -> None:
+    """Kind M leaves one way on (Side T, then 3): the pick plays the move at once."""
+    t, gid, user, version = narrow
+    await t.choose(gid, user, version, 0, "page", 0)
+    step = await t.choose(gid, user, version, 0, "pick", 1)
+    assert step.update is not None
+    log = await t.store.log(gid)
+    assert log[-1][2] == "3"

@@ -235,8 +235,8 @@ def test_the_build_hint_names_current_squares() -> None:
 
 
 def test_revision_3_is_recorded_with_words_for_players() -> None:
-    assert REVISION == 3 and GAME.revision == 3
-    assert GAME.changes(2) == [CHANGES[3]] and "Finish your turn" in CHANGES[3]
+    assert REVISION >= 3 and GAME.revision == REVISION
+    assert GAME.changes(2)[0] == CHANGES[3] and "Finish your turn" in CHANGES[3]
 
 
 def _play(s: dict[str, Any], moves: int | None = None) -> tuple[dict[str, Any], list[str]]:
@@ -259,7 +259,7 @@ def test_a_revision_2_game_replays_and_an_upgraded_one_plays_on() -> None:
         again, _ = GAME.apply(again, int(seat), GAME.parse(text))
     assert again == mid and GAME.rules_revision(mid) == 2
     up = GAME.upgrade(mid)
-    assert GAME.rules_revision(up) == 3
+    assert GAME.rules_revision(up) == GAME.revision
     end, _ = _play(up)
     assert GAME.is_over(end) and GAME.result(end).winners
 
