@@ -235,8 +235,9 @@ def clicks_markdown(r: dict[str, Any]) -> list[str]:
         "p99 under 1 s. Boards, pings and private messages count what the play posts after the opening board.",
         "",
         "| game | players (humans) | complete | moves | turns | boards | pings (messages) | clicks | "
-        "clicks/turn median | max | private messages | p99 s | simultaneous phases | path clicks max |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "clicks/turn median | max | private messages | p99 s | simultaneous phases | path clicks max | "
+        "single-option clicks (kept for a secret) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for v in r["clicks"]:
         if "error" in v:
@@ -247,7 +248,8 @@ def clicks_markdown(r: dict[str, Any]) -> list[str]:
             f"{v['turns']} | {v['public_boards']} | {v['pings']} ({v.get('ping_messages', '-')}) | {v['clicks']} | "
             f"{v['clicks_per_turn_median']} | "
             f"{v['clicks_per_turn_max']} | {v['private_messages']} | {v['seconds_per_click_p99']} | "
-            f"{v['simultaneous_phases']} | {v.get('path_clicks_max', '-')} |"
+            f"{v['simultaneous_phases']} | {v.get('path_clicks_max', '-')} | "
+            f"{v.get('single_option_clicks', '-')} ({v.get('single_option_clicks_for_secrets', '-')}) |"
         )
     lines.append("")
     return lines
