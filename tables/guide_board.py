@@ -15,10 +15,14 @@ from engine import core
 from render import base
 
 SEED = 28  # the same picture every time for a game (and a test can check it)
+# A game whose seed-28 half-way board lacks a part the guide points at: Dungeon Lords'
+# rules revision 4 changed its random games, and seed 28's middle fell outside Combat.
+SEEDS = {"dungeon-lords": 31}
 
 
-def middle_state(key: str, players: int, seed: int = SEED) -> core.State:
+def middle_state(key: str, players: int, seed: int | None = None) -> core.State:
     """A state about half-way through a game of random legal moves."""
+    seed = SEEDS.get(key, SEED) if seed is None else seed
     game = core.get(key)
     pick = random.Random(seed)
     state = game.new(players, None, seed)

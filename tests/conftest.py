@@ -3,9 +3,21 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from tests import fakegame
 from tests.pgserver import db_target  # noqa: F401  (the fixture: each store test on SQLite and PostgreSQL)
+
+
+# Hypothesis draws new examples every run: welcome on a developer's machine (more games
+# seen over time), not in CI, where a run must be repeatable to be worth a red. CI (CI
+# set in the environment, as the CI runner does) and LAIRKEEPER_HYPOTHESIS=ci use fixed
+# examples; a failure found locally is printed with its seed to replay it.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+hypothesis_settings.register_profile("dev", print_blob=True)
+hypothesis_settings.load_profile(
+    os.environ.get("LAIRKEEPER_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "dev")
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -327,6 +327,9 @@ def test_a_game_may_settle_a_decision_itself_when_its_settings_say_so() -> None:
     view = {"total": 4, "turn": 0, "winner": None, "viewer": 0}
     report = search.Report()
     search.choose(Settle(), view, [1, 2, 3], random.Random(1), "normal")
+    t0 = time.perf_counter()
     assert search.choose(Settle(), view, [1, 2, 3], random.Random(1), "hard", report=report) == 3
+    t1 = time.perf_counter()
     assert [s for s, _ in asked] == [0, 5] and report.iterations == 0, "a settled move is not searched"
-    assert asked[1][1] is not None and asked[1][1] > time.perf_counter() - 2.0, "hard's 2 s deadline"
+    deadline = asked[1][1]
+    assert deadline is not None and t0 + 2.0 <= deadline <= t1 + 2.0, "hard's deadline: 2 s from the call"

@@ -162,3 +162,22 @@ def test_out_of_turn_refusal_says_whose_turn(key: str) -> None:
         assert not not_words(text) and not UNNAMED.search(text), text
         seat = pick.choice(acting)
         state, _ = game.apply(state, seat, pick.choice(game.legal_actions(state, seat)))
+
+
+def test_out_of_turn_refusal_names_who_plays_when_the_status_does_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A status that names nobody ("The total is 3."): the refusal says who is to play,
+    "is" for one player, "are" for several, and lists three as "A, B and C"."""
+    from tables.play import not_your_turn
+
+    game = core.get("test-race")
+    state = game.new(4, None, 1)
+    assert (
+        not_your_turn(_row("test-race", 4, state))
+        == f"It is not your turn: {NAMES[0]} is to play. The total is 0."
+    )
+    monkeypatch.setattr(type(game), "to_act", lambda self, st: {0, 1, 2})
+    assert not_your_turn(_row("test-race", 4, state)) == (
+        f"It is not your turn: {NAMES[0]}, {NAMES[1]} and {NAMES[2]} are to play. The total is 0."
+    )

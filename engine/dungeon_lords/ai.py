@@ -292,15 +292,17 @@ def _payday(view: dict[str, Any], legal: list[Any]) -> str:
     me = _me(view)
     cost = _upkeep(me)
     releases = [a for a in legal if a.startswith("release")]
+    # 'pay' (Cockatrices with food), else the fewest Cockatrices with Evil that can be paid.
+    pay = next((a for a in legal if a.startswith("pay")), None)
     if not releases:
-        return "pay"
+        return pay or "pay"
     pal = _paladin(view)
     over = me["evil"] < pal <= me["evil"] + cost.get("evil", 0)
     evil_of = {m["id"]: _monster_upkeep(m["id"], m.get("expert")).get("evil", 0) for m in me["monsters"]}
     heavy = [a for a in releases if evil_of.get(a.split()[1], 0) > 1]
-    if "pay" in legal and not (over and heavy):
-        return "pay"
-    if "pay" in legal:
+    if pay and not (over and heavy):
+        return pay
+    if pay:
         return min(heavy, key=lambda a: MONSTERS[a.split()[1]]["rank"])
     return _release(me, releases)
 

@@ -288,23 +288,46 @@ def pay(state: State, seat: int, cost: dict[str, int], ev: list[Event]) -> None:
                 p["traps"].remove(weakest)
                 state["trap_discard"].append(weakest)
         elif k == "monster":
-            # Monster Catapult: the cheapest monster is loaded (discarded). From revision 3 never
-            # one sent into this battle ('busy'): it fights on the tile (house decision 48).
             for _ in range(v):
-                ready = [m for m in p["monsters"] if m["up"] is not False and not m.get("pet")]
-                home = [m for m in ready if m["up"] is True]
-                pick = home if home and rules_revision(state) >= 3 else ready
-                loaded = min(pick, key=lambda m: MONSTERS[m["id"]]["rank"])
-                p["monsters"].remove(loaded)
-                if rules_revision(state) >= 3:
-                    # A discarded tile goes to the discard pile, whatever discarded it: the
-                    # festival may hire it ("It does not matter whether it was discarded because
-                    # no one chose it ... or whether it was discarded for some other reason").
-                    state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(
-                        loaded["id"]
-                    )
+                load_catapult(state, seat)
         else:
             p[k] -= v
+
+
+def load_catapult(state: State, seat: int, mid: str | None = None) -> str:
+    """Load the Monster Catapult: the monster is discarded at once ("set it on the Trap Card so
+    you can remember if the catapult is loaded with a little monster or a big monster").
+    ``mid`` names the monster (revision 4: the lord chooses); without it the cheapest. From
+    revision 3 never one sent into this battle ('busy'): it fights on the tile (decision 48).
+    Returns the id of the monster loaded."""
+    p = state["players"][seat]
+    ready = [m for m in p["monsters"] if m["up"] is not False and not m.get("pet")]
+    home = [m for m in ready if m["up"] is True]
+    pick = home if home and rules_revision(state) >= 3 else ready
+    named = [m for m in pick if m["id"] == mid]
+    # Of two alike, the one without an Expertise Tile goes (its tile would be discarded too).
+    loaded = (
+        min(named, key=lambda m: bool(m.get("expert")))
+        if named
+        else min(pick, key=lambda m: MONSTERS[m["id"]]["rank"])
+    )
+    p["monsters"].remove(loaded)
+    if rules_revision(state) >= 3:
+        # A discarded tile goes to the discard pile, whatever discarded it: the festival may
+        # hire it ("It does not matter whether it was discarded because no one chose it ...
+        # or whether it was discarded for some other reason").
+        state.setdefault("discard", {"monsters": [], "rooms": []})["monsters"].append(loaded["id"])
+    return str(loaded["id"])
+
+
+def catapult_damage(state: State, loaded: str | None) -> int:
+    """The Monster Catapult's damage this Year: a big monster's figure when it is loaded with
+    one (revision 4, house decision 51), otherwise the little monster's."""
+    trap = TRAPS["catapult"]
+    y = state["year"] - 1
+    if rules_revision(state) >= 4 and loaded and MONSTERS[loaded].get("big"):
+        return int(trap["dmg_big"][y])
+    return int(trap["dmg"][y])
 
 
 def monster_cost(mid: str, alt: bool = False) -> dict[str, int]:

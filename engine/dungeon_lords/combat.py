@@ -259,15 +259,15 @@ class Battle:
         if self.plan.get("if", {}).get("installed") == "last":
             springs = cards + installed  # the player orders the traps ('installed:last')
         icons = max(0, sum(trap_icons(a) for a in self.real()) - self.minus)
+        loads = list(self.plan.get("installed_loads", []))
         for i, (tid, was_installed) in enumerate(springs):
             t = TRAPS[tid]
+            loaded = None
             if was_installed:
                 self.say(f"The trap installed on {self.tile} springs.")
+                loaded = loads.pop(0) if loads else None  # loaded when it was installed
             else:
-                self.p["traps"].remove(tid)
-                self.rule(board.pay, self.seat, t["cost"][self.year - 1])
-                if self.room and not ROOMS[self.room].get("combat", {}).get("no_surcharge"):
-                    self.p["gold"] -= RULES["room_trap_surcharge"]
+                loaded = self.play_card(tid)
             self.state["trap_discard"].append(tid)
             line = self.line()
             if not line:
@@ -295,8 +295,13 @@ class Battle:
             else:
                 # 'at n' in the plan aims the first Trap Card played (not an installed trap).
                 first_card = i == min((k for k, (_, inst) in enumerate(springs) if not inst), default=-1)
-                target_idx = self.choose_trap_target(line, 0 if first_card else 1)
-                dmg[target_idx] = t["dmg"][y]
+                want = self.plan.get("target") if first_card else None
+                if was_installed and self.rev >= 4:
+                    want = self.plan.get("installed_at")  # 'installed@n': "an adventurer of your choice"
+                target_idx = self.choose_trap_target(line, want)
+                dmg[target_idx] = (
+                    board.catapult_damage(self.state, loaded) if tid == "catapult" else t["dmg"][y]
+                )
             self.say(f"{who(self.seat)} springs {t['name']}.")
             # Thieves: remove one point per trap icon, starting with the damage aimed at the front.
             for k in range(len(dmg)):
@@ -321,9 +326,26 @@ class Battle:
                         self.no_heal = True
                         self.say("The dart hits a priest: no healing this round.")
 
-    def choose_trap_target(self, line: list[Adv], i: int) -> int:
-        want = self.plan.get("target")
-        if want is not None and i == 0 and 0 <= want - 1 < len(line):
+    def play_card(self, tid: str) -> str | None:
+        """A Trap Card from the hand: it is paid (in a room 1 gold more); returns the monster
+        loaded into a Monster Catapult, which the lord names from revision 4 ('load troll',
+        house decision 51)."""
+        self.p["traps"].remove(tid)
+        cost = dict(TRAPS[tid]["cost"][self.year - 1])
+        loaded = None
+        if cost.get("monster") and self.rev >= 4:
+            cost.pop("monster")
+            loaded = board.load_catapult(self.state, self.seat, self.plan.get("load"))
+            self.say(f"{who(self.seat)} loads the Monster Catapult with the {MONSTERS[loaded]['name']}.")
+        self.rule(board.pay, self.seat, cost)
+        if self.room and not ROOMS[self.room].get("combat", {}).get("no_surcharge"):
+            self.p["gold"] -= RULES["room_trap_surcharge"]
+        return loaded
+
+    def choose_trap_target(self, line: list[Adv], want: int | None) -> int:
+        """The place in line a trap of "an adventurer of your choice" hits: the one the plan
+        names while someone stands there, otherwise the automatic choice."""
+        if want is not None and 0 <= want - 1 < len(line):
             return int(want) - 1
         return line.index(pick_target(line, 1))
 
@@ -367,7 +389,7 @@ class Battle:
                 self.say(f"{who(self.seat)} keeps the monsters and gains 2 Evil.")
         elif eff == "suggestion":
             for s in solid:
-                cost = board.monster_cost(s["id"])
+                cost = self.suggestion_cost(s)
                 if answer.get("suggestion") != "withdraw" and board.can_pay(self.p, cost):
                     self.rule(board.pay, self.seat, cost)
                     self.say(
@@ -489,6 +511,23 @@ class Battle:
                 self.p["party"].insert(0, self.hypno)
             self.hypno = None
 
+    def suggestion_cost(self, s: dict[str, Any]) -> dict[str, int]:
+        """What keeping a sent monster costs under Suggestion. From revision 4 its Expertise
+        surcharge too ("every time you must pay its cost ... as though the extra symbol were
+        printed on the Monster Tile"), and a Cockatrice is paid with food while it lasts,
+        otherwise with Evil ("pay 1 Food or pay 1 Evil when paying his cost")."""
+        if self.rev < 4:
+            return board.monster_cost(s["id"])
+        own = self.own_monster(s) or {}
+        surcharge = OPPS["expertise"].get(own.get("expert") or "", {})
+        for way in board.cost_ways(s["id"]):
+            cost = board.monster_cost(s["id"], way)
+            for k, v in surcharge.items():
+                cost[k] = cost.get(k, 0) + v
+            if board.can_pay(self.p, cost):
+                break
+        return cost
+
     def can_strike(self, opt: dict[str, Any]) -> bool:
         """Whether an attack option finds someone it may hit in the line as it stands."""
         line = self.line()
@@ -563,10 +602,17 @@ class Battle:
                 self.poison.append((target, int(opt["poison"])))
             return True
         if kind == "split":
+            hit: Adv | None = None
             for k in range(2):
-                if self.line():
+                line = self.line()
+                if self.rev >= 4 and hit is not None:
+                    # "1 and 1 to any two": the second point goes to another adventurer while
+                    # there is one (revision 3 could hit the same one twice).
+                    line = [a for a in line if a is not hit] or line
+                if line:
                     d = dmg + (first_bonus if k == 0 else 0)
-                    self.hurt(self.aimed(self.line(), d, aim if k == 0 else None), d, name, monster=True)
+                    hit = self.aimed(line, d, aim if k == 0 else None)
+                    self.hurt(hit, d, name, monster=True)
             return True
         raise AssertionError(kind)
 

@@ -239,8 +239,17 @@ def install_options(state: State, seat: int, space: int) -> list[str]:
     for tid in dict.fromkeys(state["opps"].get("traps", [])):
         for c in install_cells(p):
             if board.can_pay(p, install_cost(state, seat, tid, c, space)):
-                out.append(f"install {tid} {c}")
+                out += [f"install {tid} {c}{' ' + m if m else ''}" for m in catapult_loads(state, seat, tid)]
     return out
+
+
+def catapult_loads(state: State, seat: int, tid: str) -> list[str | None]:
+    """The monsters a Monster Catapult installed now may be loaded with (revision 4: the
+    lord chooses, house decision 51); [None] for another trap or an older game."""
+    if not TRAPS[tid]["cost"][state["year"] - 1].get("monster") or rules_revision(state) < 4:
+        return [None]
+    p = state["players"][seat]
+    return list(dict.fromkeys(m["id"] for m in p["monsters"] if m["up"] is True and not m.get("pet")))
 
 
 def do_install(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) -> None:
@@ -254,9 +263,14 @@ def do_install(g: Any, state: State, seat: int, words: list[str], ev: list[Event
             "Install one of the traps on offer on an unconquered tile you can pay for, or 'install none'."
         )
     tid, c = words[1], words[2]
-    board.pay(state, seat, install_cost(state, seat, tid, c, t["space"]), ev)
+    cost = install_cost(state, seat, tid, c, t["space"])
+    load = None
+    if len(words) == 4:
+        cost.pop("monster")
+        load = board.load_catapult(state, seat, words[3])
+    board.pay(state, seat, cost, ev)
     state["opps"]["traps"].remove(tid)
-    state["players"][seat]["installed"].append({"trap": tid, "cell": c})
+    state["players"][seat]["installed"].append({"trap": tid, "cell": c, **({"load": load} if load else {})})
     log(state, ev, f"{who(seat)} installs a {TRAPS[tid]['name']} on {c}.")
     state["task"] = None
 
@@ -283,15 +297,23 @@ def do_expert(g: Any, state: State, seat: int, words: list[str], ev: list[Event]
         fail(state, seat, t["loc"], ev, "declined")
         state["task"] = None
         return
-    mid = words[1] if len(words) == 2 else ""
+    mid = words[1] if len(words) in (2, 3) else ""
+    ways = board.cost_ways(mid) if mid in MONSTERS else []
+    if len(words) == 3 and rules_revision(state) >= 4 and len(ways) > 1:
+        # Revision 4: the lord says how the Cockatrice is paid ('hire cockatrice evil'),
+        # "you can either pay 1 Food or pay 1 Evil when paying his cost".
+        ways = [words[2] == "evil"]
+    elif len(words) == 3:
+        mid = ""
     if mid not in state["offer"]["monsters"] or not can_hire_expert(state, seat, mid, t["space"]):
         raise IllegalAction("Hire an expert monster on offer that you can pay for, or 'hire none'.")
-    # House rule: a Cockatrice is paid with food when you can, otherwise with Evil.
+    # Without a word, a Cockatrice is paid with food when you can, otherwise with Evil.
     cost = next(
-        c
-        for c in (expert_cost(state, seat, mid, t["space"], alt) for alt in board.cost_ways(mid))
-        if board.can_pay(p, c)
+        (c for c in (expert_cost(state, seat, mid, t["space"], alt) for alt in ways) if board.can_pay(p, c)),
+        None,
     )
+    if cost is None:
+        raise IllegalAction(f"You cannot pay for an expert {MONSTERS[mid]['name']} that way.")
     if MONSTERS[mid].get("eats"):
         board.feed_demon(state, seat, ev)
     board.pay(state, seat, cost, ev)

@@ -25,6 +25,7 @@ from . import (
     expansion,
     festival,
     guide,
+    hidden,
     notation,
     plan_chooser,
     plans,
@@ -405,7 +406,9 @@ class DungeonLords(core.Game):
         state["phase"] = "plan"
         for s in fighters:
             only = list(itertools.islice(plans.each(state, s), 2))
-            if len(only) == 1:
+            # A lord who holds Trap Cards or a face-down pet plans himself (revision 4): whether
+            # his plan is the only one depends on what they are.
+            if len(only) == 1 and hidden.may_enter_for(state, s):
                 c["plans"][str(s)] = only[0]
 
     def _combat_round(self, state: State, ev: list[Event]) -> None:
@@ -423,7 +426,9 @@ class DungeonLords(core.Game):
             plan = parse_plan(text)
             if plan["tile"] not in board.battle_tiles(p):
                 plan["tile"] = board.battle_tiles(p)[0]
-            plan["installed"] = [it["trap"] for it in p.get("installed", []) if it["cell"] == plan["tile"]]
+            here = [it for it in p.get("installed", []) if it["cell"] == plan["tile"]]
+            plan["installed"] = [it["trap"] for it in here]
+            plan["installed_loads"] = [it.get("load") for it in here]
             festival.drop_installed(p, plan["tile"])  # an installed trap springs in the first battle there
             festival.use_combat_pet(self, state, s, plan, ev)
             sent = []
@@ -529,6 +534,12 @@ class DungeonLords(core.Game):
         # Completing secret choices reveals them: only undo while the phase is unchanged.
         return bool(before["rng"]["n"] == after["rng"]["n"] and before["phase"] == after["phase"]
                     and before["round"] == after["round"] and str(action).split()[0] not in ("orders", "keep", "fight", "bid", "pass", "discard", "look"))  # fmt: skip
+
+    def may_play_for(self, state: State, seat: int, action: Any) -> bool:
+        # Never where the seat's list of moves reads its Trap Cards or face-down pets.
+        if hidden.choice_reads_hidden(state, seat):
+            return False
+        return super().may_play_for(state, seat, action)
 
     def pass_action(self, state: State, seat: int) -> Any:
         acts = self.legal_actions(state, seat)

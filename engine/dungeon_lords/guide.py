@@ -40,7 +40,8 @@ BOARDS = {
     "rent": "Rent Rooms: a room in town (no tax, no room points); III pays 1 gold, I may take that gold",
 }
 PHASE = {
-    "inacc": "Game start: you drew 3 Orders Cards. Keep one; the other two cannot be played in season 1.",
+    "inacc": "Game start: each lord drew 3 Orders Cards and keeps one; the other two cannot be played in "
+    "season 1.",
     "dummy": "Two players: the non-player gives orders too, blocking spaces. The starting player picks "
     "its third order.",
     "production": "Production: everyone uses their Year-1 rooms at once. A room takes free imps (Troll "
@@ -49,10 +50,11 @@ PHASE = {
     "more evil), then the next; 0 imps gets nothing; all imps sent are busy this season.",
     "prize": "Festival: the lords choose their prizes, most imps first.",
     "pet_pass": "Pet Phase: everyone passes one face-down pet to the left, in secret.",
-    "pet_discard": "Pet Phase: everyone discards one pet, in secret; you keep the rest face down (1 point "
+    "pet_discard": "Pet Phase: everyone discards one pet, in secret; the rest stay face down (1 point "
     "each at the end if never used).",
-    "payday": "Pay Day: every lord pays each monster its cost again (an expert its surcharge too), or "
-    "releases monsters (Evil +1 each) until the rest can be paid.",
+    "payday": "Pay Day: every lord pays each monster its cost again (an expert its surcharge too; a "
+    "Cockatrice with food or Evil, as he chooses), or releases monsters (Evil +1 each) until the rest can "
+    "be paid.",
 }
 TASK = {
     "dig": "Dig Tunnels: each free imp (up to {cap}) digs one tunnel, free; the imps are busy until "
@@ -69,7 +71,8 @@ TASK = {
     "a conquered mark (3 imps for a room); actions may not be mixed. Tool Shed: rooms next to it "
     "need 1 imp less; Foyer: 1 point + 1 per room next to it; Dark Tunnel: fatigue counts double there; "
     "Secret Passage: ignored by taxes and counts; Mithril Vein: 2 more imps may mine.",
-    "install": "Install Traps: put a Trap Card on a tile; it springs in the first battle there.",
+    "install": "Install Traps: put a Trap Card on a tile; it springs in the first battle there (a Monster "
+    "Catapult is loaded now with the monster you choose).",
     "expert": "Hire Expert Monster: a monster with its surcharge for good; its first attack each Year "
     "deals 2 more.",
     "rent": "Rent Rooms: a room in town beside your dungeon: no tax, no room points.",
@@ -129,7 +132,7 @@ def _choices(g: Any, state: State, seat: int) -> str:
     t = state.get("task") or {}
     head = ""
     if ph in ("resolve", "payday") and t.get("type") in TASK:
-        cost = board.cost_text(tasks.payday_cost(state["players"][seat]))
+        cost = board.cost_text(tasks.payday_bill(state, seat))
         head = TASK[t["type"]].format(cap=t.get("cap", "?"), cost=cost) + " "
         if t.get("type") == "dig" and t.get("n"):
             head += f"Dug so far: {t['n']}. "
@@ -212,7 +215,7 @@ def _mine(state: State, seat: int) -> str:
             f"Evil {p['evil']} (paladin at {board.EVIL['paladin']}), {_n(len(p['monsters']), 'monster')}, "
             f"{_n(len(p['traps']), 'Trap Card')}.")  # fmt: skip
     nxt = {"taxes": "Taxes (1 gold per 2 tiles, rounded up; -3 points per gold unpaid)",
-           "payday": f"Pay Day (your monsters cost {board.cost_text(tasks.payday_cost(p))})",
+           "payday": f"Pay Day (your monsters cost {board.cost_text(tasks.payday_bill(state, seat))})",
            "special": "a Special Event"}.get(state.get("next_event") or "")  # fmt: skip
     if nxt and state["phase"] not in ("plan", "over"):
         line += f" Next season: {nxt}."

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Choice, IllegalAction, State
+from engine.core import Choice, IllegalAction, State, rules_revision
 
 from . import board, festival
 from .data import IMPROVED, LOC, LOC_IDS, MONSTERS, PETS, ROOMS, RULES, TRAPS
@@ -21,10 +21,10 @@ IF_SPELL = (
     "installed:first",
     "installed:last",
 )
-PLAN_WORDS = ("trap", "send", "at", "pet")
+PLAN_WORDS = ("trap", "send", "at", "pet", "load")
 VERBS = (
     "keep", "dummy", "orders", "dig", "mine", "hire", "build", "return", "use", "release", "harvest",
-    "look", "put", "improve", "deconquer", "install", "rent", "bid", "prize", "pass", "discard", "pet",
+    "look", "put", "improve", "deconquer", "install", "rent", "bid", "prize", "pass", "discard", "pet", "pay",
 )  # fmt: skip
 EXAMPLES = {
     "keep": "keep mine", "dummy": "dummy monster", "orders": "orders food mine dig", "dig": "dig B2",
@@ -32,9 +32,9 @@ EXAMPLES = {
     "use": "use mint", "release": "release goblin", "harvest": "harvest 2", "look": "look 3",
     "put": "put 1", "improve": "improve C2 shed", "deconquer": "deconquer C1", "install": "install stone C2",
     "rent": "rent mint", "bid": "bid 2", "prize": "prize food", "pass": "pass hen", "discard": "discard hen",
-    "pet": "pet hen",
+    "pet": "pet hen", "pay": "pay evil 1",
 }  # fmt: skip
-PLAN_FORM = "'fight C1 [trap stone] [at 2] [send troll goblin+]'"
+PLAN_FORM = "'fight C1 [trap stone] [at 2] [load goblin] [send troll goblin+]'"
 
 
 def send_token(w: str) -> bool:
@@ -43,6 +43,12 @@ def send_token(w: str) -> bool:
     if at and not (board.is_number(aim) and 1 <= int(aim) <= 9):
         return False
     return body.rstrip("+") in MONSTERS and body.count("+") <= 1 and (body.endswith("+") or "+" not in body)
+
+
+def installed_aim(w: str) -> int | None:
+    """'installed@2': the trap installed on the tile aims at the 2nd in line (revision 4)."""
+    head, at, n = w.partition("@")
+    return int(n) if head == "installed" and at and board.is_number(n) and 1 <= int(n) <= 9 else None
 
 
 def rented(w: str) -> bool:
@@ -106,7 +112,12 @@ def parse_fight(words: list[str]) -> str:
             mode = w
         elif mode == "pet" and out[-1] == "pet" and w in PETS and PETS[w]["when"] == "combat":
             pass
-        elif w in ("trap", "send", "at"):
+        elif installed_aim(w) is not None:
+            if any(installed_aim(x) is not None for x in out):
+                raise IllegalAction("The installed trap is aimed twice in the plan.")
+        elif mode == "load" and out[-1] == "load" and w in MONSTERS:
+            pass
+        elif w in ("trap", "send", "at", "load"):
             if w in out:
                 raise IllegalAction(f"'{w}' appears twice in the plan.")
             mode = w
@@ -149,13 +160,15 @@ def shape_ok(verb: str, args: list[str]) -> bool:
         "put": num,
         "improve": n == 2 and board.is_cell(a0) and args[1] in IMPROVED,
         "deconquer": n == 1 and board.is_cell(a0),
-        "install": args == ["none"] or (n == 2 and a0 in TRAPS and board.is_cell(args[1])),
+        "install": args == ["none"]
+        or (n in (2, 3) and a0 in TRAPS and board.is_cell(args[1]) and (n == 2 or args[2] in MONSTERS)),
         "rent": n == 1 and (a0 in ROOMS or a0 in ("gold", "none")),
         "bid": num,
         "prize": prize_shape(args),
         "pass": n == 1 and a0 in PETS,
         "discard": n == 1 and a0 in PETS,
         "pet": n in (1, 2) and a0 in PETS and (n == 1 or board.is_cell(args[1])),
+        "pay": n == 2 and a0 == "evil" and board.is_number(args[1]),
     }
     return bool(shapes[verb])
 
@@ -189,8 +202,12 @@ def parse_plan(text: str) -> dict[str, Any]:
     for w in words[2:]:
         if w in IF_SPELL:
             plan.setdefault("if", {})[w.split(":")[0]] = w.split(":")[1]
+        elif installed_aim(w) is not None:
+            plan["installed_at"] = installed_aim(w)
         elif w in PLAN_WORDS:
             mode = w
+        elif mode == "load":
+            plan["load"] = w
         elif mode == "pet":
             plan["pet"] = w
         elif mode == "trap":
@@ -327,7 +344,15 @@ def _pay(state: State, seat: int | None, words: list[str]) -> str:
 
     if seat is None:
         return "Pay every monster"
-    return f"Pay every monster: {cost_words(tasks.payday_cost(state['players'][seat]))}"
+    n = int(words[2]) if len(words) == 3 else 0
+    choose = rules_revision(state) >= 4 and tasks.cockatrices(state["players"][seat])
+    cost = cost_words(tasks.payday_bill(state, seat, n if choose else None))
+    if n:
+        which = "a Cockatrice" if n == 1 else f"{n} Cockatrices"
+        return f"Pay every monster, {which} with Evil: {cost}"
+    if choose:
+        return f"Pay every monster, Cockatrices with food: {cost}"
+    return f"Pay every monster: {cost}"
 
 
 def _keep(state: State, seat: int | None, words: list[str]) -> str:
@@ -365,7 +390,18 @@ def _install(state: State, seat: int | None, words: list[str]) -> str:
         if seat is not None
         else {}
     )
+    if len(words) == 4:  # a Monster Catapult and the monster it is loaded with
+        cost.pop("monster", None)
+        paid = f" and {cost_words(cost)}" if any(cost.values()) else ""
+        return (
+            f"Install {TRAPS[words[1]]['name']} on {words[2]}, loaded with the {load_words(words[3])}{paid}"
+        )
     return f"Install {TRAPS[words[1]]['name']} on {words[2]} for {cost_words(cost)}"
+
+
+def load_words(mid: str) -> str:
+    """'Troll (a big monster)': what the catapult's load is, in the rulebook's words."""
+    return f"{MONSTERS[mid]['name']} ({'a big' if MONSTERS[mid].get('big') else 'a little'} monster)"
 
 
 def _rent(state: State, seat: int | None, words: list[str]) -> str:
@@ -414,6 +450,10 @@ def _fight(state: State, seat: int | None, words: list[str]) -> str:
         parts.append("spring " + " and ".join(TRAPS[t]["name"] for t in plan["traps"]))
     else:
         parts.append("no trap")
+    if plan.get("load"):
+        parts.append(f"load the catapult with the {MONSTERS[plan['load']]['name']}")
+    if plan.get("installed_at"):
+        parts.append(f"the installed trap aims at the {_nth(plan['installed_at'])} in line")
     if plan["send"]:
         parts.append(
             "send " + ", ".join(MONSTERS[m]["name"] + (" (2nd attack)" if o else "") for m, o in plan["send"])
@@ -423,6 +463,10 @@ def _fight(state: State, seat: int | None, words: list[str]) -> str:
     if plan["pet"]:
         parts.append(f"with {PETS[plan['pet']]['name']}")
     return "; ".join(parts)
+
+
+def _nth(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 _LABELS: dict[str, Any] = {
@@ -466,6 +510,9 @@ def segments(state: State, seat: int, action: Any) -> list[tuple[str, str]]:
         ]
     if verb == "install" and len(words) == 3:
         return [(words[1], fit(f"Install {TRAPS[words[1]]['name']}")), (words[2], label)]
+    if verb == "install" and len(words) == 4:  # the trap, its square, the catapult's load
+        where = fit(f"Install {TRAPS[words[1]]['name']} on {words[2]}")
+        return [(words[1], fit(f"Install {TRAPS[words[1]]['name']}")), (words[2], where), (words[3], label)]
     if verb == "improve" and len(words) == 3:
         return [(words[1], f"Improve the tunnel on {words[1]}"), (words[2], label)]
     if verb == "prize" and words[1] in ("dig", "room") and len(words) > 2:
@@ -607,4 +654,6 @@ def step_prompt(state: State, prefix: list[str]) -> str:
     task = state.get("task") or {}
     kind = "production" if state["phase"] == "production" else str(task.get("type") or state["phase"])
     pair = STEP_PROMPTS.get(kind)
+    if kind == "install" and len(prefix) == 2:
+        return "Install Traps: choose the monster loaded into the catapult (discarded now)."
     return (pair[min(len(prefix), 1)] if pair else "") or "Choose your move."

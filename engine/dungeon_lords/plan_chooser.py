@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Choice, IllegalAction, State
+from engine.core import Choice, IllegalAction, State, rules_revision
 
 from . import board, plans
 from .data import MONSTERS, PETS, ROOMS, RULES, TRAPS
-from .notation import IF_SPELL, describe, fit, parse_plan, pet_words
+from .notation import IF_SPELL, describe, fit, load_words, parse_plan, pet_words
 
 STALE = "That choice is no longer open; open your moves again."
 ORD = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -31,6 +31,8 @@ ANSWERS = {
 PARTS = {
     "trap": "Spring a Trap Card",
     "at": "Aim the first Trap Card at an adventurer",
+    "load": "Choose the monster loaded into the Monster Catapult",
+    "installed": "Aim the trap installed here at an adventurer",
     "send": "Send a monster",
     "aim": "Aim a monster sent at an adventurer",
     "pet": "Bring a combat pet",
@@ -39,7 +41,8 @@ PARTS = {
 
 
 def _new(tile: str) -> dict[str, Any]:
-    return {"tile": tile, "traps": [], "at": None, "send": [], "aims": {}, "pet": None, "if": []}
+    return {"tile": tile, "traps": [], "at": None, "load": None, "iat": None, "send": [], "aims": {}, "pet": None,
+            "if": []}  # fmt: skip
 
 
 def text(plan: dict[str, Any]) -> str:
@@ -49,6 +52,10 @@ def text(plan: dict[str, Any]) -> str:
         out += ["trap", *plan["traps"]]
     if plan["at"] is not None:
         out += ["at", str(plan["at"])]
+    if plan.get("load"):
+        out += ["load", plan["load"]]
+    if plan.get("iat") is not None:
+        out.append(f"installed@{plan['iat']}")
     if plan["send"]:
         out.append("send")
         for i, tok in enumerate(plan["send"]):
@@ -161,6 +168,8 @@ def _items(state: State, seat: int, plan: dict[str, Any], part: str) -> list[tup
             out.append(
                 (f"at-{n}", fit(f"The first Trap Card aims at {_who(state, seat, n)}"), _with(plan, "at", n))
             )
+    elif part in ("load", "installed"):
+        out += _new_items(state, seat, plan, part)
     elif part == "send":
         sent = [t.rstrip("+") for t in plan["send"]]
         up = [m["id"] for m in p["monsters"] if m["up"] is True]
@@ -189,6 +198,31 @@ def _items(state: State, seat: int, plan: dict[str, Any], part: str) -> list[tup
             if a.split(":")[0] not in asked and (installed or not a.startswith("installed:")):
                 out.append((a, ANSWERS[a], _with(plan, "if", a)))
     return [(t, lbl, new) for t, lbl, new in out if not isinstance(new, dict) or _legal(state, seat, new)]
+
+
+def _new_items(state: State, seat: int, plan: dict[str, Any], part: str) -> list[tuple[str, str, Any]]:
+    """Revision 4's parts: the monster loaded into a Monster Catapult played from the hand
+    ("loaded with a little monster or a big monster"), and the aim of a trap installed on
+    the tile that hits "an adventurer of your choice"."""
+    p = state["players"][seat]
+    if rules_revision(state) < 4:
+        return []
+    if part == "load" and plan["load"] is None and "catapult" in plan["traps"]:
+        home = [m["id"] for m in p["monsters"] if m["up"] is True and not m.get("pet")]
+        out = []
+        for mid in dict.fromkeys(home):
+            dmg = board.catapult_damage(state, mid)
+            label = fit(f"Load the catapult with the {load_words(mid)}: {dmg} damage")
+            out.append((f"load-{mid}", label, _with(plan, "load", mid)))
+        return out
+    here = [it["trap"] for it in p.get("installed", []) if it["cell"] == plan["tile"]]
+    if part == "installed" and plan["iat"] is None and any(TRAPS[t]["target"] == "choice" for t in here):
+        name = next(TRAPS[t]["name"] for t in here if TRAPS[t]["target"] == "choice")
+        return [
+            (f"iat-{n}", fit(f"The installed {name} aims at {_who(state, seat, n)}"), _with(plan, "iat", n))
+            for n in _aims(state, seat, "choice")
+        ]
+    return []
 
 
 def _aim_items(state: State, seat: int, plan: dict[str, Any], i: int) -> list[tuple[str, str, Any]]:
@@ -242,6 +276,8 @@ def path(state: State, seat: int, action: str) -> list[tuple[str, str]]:
     toks = [plan["tile"]]
     toks += [x for tid in plan["traps"] for x in ("trap", f"trap-{tid}")]
     toks += ["at", f"at-{plan['target']}"] if plan["target"] is not None else []
+    toks += ["load", f"load-{plan['load']}"] if plan.get("load") else []
+    toks += ["installed", f"iat-{plan['installed_at']}"] if plan.get("installed_at") else []
     for mid, opt in plan["send"]:
         toks += ["send", f"send-{mid}{'+' * opt}"]
     for i, n in sorted(plan.get("aim", {}).items()):

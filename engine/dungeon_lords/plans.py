@@ -48,6 +48,7 @@ def _check(state: State, seat: int, plan: dict[str, Any], tiles: list[str]) -> N
             raise IllegalAction(
                 "The Monster Catapult needs a monster of yours that is not sent into this battle."
             )
+    _check_new_words(state, p, plan)
     limit = RULES["monster_limit"]["room" if room else "tunnel"]
     sent_ids = [m for m, _ in plan["send"]]
     if plan["pet"] == "babygolem" and rules_revision(state) >= 3:
@@ -66,6 +67,35 @@ def _check(state: State, seat: int, plan: dict[str, Any], tiles: list[str]) -> N
         up.remove(mid)
         if opt >= len(MONSTERS[mid]["options"]):
             raise IllegalAction(f"The {MONSTERS[mid]['name']} has only one way to attack.")
+
+
+def _check_new_words(state: State, p: dict[str, Any], plan: dict[str, Any]) -> None:
+    """Revision 4's plan words: the monster loaded into the Monster Catapult ('load troll')
+    and the aim of a trap installed on the tile ('installed@2')."""
+    if rules_revision(state) < 4:
+        if plan.get("load") or plan.get("installed_at"):
+            raise IllegalAction(
+                "This game began under older rules: the catapult and installed traps are automatic."
+            )
+        return
+    mid = plan.get("load")
+    if mid is not None:
+        if "catapult" not in plan["traps"]:
+            raise IllegalAction("Only a Monster Catapult played from your hand is loaded in the plan.")
+        home = [m["id"] for m in p["monsters"] if m["up"] is True and not m.get("pet")]
+        for sent, _ in plan["send"]:
+            if sent in home:
+                home.remove(sent)
+        if mid not in home:
+            name = MONSTERS.get(mid, {}).get("name", mid)
+            raise IllegalAction(
+                f"Load the catapult with a monster at home that is not sent: you have no {name} left."
+            )
+    if plan.get("installed_at") is not None and not any(
+        it["cell"] == plan["tile"] and TRAPS[it["trap"]]["target"] == "choice"
+        for it in p.get("installed", [])
+    ):
+        raise IllegalAction("No trap that lets you choose its victim is installed on that tile.")
 
 
 def options(state: State, seat: int) -> list[str]:

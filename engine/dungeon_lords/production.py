@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core import Event, IllegalAction, State, rules_revision
 
-from . import board, festival
+from . import board, festival, hidden
 from .board import log, who
 from .data import MONSTERS, ROOMS, RULES, TRAPS
 
@@ -85,7 +85,14 @@ def actions(state: State, seat: int) -> list[str]:
 
 def start(state: State, ev: list[Event]) -> None:
     state["phase"] = "production"
-    state["done"] = [s for s in range(state["seats"]) if not actions(state, s)]
+    state["done"] = [s for s in range(state["seats"]) if finished(state, s)]
+
+
+def finished(state: State, seat: int) -> bool:
+    """Whether the seat's Production ends by itself: nothing left to use, and (revision 4)
+    no face-down pet whose use the table cannot rule out (a building pet is used here, and
+    stopping only for the lords who hold one would show who does)."""
+    return not actions(state, seat) and hidden.may_enter_for(state, seat)
 
 
 def produce(state: State, seat: int, words: list[str], ev: list[Event]) -> None:
@@ -155,5 +162,5 @@ def do_produce(g: Any, state: State, seat: int, words: list[str], ev: list[Event
         raise IllegalAction("Say where the new tunnel goes, e.g. 'use toolroom B3', next to your dungeon.")
     else:
         raise IllegalAction("That room takes no coordinate.")
-    if not actions(state, seat):
+    if finished(state, seat):
         state["done"].append(seat)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.core import Event, IllegalAction, State
+from engine.core import Event, IllegalAction, State, rules_revision
 
 from . import board, festival
 from .board import fail, log, who
@@ -149,6 +149,42 @@ def hire_cost(state: State, seat: int, mid: str, space: int, way: str | None = N
 
 def can_hire(state: State, seat: int, mid: str, space: int) -> bool:
     return hire_cost(state, seat, mid, space) is not None
+
+
+def payday_bill(state: State, seat: int, by_evil: int | None = None) -> dict[str, int]:
+    """What Pay Day costs the seat when ``by_evil`` of its Cockatrices are paid with Evil
+    (None: the fewest that make the bill payable, food while it lasts). From revision 4 each
+    Cockatrice is paid as its lord chooses, "You can choose differently each time you pay.
+    (An Expertise Tile will add to whichever cost you choose to pay.)"; earlier revisions
+    chose by the house rule of ``payday_cost``."""
+    p = state["players"][seat]
+    if rules_revision(state) < 4:
+        return payday_cost(p)
+    k = len(cockatrices(p))
+    if by_evil is None:
+        by_evil = next((n for n in range(k + 1) if board.can_pay(p, _bill(p, n))), 0)
+    return _bill(p, min(by_evil, k))
+
+
+def cockatrices(p: dict[str, Any]) -> list[dict[str, Any]]:
+    """The monsters paid with food or Evil as their lord chooses (the Cockatrice)."""
+    return [m for m in p["monsters"] if not m.get("pet") and MONSTERS[m["id"]].get("cost_alt")]
+
+
+def _bill(p: dict[str, Any], by_evil: int) -> dict[str, int]:
+    """Every monster's cost with its Expertise surcharge, ``by_evil`` Cockatrices paid with
+    Evil (which ones does not matter: the surcharge is paid either way)."""
+    total: dict[str, int] = {}
+    alt = 0
+    for m in p["monsters"]:
+        if m.get("pet"):
+            continue
+        way = MONSTERS[m["id"]].get("cost_alt") is not None and alt < by_evil
+        alt += way
+        cost = board.monster_cost(m["id"], way)
+        for k, v in list(cost.items()) + list(OPPS["expertise"].get(m.get("expert") or "", {}).items()):
+            total[k] = total.get(k, 0) + v
+    return total
 
 
 def payday_cost(p: dict[str, Any]) -> dict[str, int]:
@@ -292,8 +328,11 @@ def _do_return(g: Any, state: State, seat: int, words: list[str], ev: list[Event
 
 def _do_payday(g: Any, state: State, seat: int, words: list[str], ev: list[Event]) -> None:
     p = state["players"][seat]
-    if words == ["pay"]:
-        cost = payday_cost(p)
+    if words[0] == "pay" and (len(words) == 1 or rules_revision(state) >= 4):
+        by_evil = int(words[2]) if len(words) == 3 and words[1] == "evil" else None
+        if by_evil is not None and not 1 <= by_evil <= len(cockatrices(p)):
+            raise IllegalAction(f"You have {len(cockatrices(p))} Cockatrice(s) to pay with Evil.")
+        cost = payday_bill(state, seat, by_evil)
         if not board.can_pay(p, cost):
             raise IllegalAction(f"You cannot pay {board.cost_text(cost)}; release a monster first.")
         board.pay(state, seat, cost, ev)
@@ -359,7 +398,11 @@ def _build_options(state: State, seat: int, t: dict[str, Any]) -> list[str]:
 
 def _payday_options(state: State, seat: int, t: dict[str, Any]) -> list[str]:
     p = state["players"][seat]
-    out = ["pay"] if board.can_pay(p, payday_cost(p)) else []
+    out = ["pay"] if board.can_pay(p, payday_bill(state, seat, 0)) else []
+    if rules_revision(state) >= 4:
+        # Each Cockatrice paid with food or Evil: the bills differ only by how many take Evil.
+        k = len(cockatrices(p))
+        out += [f"pay evil {n}" for n in range(1, k + 1) if board.can_pay(p, payday_bill(state, seat, n))]
     return out + [f"release {m}" for m in dict.fromkeys(m["id"] for m in p["monsters"] if not m.get("pet"))]
 
 
@@ -369,7 +412,17 @@ def _expert_options(state: State, seat: int, t: dict[str, Any]) -> list[str]:
         for m in dict.fromkeys(state["offer"]["monsters"])
         if festival.can_hire_expert(state, seat, m, t["space"])
     ]
-    return [f"hire {m}" for m in mons] + ["hire none"]
+    out = []
+    for m in mons:
+        if MONSTERS[m].get("cost_alt") and rules_revision(state) >= 4:
+            # Both ways to pay a Cockatrice, as at the ordinary Hire Monster (house decision 32).
+            p = state["players"][seat]
+            for word, alt in (("food", False), ("evil", True)):
+                if board.can_pay(p, festival.expert_cost(state, seat, m, t["space"], alt)):
+                    out.append(f"hire {m} {word}")
+        else:
+            out.append(f"hire {m}")
+    return out + ["hire none"]
 
 
 Options = Callable[[State, int, dict[str, Any]], list[str]]

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from engine.core import State
 
-REVISION = 3
+REVISION = 4
 
 
 def _to_3(state: State) -> State:
@@ -16,7 +16,14 @@ def _to_3(state: State) -> State:
     return state
 
 
-STEPS: dict[int, Callable[[State], State]] = {3: _to_3}
+def _to_4(state: State) -> State:
+    """Revision 4 (issue 38) changes rules, not the state's shape: a battle plan or a
+    finished Production already entered stands, and the new choices (how each Cockatrice is
+    paid, the catapult's load, the installed dart's aim) are asked from the next move on."""
+    return state
+
+
+STEPS: dict[int, Callable[[State], State]] = {3: _to_3, 4: _to_4}
 
 CHANGES: dict[int, str] = {
     2: "The rules now follow the rulebook's sources: in a 3-player game Year 2 starts to the right of the "
@@ -31,5 +38,15 @@ CHANGES: dict[int, str] = {
         "Secret Passage, Monster Strike says an unpaid monster stays face down, a festival Cockatrice may "
         "be paid with Evil, discarded monsters (Witch Hunt, catapult) can be hired at the festival, and a "
         "rented Training Room is used once a round, also in the Second Year."
+    ),
+    4: (
+        "Nobody's hidden pets or Trap Cards decide any more whether the table waits for them: a lord "
+        "holding a face-down pet or Trap Cards always chooses his battle plan, one holding a face-down "
+        "pet ends his own Production, and the Trap Card given back in the Second Year is always chosen. "
+        "At Pay Day each Cockatrice is paid with food or Evil as you choose, and an Expertise Tile adds to the cost "
+        "chosen; Suggestion charges an expert's surcharge too and lets a Cockatrice be paid with Evil; "
+        "Hire Expert Monster offers both ways to pay a Cockatrice. You aim an installed Poisoned Dart, "
+        "you choose the monster loaded into the Monster Catapult (a big monster hits harder), and the "
+        "Witch's 1 and 1 hit two different adventurers."
     ),
 }

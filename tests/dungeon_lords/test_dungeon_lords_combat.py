@@ -281,9 +281,10 @@ def test_paladin_moves_mid_combat_and_keeps_damage() -> None:
     pal = s["paladins"][0]
     s["players"][0]["evil"] = 12
     s["players"][1]["evil"] = 12
-    pal.update(status="field", at=0)
+    pal.update(status="field", at=0, dmg=2)  # wounded in P1's dungeon earlier this Combat
     fight(s, card="fireball")  # the party conquers: P1 drops to 11; P2 (12) is now strictly more evil
-    assert pal["at"] == 1 and pal["dmg"] >= 0
+    assert pal["at"] == 1, "the paladin moves to the now most evil lord"
+    assert pal["dmg"] == 2, "he keeps the damage he took before moving"
 
 
 def test_kamikaze_imp_discards_an_imp_and_hits_everyone() -> None:

@@ -59,16 +59,26 @@ def test_monster_limit_per_battle() -> None:
 
 
 def test_dummy_never_takes_a_monster_or_room() -> None:
+    # F-dummy: the non-player's minions only block spaces; it never hires a monster or
+    # builds a room. Every state of round 1 from the orders to the round's end is checked:
+    # its minion holds the first Hire Monster space and the offers stay whole.
     s = new(3, seed=12)
     s["dummy"]["cards"] = ["monster", "room", "food"]
     for p in s["players"]:
         p["inacc"] = []
-    offer = list(s["offer"]["monsters"])
+    monsters, rooms = list(s["offer"]["monsters"]), list(s["offer"]["rooms"])
     for seat in range(3):
         s = act(s, seat, "orders rep mine dig")
-    s = ai_until(s, lambda st: st["phase"] in ("production",) or st["round"] == 2)
-    assert s["board"]["monster"][0] == -1 or s["round"] == 2
-    assert s["offer"]["monsters"] == offer or s["round"] == 2
+    resolved = 0
+    while s["round"] == 1:
+        assert s["board"]["monster"][0] == -1, "the non-player's minion holds the first monster space"
+        assert s["offer"]["monsters"] == monsters, "a monster left the offer in a round nobody hired"
+        assert s["offer"]["rooms"] == rooms, "a room left the offer in a round nobody built"
+        assert all(p["monsters"] == [] for p in s["players"])
+        seat = min(G.to_act(s))
+        s, _ = G.apply(s, seat, G.ai_action(s, seat))
+        resolved += 1
+    assert resolved > 0 and s["round"] == 2, "round 1 was played to its end"
 
 
 def test_conquered_tunnels_cannot_be_mined_or_built_on() -> None:

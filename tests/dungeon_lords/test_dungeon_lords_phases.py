@@ -273,7 +273,11 @@ def test_troll_tokens_work_rooms_but_are_not_imps() -> None:
     p["monsters"] = [{"id": "troll", "up": True}, {"id": "troll", "up": True}]
     s = act(s, 0, "use magic")  # two Troll Tokens make a real imp
     assert s["players"][0]["imps"] == 1
-    assert breakdown(s, 0).get("Lord of Imps", 0) >= 0 and s["players"][0]["imps"] == 1
+    # Lord of Imps counts imps, not Troll Tokens: with 1 imp and 2 trolls against a lord
+    # with 2 imps, the title is the other lord's alone (3 points), none for this one.
+    s["players"][1]["imps"] = 2
+    assert breakdown(s, 0).get("Lord of Imps", 0) == 0
+    assert breakdown(s, 1).get("Lord of Imps", 0) == 3
 
 
 # ---- events -------------------------------------------------------------------------------

@@ -84,19 +84,42 @@ def test_the_bard_sings_less_for_each_capture_and_the_view_tells_so() -> None:
     assert G.view(fresh, None) != G.view(s, None)
 
 
+def hidden_reversed(s: dict[str, Any]) -> dict[str, Any]:
+    """``s`` with what nobody sees dealt otherwise: next Years' face-down adventurers and
+    the Trap Card deck in reverse order."""
+    other = copy.deepcopy(s)
+    for y, d in other["decks"].items():
+        if int(y) > other["year"]:
+            d["advs"].reverse()
+    other["trap_deck"].reverse()
+    return other
+
+
 def test_same_public_view_same_public_battle_lines() -> None:
-    """The secrets property on the pairs the reliability run built: a state and the same
-    state with one player's mourning swapped away. Whenever the public views agree, the
-    public events of the same round must agree (before the fix the views agreed and the
-    bard and courage lines did not)."""
+    """The secrets property on the pairs the reliability run built, made real: for each
+    number of captures a player may have mourned, (a) the public can tell it (the view
+    differs from the real one's), and (b) a twin that differs from it only in hidden
+    decks has the same public view and fights the same public battle lines. Before the
+    fix the view agreed for different mourning and the bard lines did not."""
+    pairs = 0
+    bard_lines: set[tuple[str, ...]] = set()
     for seed in SEEDS:
         s, k = bard_battle(seed)
         for mourn in range(0, s["players"][k]["mourn"] + 2):
-            other = copy.deepcopy(s)
-            other["players"][k]["mourn"] = mourn
-            if G.view(other, None) != G.view(s, None):
-                continue  # the public can tell them apart
-            assert plan_round(copy.deepcopy(other))[1] == plan_round(copy.deepcopy(s))[1], (seed, mourn)
+            variant = copy.deepcopy(s)
+            variant["players"][k]["mourn"] = mourn
+            if mourn != s["players"][k]["mourn"]:
+                assert G.view(variant, None) != G.view(s, None), "the public view shows what was mourned"
+            twin = hidden_reversed(variant)
+            if twin == variant:
+                continue  # nothing hidden left to deal otherwise
+            assert G.view(twin, None) == G.view(variant, None)
+            lines = plan_round(copy.deepcopy(variant))[1]
+            assert plan_round(copy.deepcopy(twin))[1] == lines, (seed, mourn)
+            bard_lines.add(tuple(e for e in lines if "sings" in e))
+            pairs += 1
+    assert pairs >= len(SEEDS), "twins differing in hidden decks were compared"
+    assert len(bard_lines) > 1, "mourning changes the bard's song (the pairs are not all alike)"
 
 
 def test_hidden_information_does_not_change_the_battle_lines() -> None:

@@ -23,12 +23,14 @@ G: Any = core.get("dungeon-lords")
 
 
 def _states(n: int, seed: int, every: int = 9) -> list[dict[str, Any]]:
-    """Positions of a game between easy players, early to late (every ``every`` moves)."""
+    """Positions of a game between easy players, early to late (every ``every`` moves,
+    and the first of each phase, so every phase the game reaches is sampled)."""
     st = G.new(n, {}, seed)
-    out, k = [], 0
+    out, k, phase = [], 0, None
     while not G.is_over(st):
-        if k % every == 0:
+        if k % every == 0 or st["phase"] != phase:
             out.append(core.copy_state(st))
+        phase = st["phase"]
         seat = min(G.to_act(st))
         st, _ = G.apply(st, seat, G.ai_action(st, seat))
         k += 1

@@ -468,3 +468,46 @@ def test_a_skipped_turn_leaves_declines_support_or_takes_a_bonus() -> None:
     assert GAME.pass_action(s, 0) == "bonus gold"
     s = _two_undead()
     assert GAME.pass_action(s, 0) == "nosupport"
+
+
+# ---- found by mutation testing (docs/testing.md) -----------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_turn_passes_clockwise_to_whoever_is_still_in_the_round(players: int) -> None:
+    # "the others following in clockwise order ... Then the Dungeon Master to your left
+    # takes their turn": the next one still in the round, however far round the table,
+    # the player himself when nobody else is left.
+    from engine.monster_inn.rules import next_seat
+
+    s = GAME.new(players, None, 1)
+    for seat in range(players):
+        right = (seat - 1) % players
+        assert next_seat(s, seat, [right]) == right
+        assert next_seat(s, seat, [seat]) == seat
+        assert next_seat(s, seat, list(range(players))) == (seat + 1) % players
+
+
+def test_an_empty_supply_gives_no_humanoid_bonus_and_says_so() -> None:
+    # "Whenever you take a Humanoid, you also gain 1 Treasure of your choice from the
+    # supply!": with the supply empty there is none to gain, and the table is told why.
+    from engine.monster_inn.rules import humanoid_bonus
+
+    s = GAME.new(3, None, 1)
+    s["supply"] = {"gold": 0, "gem": 0}
+    before = [dict(p) for p in s["players"]]
+    events: list = []
+    humanoid_bonus(s, 0, events)
+    assert [e.text for e in events] == ["The supply is empty, so Player 1 gets no humanoid bonus."]
+    assert all(e.seat is None for e in events)
+    assert s["players"] == before and s["pending"] is None
+
+
+def test_a_humanoid_with_no_monster_above_is_removed_unrevealed() -> None:
+    # "remove all Humanoids ... who either have a Monster with Support or no Monster
+    # above them and return them to the box without revealing them."
+    from engine.monster_inn.data import HUMANOIDS
+    from engine.monster_inn.rules import column
+
+    hid = next(iter(HUMANOIDS))
+    assert column(None, hid) == ("no monster", 0, False)

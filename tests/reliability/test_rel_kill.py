@@ -22,32 +22,66 @@ from tests.reliability._util import LONG, ROOT, keys, record, size
 
 DRIVER = Path(__file__).with_name("driver.py")
 
-# Posts every owed board the way cogs.common.post_owed does, into a file standing for
-# the threads: one JSON line a message, with the nonce Discord would be given. Run as
-# its own process so it can be killed between the send and the mark, like the bot.
+# Posts every owed board with the bot's own code (cogs.common.post_owed, board_nonce and
+# all) into a file standing for the threads: one JSON line a message, with the nonce the
+# bot gave Discord. Run as its own process so it can be killed between the send and the
+# mark, like the bot.
 POSTER = """
 import asyncio, json, sys
 sys.path.insert(0, {root!r})
+import discord
+from cogs.common import post_owed
 from store import Store
 from tables import Tables
+
+SINK = {sink!r}
+DIE_AFTER = {die_after!r}  # sends; then SIGKILL between the send and the mark (0: never)
+SENT = [0]
+
+class Sent:
+    jump_url = "https://discord.com/channels/1/2/3"
+
+class Thread(discord.abc.Messageable):
+    def __init__(self, gid):
+        self.gid = gid
+    async def _get_channel(self):
+        return self
+    async def send(self, content=None, nonce=None, **kw):
+        since, upto = CURRENT[self.gid]
+        with open(SINK, "a") as f:
+            f.write(json.dumps([nonce, self.gid, since, upto]) + "\\n")
+            f.flush()
+        SENT[0] += 1
+        if SENT[0] == DIE_AFTER:
+            import os, signal
+            os.kill(os.getpid(), signal.SIGKILL)
+        return Sent()
+
+CURRENT = {{}}
+
+class Client:
+    def __init__(self, tables):
+        self.tables = tables
+    def get_channel(self, thread_id):
+        return Thread(thread_id)
+    async def fetch_channel(self, thread_id):
+        return Thread(thread_id)
 
 async def main():
     store = await Store({db!r}).open()
     t = Tables(store)
+    real_owed_board = t.owed_board
+    async def owed_board(gid):  # what the board covers, for the sink; the posting is the bot's
+        update = await real_owed_board(gid)
+        if update is not None:
+            CURRENT[gid] = (await store.posted_moves(gid), update.moves)
+        return update
+    t.owed_board = owed_board
     try:
         for row in await store.games():  # the driver plays without threads: give each one
             if row.thread_id is None:
                 await store.set_refs(row.id, thread_id=row.id)
-        for gid in await t.owed():
-            since = await store.posted_moves(gid)
-            update = await t.owed_board(gid)
-            if update is None:
-                continue
-            nonce = f"lk{{update.game_id % 10**12}}v{{update.version % 10**9}}"
-            with open({sink!r}, "a") as f:
-                f.write(json.dumps([nonce, gid, since, update.moves]) + "\\n")
-                f.flush()
-            await t.mark_posted(update)
+        await post_owed(Client(t))
     finally:
         await store.close()
 
@@ -55,9 +89,10 @@ asyncio.run(main())
 """
 
 
-def post_owed(db: str, sink: Path, kill_after: float | None) -> None:
-    """Post what is owed; SIGKILL the poster after ``kill_after`` seconds if given."""
-    code = POSTER.format(root=str(ROOT), db=str(db), sink=str(sink))
+def post_owed(db: str, sink: Path, kill_after: float | None, die_after: int = 0) -> None:
+    """Post what is owed; SIGKILL the poster after ``kill_after`` seconds if given, or
+    right after its ``die_after``-th board was sent (before it is marked posted)."""
+    code = POSTER.format(root=str(ROOT), db=str(db), sink=str(sink), die_after=die_after)
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stderr=subprocess.PIPE, text=True)
     if kill_after is not None:
         time.sleep(kill_after)
@@ -235,6 +270,7 @@ async def test_kill9_during_moves_loses_nothing(db_target: str, tmp_path: Path) 
         # After every restart the owed boards go out; the poster is killed too, then
         # run again to the end, like a bot killed while posting and restarted.
         post_owed(db, sink, rnd.uniform(0.2, 1.0))
+        post_owed(db, sink, None, die_after=1)  # killed between a send and its mark: resent, one nonce
         post_owed(db, sink, None)
         posted = await check_posted(db, sink)
         if not LONG or runs % 10 == 0:

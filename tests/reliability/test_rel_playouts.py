@@ -1,4 +1,7 @@
-"""Random full games under every option set: each ends, none hangs, none crashes.
+"""Random full games under the games' options: each ends, none hangs, none crashes.
+
+The default run plays every value of every option at least once (a covering set of
+option combinations); the long run (``--long``) plays every combination, ten times each.
 
 The hypothesis games of each game's own tests draw a few seeds a run; a Festival
 Season battle once looped for ever on one of them (an invisible wizard could not
@@ -32,6 +35,19 @@ def option_sets(game: core.Game) -> list[dict[str, Any]]:
     ]
 
 
+def covering(game: core.Game, sets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Option sets, taken in ``sets``' order, until every value of every option is in one."""
+    missing = {(n, v) for n in game.options for v in game.options[n].choices}
+    out: list[dict[str, Any]] = []
+    for opts in sorted(sets, key=lambda o: -len(missing & set(o.items()))):
+        if not missing:
+            break
+        if missing & set(opts.items()):
+            out.append(opts)
+            missing -= set(opts.items())
+    return out or sets[:1]
+
+
 def play(game: core.Game, players: int, seed: int, options: dict[str, Any]) -> None:
     """One random game to its end. In long mode (no pytest timeout) an alarm stops a
     game that hangs inside one move; otherwise the suite's per-test timeout does."""
@@ -57,13 +73,17 @@ def test_random_games_under_every_option_set_end(key: str) -> None:
     sets = option_sets(game)
     rnd = random.Random(f"playouts:{key}")
     rnd.shuffle(sets)
-    games = size(4, max(2_000, 10 * len(sets)))
+    if not LONG:
+        sets = covering(game, sets)
+    games = size(max(4, len(sets)), max(2_000, 10 * len(sets)))
+    played: set[tuple[str, Any]] = set()
     failures: list[str] = []
     t0 = time.perf_counter()
     for i in range(games):
         opts = sets[i % len(sets)]
         players = rnd.randint(game.min_players, game.max_players)
         seed = rnd.randrange(10**6)
+        played |= set(opts.items())
         try:
             play(game, players, seed, opts)
         except Exception as exc:  # noqa: BLE001 - every failure is listed, then the test fails
@@ -80,3 +100,5 @@ def test_random_games_under_every_option_set_end(key: str) -> None:
         seconds=round(time.perf_counter() - t0, 1),
     )
     assert not failures, f"{key}: {len(failures)} of {games} random games failed, e.g. {failures[:3]}"
+    unplayed = {(n, v) for n in game.options for v in game.options[n].choices} - played
+    assert not unplayed, f"{key}: option values never played: {sorted(unplayed, key=str)}"
