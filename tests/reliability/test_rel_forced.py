@@ -49,7 +49,7 @@ def decision(game: core.Game, state: dict[str, Any], seat: int) -> str | None:
 def test_a_move_played_for_a_player_tells_no_other_player_anything(key: str) -> None:
     game = core.get(key)
     rnd = random.Random(f"forced:{key}")
-    games, per_game, tries = size(3, 30), size(4, 20), size(20, 150)
+    games, per_game, tries = size(3, 10), size(4, 8), size(20, 60)
     forced = played = pairs = 0
     problems: list[str] = []
     for g in range(games):
