@@ -205,6 +205,8 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
 
     from cogs.common import DYNAMIC_ITEMS
     from cogs.guide import GUIDE_ITEMS
+    from cogs.hints import HINT_ITEMS
+    from cogs.rematch import REMATCH_ITEMS
     from store import Store
     from tables import Tables
 
@@ -265,7 +267,7 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
             slow = self.get_cog("SlowPlay")
             if slow is not None:
                 slow.wake = self.store.wake  # type: ignore[attr-defined]
-            self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS)
+            self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS, *HINT_ITEMS, *REMATCH_ITEMS)
             if shards is None or 0 in shards[0]:  # the commands are the same for every process
                 await sync_commands(self, self.store)
             # AI seats that owe a move take it once connected (cogs/slowplay.py), so the

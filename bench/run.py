@@ -1,7 +1,7 @@
 """Lairkeeper benchmarks: engine playouts, render, storage, the move pipeline,
 start-up, whole games by clicks; and the long reliability figures.
 
-    python -m bench [--quick] [--only engine,render,storage,pipeline,startup,clicks,backends,reliability,aiload,forced]
+    python -m bench [--quick] [--only engine,render,storage,pipeline,startup,clicks,backends,reliability,aiload,stats,forced]
                     [--games monster-inn,...] [--out bench/results]
                     [--clicks-players min,4] [--clicks-max N] [--clicks-seconds S] [--clicks-seed K]
     python bench/run.py ...          (the same)
@@ -35,7 +35,7 @@ from bench import sections  # noqa: E402
 from bench.common import ROOT, game_keys, machine  # noqa: E402
 
 DEFAULT = ("engine", "render", "storage", "pipeline", "startup", "clicks")
-ALL = (*DEFAULT, "backends", "reliability", "aiload", "forced")
+ALL = (*DEFAULT, "backends", "reliability", "aiload", "stats", "forced")
 
 
 def log(msg: str) -> None:
@@ -110,6 +110,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
         log("aiload: a person's moves while four hard computer players think (issue 30)")
         out["aiload"] = aiload.aiload(20.0 if q else 60.0, log)
+    if "stats" in only:
+        from bench.stats import stats
+
+        log("stats: /stats and ratings with 10,000 finished games in one server (issue 41)")
+        out["stats"] = stats(keys, log, 2_000 if q else 10_000)
     if "reliability" in only:
         log("reliability: pytest tests/reliability --long")
         out["reliability"] = sections.reliability(log)
@@ -140,6 +145,14 @@ def markdown(r: dict[str, Any]) -> str:
         ]
         for k, v in r["engine"].items():
             lines.append(f"| {k} | {v['playouts_per_s']} | {v['moves_per_s']} | {v['moves_per_playout']} |")
+        lines.append("")
+    if "stats" in r:
+        v = r["stats"]
+        lines += [f"## /stats with {v['games']:,} finished games in one server (issue 41)", ""]
+        for k in ("cold", "first", "restart", "stats", "stats_game", "player", "since", "update"):
+            lines.append(
+                f"- {k}: median {v[k]['median_ms']} ms, max {v[k]['max_ms']} ms ({v[k]['runs']} runs)"
+            )
         lines.append("")
     if "aiload" in r:
         lines += ["## Clicks while four hard computer players think (issue 30)", ""]

@@ -171,9 +171,15 @@ def board_view(update: Update) -> discord.ui.View:
         view.add_item(ChooseButton(update.game_id, update.version))
     if not update.over:
         from cogs.guide import WhatNowButton  # here: cogs.guide imports this module
+        from cogs.hints import HintButton  # here: cogs.hints imports this module
 
         view.add_item(HandButton(update.game_id))
         view.add_item(WhatNowButton(update.game_id))
+        view.add_item(HintButton(update.game_id))
+    else:
+        from cogs.rematch import PlayAgainButton  # here: cogs.rematch imports this module
+
+        view.add_item(PlayAgainButton(update.game_id))
     return view
 
 
@@ -312,7 +318,10 @@ async def carry_turns(client: discord.Client, update: Update, skip: int | None =
                     panel = await tables.panel(update.game_id, uid, update.version)
                 except TableError:  # no longer theirs to play (they played it meanwhile), paused...
                     continue
-                lead = YOUR_TURN if uid in update.ping else MOVED_ON
+                # The step's own note ("your choices so far still stand") already says it moved on.
+                lead = (
+                    YOUR_TURN if uid in update.ping else ("" if panel.step and panel.step.note else MOVED_ON)
+                )
                 note = "\n".join(p for p in (update.private.get(uid, ""), lead) if p)
                 content, view, files = panel_message(panel, note)
                 await live.interaction.edit_original_response(
@@ -406,9 +415,15 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
             ("start", "Start", discord.ButtonStyle.primary),
         ):
             view.add_item(LobbyButton(lobby.game_id, op, label, style))
+        hints = "Turn hints off" if lobby.hints else "Turn hints on"  # the host's choice (issue 40)
+        view.add_item(LobbyButton(lobby.game_id, "hints", hints))
         # Adding a computer player: open the menu, pick a strength (one tap more than
         # the old button, and the strength is said where it is chosen).
         view.add_item(AddAISelect(lobby.game_id))
+        if lobby.waiting:  # Play again: the people seated there confirm with one click
+            from cogs.rematch import ImInButton
+
+            view.add_item(ImInButton(lobby.game_id))
     return view
 
 
@@ -416,7 +431,8 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"lk:lobby:(?P<gid>\d+):(?P<op>join|leave|ai|start)"
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"lk:lobby:(?P<gid>\d+):(?P<op>join|leave|ai|start|hints)",
 ):
     def __init__(
         self,
@@ -456,6 +472,8 @@ class LobbyButton(
             lobby = await t.join(self.game_id, user.id, user.display_name)
         elif self.op == "leave":
             lobby = await t.leave(self.game_id, user.id)
+        elif self.op == "hints":
+            lobby = await t.switch_hints(self.game_id, user.id)
         else:
             lobby = await t.add_ai(self.game_id, user.id)
         await interaction.response.edit_message(

@@ -50,6 +50,7 @@ class Games(commands.Cog):
         on_deadline="What happens at this game's deadline; default: the server's",
         computers="Computer players to seat at once (you can add more in the lobby)",
         strength="How well those computer players play; default: the server's",
+        hints="Whether players may ask for a hint on their move (the Hint button); default: on",
     )
     @app_commands.choices(strength=STRENGTHS)
     async def game_new(
@@ -62,9 +63,12 @@ class Games(commands.Cog):
         on_deadline: Literal["ai", "skip", "abandon"] | None = None,
         computers: app_commands.Range[int, 0, 5] = 0,
         strength: str | None = None,
+        hints: bool | None = None,
     ) -> None:
         async def run() -> None:
             settings: dict[str, Any] = {}
+            if hints is not None:
+                settings["hints"] = hints
             if deadline is not None:
                 settings["deadline_hours"] = hours(deadline)
             if reminders is not None:

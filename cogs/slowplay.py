@@ -29,6 +29,7 @@ from cogs.common import (
     thread_of,
 )
 from tables import AI_LEVELS, DatabaseTimeout, Notice, TableError, Tables
+from tables.stats import since_hours
 
 log = logging.getLogger("lairkeeper.slowplay")
 
@@ -48,7 +49,9 @@ def describe_settings(s: dict[str, Any]) -> str:
         f"Turn deadline: {dl}. Reminders: {rem}. At the deadline: {s['on_deadline']}. "
         f"New games open in: {chan}. Unstarted lobbies close after {s['lobby_days']:g} days. "
         f"A player's only possible move is played for them: {'on' if s.get('auto_play', True) else 'off'}. "
-        f"Computer players: {strength.name} ({strength.blurb})."
+        f"Computer players: {strength.name} ({strength.blurb}). "
+        f"Abandoned games and games where a player was replaced are rated: "
+        f"{'on' if s.get('rate_unfinished') else 'off'}."
     )
 
 
@@ -57,6 +60,7 @@ class SlowPlay(commands.Cog):
         self.bot = bot
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.warming: asyncio.Task[int] | None = None  # kept: tasks are weakly held
 
     async def cog_load(self) -> None:
         # Before any interaction can arrive: boards from before tracking count as posted.
@@ -66,8 +70,9 @@ class SlowPlay(commands.Cog):
         self.task = asyncio.create_task(self.scheduler(), name="lairkeeper-timers")
 
     async def cog_unload(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        for task in (self.task, self.warming):
+            if task is not None:
+                task.cancel()
 
     # ---- the timer task -----------------------------------------------------------------
     async def scheduler(self) -> None:
@@ -109,6 +114,8 @@ class SlowPlay(commands.Cog):
             resumed = await t.resume_all()
             posted = await post_owed(self.bot)
             log.info("after start-up: %d games moved on, %d owed boards posted", resumed, posted)
+            # Beside the timers, never before them: a server's first ratings take seconds.
+            self.warming = asyncio.create_task(t.warm_ratings([g.id for g in self.bot.guilds]))
             return True
         except DatabaseTimeout:
             log.warning("start-up work waits for the database; the timer loop retries")
@@ -152,6 +159,7 @@ class SlowPlay(commands.Cog):
         lobby_days="Days a lobby may wait unstarted before it is closed (default 7)",
         only_moves="Play a player's only possible move for them when it reveals nothing (default on)",
         computer_strength="How well new computer players, deadline moves and takeovers play (default normal)",
+        rate_unfinished="Rate abandoned games and games where a player was replaced (default off)",
     )
     @app_commands.choices(computer_strength=STRENGTHS)
     @app_commands.default_permissions(manage_guild=True)
@@ -166,6 +174,7 @@ class SlowPlay(commands.Cog):
         lobby_days: app_commands.Range[float, 1, 365] | None = None,
         only_moves: Literal["on", "off"] | None = None,
         computer_strength: str | None = None,
+        rate_unfinished: Literal["on", "off"] | None = None,
     ) -> None:
         async def run() -> None:
             perms = getattr(interaction.user, "guild_permissions", None)
@@ -187,6 +196,8 @@ class SlowPlay(commands.Cog):
                 changes["auto_play"] = only_moves == "on"
             if computer_strength is not None:
                 changes["ai_level"] = computer_strength
+            if rate_unfinished is not None:
+                changes["rate_unfinished"] = rate_unfinished == "on"
             t = tables_of(interaction)
             if changes:
                 merged = await t.set_guild_settings(interaction.guild_id, changes)
@@ -268,17 +279,43 @@ class SlowPlay(commands.Cog):
         await guarded(interaction, None, run())
 
     # ---- /stats ----------------------------------------------------------------------------------
-    @app_commands.command(name="stats", description="Games played, wins and average scores in this server")
-    @app_commands.describe(game="One game only (optional)")
+    @app_commands.command(name="stats", description="Ratings in this server: leaderboard, a player, tonight")
+    @app_commands.describe(
+        game="One game only (optional)",
+        player="One player's rating over time and record against the computer players",
+        since="Tonight's table: games that ended in the last 12h, 2d...",
+    )
     @app_commands.guild_only()
-    async def stats_cmd(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def stats_cmd(
+        self,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        player: discord.Member | None = None,
+        since: str | None = None,
+    ) -> None:
         async def run() -> None:
+            t = tables_of(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            text, png = await tables_of(interaction).stats(interaction.guild_id, game)
-            file = discord.File(io.BytesIO(png), filename="leaderboard.png") if png is not None else None
-            await post_public(interaction, text, file)
+            png: bytes | None = None
+            if since is not None:
+                text = await t.tonight(interaction.guild_id, since_hours(since))
+            elif player is not None:
+                text, png = await t.player_stats(interaction.guild_id, player.id, player.display_name, game)
+            else:
+                text, png = await t.stats(interaction.guild_id, game)
+            await post_stats(interaction, text, png)
 
         await guarded(interaction, None, run())
+
+    @stats_cmd.autocomplete("since")
+    async def _stats_since_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        spans = [("tonight (last 6 hours)", "6h"), ("last 12 hours", "12h"), ("last day", "24h")]
+        spans += [("last 3 days", "3d"), ("last week", "7d")]
+        return [
+            app_commands.Choice(name=n, value=v) for n, v in spans if current.strip().lower() in n + " " + v
+        ]
 
     @stats_cmd.autocomplete("game")
     async def _stats_game_ac(
@@ -289,6 +326,22 @@ class SlowPlay(commands.Cog):
             for g in tables_of(interaction).catalogue()
             if current.lower() in g.title.lower() or current.lower() in g.key
         ][:25]
+
+
+async def post_stats(interaction: discord.Interaction, text: str, png: bytes | None) -> None:
+    """/stats for the whole channel: the text as an embed (its first line the title),
+    the picture in it; then the private "thinking" reply closes."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.abc.Messageable):
+        raise TableError("Use /stats in a channel of this server.")
+    head, _, body = text.partition("\n")
+    embed = discord.Embed(title=head.replace("**", "")[:256], description=body[:4096] or None)
+    kw: dict[str, Any] = {}
+    if png is not None:
+        kw["file"] = discord.File(io.BytesIO(png), filename="stats.png")
+        embed.set_image(url="attachment://stats.png")
+    await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none(), **kw)
+    await interaction.followup.send("Posted.", ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

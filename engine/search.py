@@ -135,6 +135,9 @@ class Report:
     iterations: int = 0
     seconds: float = 0.0
     visits: int = 0  # visits of the chosen move
+    # Every searched root move as (move, playouts, summed value), the chosen move first,
+    # then best first as the search ranks them: what a hint shows (tables/hints.py).
+    moves: list[tuple[Action, int, float]] = field(default_factory=list)
 
 
 def search(
@@ -180,6 +183,12 @@ def search(
         report.iterations = done
         report.seconds = time.perf_counter() - start
         report.visits = root.children[best_key].visits if best_key else 0
+        ranked = sorted(
+            (k for k in root.children if k in legal_keys),
+            key=lambda k: (root.children[k].visits, root.children[k].wins),
+            reverse=True,
+        )
+        report.moves = [(legal_keys[k], root.children[k].visits, root.children[k].wins) for k in ranked]
     if best_key is None:  # nothing searched (a zero budget): the heuristic decides
         return game.ai_choose(view, legal, rnd)
     return legal_keys[best_key]
@@ -293,6 +302,8 @@ def playouts(
         report.iterations = done
         report.seconds = time.perf_counter() - start
         report.visits = rounds
+        others = sorted((i for i in range(len(moves)) if i != best), key=lambda i: -sum(values[i]))
+        report.moves = [(moves[i], len(values[i]), sum(values[i])) for i in (best, *others)]
     return moves[best]
 
 

@@ -30,10 +30,10 @@ from PIL import Image, ImageDraw, ImageFont
 # Sizes in px on an image FLOOR_WIDTH wide; a wider image needs proportionally more
 # (it is shown scaled down), a narrower one is not let off (it may be shown as large).
 FLOOR_WIDTH = 1200
-TEXT_MIN = 26  # the smallest text anywhere: about 9 px on a phone
-TEXT_BODY = 28  # ordinary labels, legends, logs
-TEXT_KEY = 36  # whose turn, scores, the numbers a player decides by
-TEXT_TITLE = 40  # the board's title
+TEXT_MIN = 30  # the smallest text anywhere: about 10 px on a phone, 11 points (issue 40)
+TEXT_BODY = 30  # ordinary labels, legends, logs
+TEXT_KEY = 40  # whose turn, scores, the numbers a player decides by
+TEXT_TITLE = 44  # the board's title
 # Roles of labels that must be at least TEXT_KEY: the board's title, whose turn
 # (the status line), a score, and a number a player decides by (a price, a count
 # of resources, a bid, a strength).

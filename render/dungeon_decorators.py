@@ -26,9 +26,10 @@ from render.base import PALETTE, box, canvas, column_label, seat_colour, text, t
 
 W = 1200
 AREA_W = 600
-FS = 28  # ordinary labels
-SMALL = 26  # the smallest text anywhere (legend words, breakdown labels)
-KEY = 36  # whose turn, scores, the points a player decides by
+FS = 30  # ordinary labels
+SMALL = 30  # the smallest text anywhere (legend words, breakdown labels; issue 40)
+KEY = 40  # whose turn, scores, the points a player decides by
+LINE = SMALL + 6  # the line step of the smallest text
 TITLE = 40
 # Floor colours, chosen away from the seat colours (render/base.py SEAT_COLOURS) so a
 # player's colour is never mistaken for a floor (issue 28).
@@ -443,7 +444,7 @@ def _pawn(d: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: float = 14
 
 
 DRAFT_H = 370
-SCORE_ROW = 86  # a player's name and score, the bar, the goals scored
+SCORE_ROW = 94  # a player's name and score (40 px), the bar, the goals scored (30 px)
 
 
 def _draft_height(view: dict[str, Any]) -> int:
@@ -456,7 +457,8 @@ def _draft(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y0: i
     box(d, (12, y0, 700, y0 + h))
     text(d, (28, y0 + 10), f"Draft board, round {view['round']}", FS, "accent")
     s, gap, x0 = 122, 10, 28
-    xs = [x0 + k * (s + gap) for k in range(5)]
+    wide = 140  # the Draw/Exchange spot: "Exchange" whole at 30 px (issue 40)
+    xs = [x0 + k * (s + gap) + (wide - s if k > 2 else 0) for k in range(5)]
     ty = y0 + 50
     for spot in range(4):
         info = view["board"][spot] if spot < len(view["board"]) else None
@@ -465,15 +467,15 @@ def _draft(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y0: i
         label = f"{spot + 1}: {info['n']}" if info else f"{spot + 1}: taken"
         text(d, (x + s / 2, ty + s + 6), label, SMALL, "text", "ma")
     ex = xs[2]
-    box(d, (ex, ty, ex + s, ty + s), fill="panel2", outline="accent", radius=6)
+    box(d, (ex, ty, ex + wide, ty + s), fill="panel2", outline="accent", radius=6)
     helper_free = view["exchange_taken"] is None
-    text(d, (ex + s / 2, ty + 44), "Draw /", SMALL, "accent", "mm")
-    text(d, (ex + s / 2, ty + 76), "Exchange", SMALL, "accent", "mm")
-    text(d, (ex + s / 2, ty + s + 6), "open" if helper_free else "taken", SMALL, "muted", "ma")
+    text(d, (ex + wide / 2, ty + 44), "Draw /", SMALL, "accent", "mm")
+    text(d, (ex + wide / 2, ty + 76), "Exchange", SMALL, "accent", "mm")
+    text(d, (ex + wide / 2, ty + s + 6), "open" if helper_free else "taken", SMALL, "muted", "ma")
     pos_x = {0: xs[0], 1: xs[1], 2: xs[2], 3: xs[3], 4: xs[4]}
     for p in view["players"]:
         if p["draft_pos"] is not None:
-            cx = pos_x[p["draft_pos"]] + s / 2
+            cx = pos_x[p["draft_pos"]] + (wide if p["draft_pos"] == 2 else s) / 2
             _pawn(d, cx, ty + s + 56, p["seat"])
             text(
                 d,
@@ -515,13 +517,13 @@ def _scores(
         nx = _arrow(d, x0 + 16, y + 20, KEY, c) if now else x0 + 16
         text(d, (nx, y + 2), _fit(names[seat], KEY, x1 - nx - 90), KEY, c)
         text(d, (x1 - 16, y + 2), str(p["score"]), KEY, "text", "ra", role="score")
-        by = y + 40
+        by = y + 46  # under the 40-px name
         bw = x1 - x0 - 32
         d.rectangle([x0 + 16, by, x0 + 16 + bw, by + 10], fill=PALETTE["bg"])
         d.rectangle([x0 + 16, by, x0 + 16 + bw * p["score"] / top, by + 10], fill=c)
         # "The number of cards of each type that you have scored is public information."
-        goals = f"goals scored: {p['scored_shape']} shape, {p['scored_deco']} decoration"
-        text(d, (x0 + 16, by + 14), _fit(goals, SMALL, x1 - x0 - 32), SMALL, "muted")
+        goals = f"goals: {p['scored_shape']} shape, {p['scored_deco']} decoration"  # whole at 30 px
+        text(d, (x0 + 16, by + 12), _fit(goals, SMALL, x1 - x0 - 32), SMALL, "muted")
         y += row
 
 
@@ -532,7 +534,7 @@ def _boss_lines(view: dict[str, Any]) -> list[list[str]]:
 def _bosses(d: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> int:
     w = (W - 36) / 2
     lines = _boss_lines(view)
-    h = 56 + 30 * max(len(x) for x in lines)
+    h = 56 + LINE * max(len(x) for x in lines)
     for k, b in enumerate(view["boss"]):
         x = 12 + k * (w + 12)
         box(d, (x, y0, x + w, y0 + h))
@@ -541,7 +543,7 @@ def _bosses(d: ImageDraw.ImageDraw, view: dict[str, Any], y0: int) -> int:
             d, (x + 16, y0 + 10), _fit(f"Boss ({deck}): {b['name']}", FS, w - 32), FS, DECK_COLOUR[b["deck"]]
         )
         for i, line in enumerate(lines[k]):
-            text(d, (x + 16, y0 + 48 + 30 * i), line, SMALL, "text")
+            text(d, (x + 16, y0 + 48 + LINE * i), line, SMALL, "text")
     return h
 
 
@@ -667,7 +669,7 @@ def _layout(view: dict[str, Any]) -> list[tuple[list[dict[str, Any]], float, int
     return rows
 
 
-LEGEND_H = 124
+LEGEND_H = 172  # three rows of 30-px words (issue 40)
 
 
 def _legend(d: ImageDraw.ImageDraw, y: float) -> None:
@@ -682,14 +684,20 @@ def _legend(d: ImageDraw.ImageDraw, y: float) -> None:
         helper(d, kind, x + 12, y + 78, 13)
         text(d, (x + 32, y + 78), name, SMALL, "text", "lm")
         x += 32 + text_width(name, SMALL) + 18
-    _star(d, x + 12, y + 78, 12)
-    text(d, (x + 30, y + 78), "star", SMALL, "text", "lm")
+    # The marks' row goes on under the helpers when the 30-px words do not fit beside them.
+    rest = 30 + text_width("star", SMALL) + 18 + 32 + text_width("start", SMALL) + 18 + 36
+    rest += text_width("last turn", SMALL)
+    row = 78
+    if x + rest > W - 24:
+        x, row = 28.0, 126
+    _star(d, x + 12, y + row, 12)
+    text(d, (x + 30, y + row), "star", SMALL, "text", "lm")
     x += 30 + text_width("star", SMALL) + 18
-    d.ellipse([x, y + 66, x + 24, y + 90], outline="white", width=3)
-    text(d, (x + 32, y + 78), "start", SMALL, "text", "lm")
+    d.ellipse([x, y + row - 12, x + 24, y + row + 12], outline="white", width=3)
+    text(d, (x + 32, y + row), "start", SMALL, "text", "lm")
     x += 32 + text_width("start", SMALL) + 18
-    d.rectangle([x, y + 64, x + 28, y + 92], outline=CHANGED, width=4)
-    text(d, (x + 36, y + 78), "last turn", SMALL, "text", "lm")
+    d.rectangle([x, y + row - 14, x + 28, y + row + 14], outline=CHANGED, width=4)
+    text(d, (x + 36, y + row), "last turn", SMALL, "text", "lm")
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
@@ -699,7 +707,7 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
     last_lines = len(_last_lines(view, names))
     top = 60 + 84 * len(view["players"]) if view.get("final") else _draft_height(view)
     height = 70 + 44 * status_lines + 34 * last_lines + _final_height(view) + top + 12
-    height += 56 + 30 * max(len(x) for x in _boss_lines(view)) + 12
+    height += 56 + LINE * max(len(x) for x in _boss_lines(view)) + 12
     height += sum(h + 12 for _, _, h in rows) + LEGEND_H
     img, d = canvas(W, int(height))
     y = _header(d, view, names)
@@ -847,7 +855,7 @@ def _card_lines(g: dict[str, Any], w: float) -> list[str]:
 
 def _card_height(g: dict[str, Any], w: float) -> int:
     if g["kind"] != "shape":
-        return 52 + 30 * len(_card_lines(g, w - 20)) + 44
+        return 52 + LINE * len(_card_lines(g, w - 20)) + 44
     return 56 + CARD_CELL * len(g["rows"]) + 12
 
 
@@ -857,7 +865,7 @@ def _card(d: ImageDraw.ImageDraw, g: dict[str, Any], x: float, y: float, w: floa
     text(d, (x + 12, y + 6), _fit(f"{g['name']}", FS, w - 150), FS, "accent")
     text(d, (x + w - 12, y + 2), f"{g['points']} pts", KEY, "text", "ra")
     for i, line in enumerate(_card_lines(g, w - 20)):
-        text(d, (x + 12, y + 48 + 30 * i), line, SMALL, "text")
+        text(d, (x + 12, y + 48 + LINE * i), line, SMALL, "text")
     if g["kind"] == "shape":
         _shape(d, g["rows"], x + 16, y + 50, CARD_CELL)
     else:

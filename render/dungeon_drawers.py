@@ -25,7 +25,7 @@ from render.base import PALETTE, canvas, grid, seat_colour, text, text_width, to
 
 W = 1200
 # The type floor (issue 28; render/base.py names the same sizes on the shared branch).
-TEXT_MIN, TEXT_BODY, TEXT_KEY, TEXT_TITLE = 26, 28, 36, 40
+TEXT_MIN, TEXT_BODY, TEXT_KEY, TEXT_TITLE = 30, 30, 40, 44  # issue 40
 # Monster and trap colours: none is a seat colour (orange, sky, green, purple draw paths).
 TAN = (200, 150, 100)
 KIND: dict[str, tuple[str, Any]] = {
@@ -510,6 +510,10 @@ def _block(
 TALL = 3200  # boards are drawn on a tall canvas and cropped to what was drawn
 
 
+def _points(n: int) -> str:
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
 def _last_lines(view: dict[str, Any]) -> list[str]:
     """The last turn in words: its public events, without the round's display (shown whole)
     and the status lines (the status is at the top)."""
@@ -533,7 +537,8 @@ def _info(view: dict[str, Any], names: list[str]) -> list[tuple[str, str, int, s
         ranked = sorted(range(view["seats"]), key=lambda s: -res["scores"][s])
         winners = " and ".join(names[s] for s in res["winners"])
         out.append((f"Winner: {winners}", "accent", TEXT_KEY, "score"))
-        scores = "Final scores: " + ", ".join(f"{names[s]} {res['scores'][s]}" for s in ranked)
+        # "Bot 3: 9 points", never "Bot 3 9": a computer's name ends in a number.
+        scores = "Final scores: " + "; ".join(f"{names[s]}: {_points(res['scores'][s])}" for s in ranked)
         out += [(w, "text", TEXT_KEY, "score") for w in wrap(scores, width, TEXT_KEY)]
     else:
         out += [(w, "text", TEXT_KEY, "turn") for w in wrap(_named(view["status"], names), width, TEXT_KEY)]

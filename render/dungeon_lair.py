@@ -28,7 +28,7 @@ LABEL_W = 72  # room for row labels left of a band
 LABEL_H = 40  # room for column labels above a band
 MIN_CELL = 76  # 25 px at a third: below it a map folds for any gain in cell size
 FOLD_GAIN = 1.15  # a map is folded into bands only for cells this much bigger than in one piece
-SMALL, BIG = 26, 36  # issue 28's floor, and the size of the title, whose turn and scores
+SMALL, BIG = 30, 40  # issue 40's floor, and the size of the title, whose turn and scores
 MIN_R = 19  # a monster disc's radius in hand and in the legend
 MAP_R = 14  # the smallest on the map: still holds its power's digit at SMALL px
 MAX_CELL = 130
@@ -402,7 +402,7 @@ def _coord(d: ImageDraw.ImageDraw, xy: tuple[float, float], n: int, anchor: str)
     phone shows the board at a third of its size, turning -1 into 1. Bold is the cached label
     drawn at four offsets (never FreeType at draw time: boards are drawn on worker threads)."""
     for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
-        text(d, (xy[0] + dx, xy[1] + dy), str(n), 28, "text", anchor)
+        text(d, (xy[0] + dx, xy[1] + dy), str(n), SMALL, "text", anchor)
 
 
 def _cell(
@@ -690,7 +690,14 @@ def draw_legend(
 def footer(view: dict[str, Any], names: list[str]) -> str:
     if view["over"]:
         ranked = sorted(view["players"], key=lambda p: -p["score"])
-        return "Final score: " + ", ".join(f"{names[p['seat']]} {p['score']}" for p in ranked) + "."
+        # "Bot 3: 9 points", never "Bot 3 9": a computer's name ends in a number.
+        return (
+            "Final score: "
+            + "; ".join(
+                f"{names[p['seat']]}: {p['score']} point{'' if p['score'] == 1 else 's'}" for p in ranked
+            )
+            + "."
+        )
     removed = len(view["removed"])
     return f"Tiles left: {view['deck']} in the stack. Removed from the game: {removed}."
 
@@ -738,17 +745,17 @@ def area(view: dict[str, Any], names: list[str]) -> bytes | None:
     text(d, (MARGIN, 12), f"{name}: your hand", BIG, "accent")
     y = 60
     if not mine:
-        text(d, (MARGIN, y), "You hold no tile now.", 28)
+        text(d, (MARGIN, y), "You hold no tile now.", SMALL)
         y += 50
     for t in mine:
-        text(d, (MARGIN, y), f"Tile {t['letter']}: {t['name']} (T{t['id']})", 28)
+        text(d, (MARGIN, y), f"Tile {t['letter']}: {t['name']} (T{t['id']})", SMALL)
         y += 40
         for k, rot in enumerate(_turns(t)):
             x = MARGIN + k * 142
             draw_tile(d, _turned(t, rot), (x, y, x + 130, y + 130))
             text(d, (x + 65, y + 140), f"turn {rot}", SMALL, "muted", "ma")
         y += 210
-    text(d, (MARGIN, y), "Monsters in hand:", 28)
+    text(d, (MARGIN, y), "Monsters in hand:", SMALL)
     x = MARGIN + 10
     for size in ("L", "M", "S"):
         for _ in range(me["monsters_in_hand"][size]):

@@ -38,9 +38,9 @@ TILE = {"t": PALETTE["brown"], "r": PALETTE["blue"], "c": (70, 70, 78), "imp": (
 MARKS = {"trap": PALETTE["yellow"], "entrance": PALETTE["accent"], "new": PALETTE["white"]}
 # The type floor (issue 28: "no text under 26 px; the title, whose turn, scores and the
 # numbers a player decides by at 36 px or more", on a 1,200-px image).
-TEXT_MIN = 26
-BODY = 28
-KEY = 36
+TEXT_MIN = 30  # issue 40
+BODY = 30
+KEY = 40
 TITLE = 40
 SMALL = TEXT_MIN
 STEP = TEXT_MIN + 6  # the line step of the smallest text

@@ -34,11 +34,11 @@ from render.base import PALETTE, SEAT_COLOURS, box, canvas, grid, seat_colour, t
 # player reads the battle by (damage, hit points left, fatigue, prison, tiles conquered) at KEY.
 W = 1200
 MAX_IMAGES = 8
-SMALL = 26
-LOG_SIZE = 28
+SMALL = 30  # issue 40
+LOG_SIZE = 30
 NAME = 30
 STEP_SIZE = 30
-KEY = 36
+KEY = 40
 TITLE = 42
 CELL = 76
 GX, GY = 38, 36  # the grid's origin in its panel, after the two caption lines and the coordinates

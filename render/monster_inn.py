@@ -10,7 +10,7 @@
 
 Monsters carry their kind's colour AND letter (explained in the legend), so
 colour is never the only cue. Dungeon columns are numbered: the number is what
-``support <n> gold|gem`` names. No text is under 26 px (issue 28's floor, readable at a
+``support <n> gold|gem`` names. No text is under 30 px (issue 40's floor, readable at a
 third of the size on a phone); the title, whose turn, scores and the numbers a player
 bids by are 36 px or more. Seats have their own colours, none a monster kind's colour,
 and a yellow frame marks the cards the last turn placed or supported.
@@ -40,7 +40,7 @@ KIND_LETTERS = {"Undead": "U", "Kobolds": "K", "Goblins": "G", "Orcs": "O", "Tro
 # Seat colours of this game only: the shared ones are orange, green, pink and red, the
 # colours of Kobolds, Goblins, Undead and Orcs (issue 28: "Bot 1 and Kobolds both orange").
 SEAT_COLOURS = [(255, 255, 255), (40, 230, 230), (190, 230, 70), (210, 170, 120), (165, 140, 255)]
-SMALL, BIG = 26, 36  # the floor, and the size of the title, turn, scores and bid numbers
+SMALL, BIG = 30, 40  # the floor (issue 40), and the size of the title, turn, scores and bid numbers
 BACK = (70, 60, 90)
 FACE = (225, 215, 190)  # a humanoid turned face up at the scoring
 GOLD = (240, 200, 40)
@@ -124,7 +124,7 @@ def _monster(d: ImageDraw.ImageDraw, x: float, y: float, c: dict[str, Any], s: f
     w, h = (IW, IH) if big else (DW * s, DH * s)
     box(d, (x, y, x + w, y + h), fill=col, outline="white", width=2, radius=8)
     if big:
-        text(d, (x + w / 2, y + 12), c["kind"], 26, ink, "ma")
+        text(d, (x + w / 2, y + 12), c["kind"], SMALL, ink, "ma")
         text(d, (x + w / 2, y + 48), str(c["value"]), 64, ink, "ma")
         _skulls(d, x + w / 2, y + h - 46, c["skulls"], 13, ink)
         return
@@ -140,7 +140,7 @@ def _humanoid(d: ImageDraw.ImageDraw, x: float, y: float, c: dict[str, Any], s: 
     w, h = (IW, IH) if big else (DW * s, DH * s)
     box(d, (x, y, x + w, y + h), fill=fill, outline="muted", width=2, radius=8)
     if big:
-        text(d, (x + w / 2, y + 12), "Humanoid", 26, ink, "ma")
+        text(d, (x + w / 2, y + 12), "Humanoid", SMALL, ink, "ma")
         text(d, (x + w / 2, y + 54), c["range"], 44, ink, "ma")
         text(d, (x + w / 2, y + 106), "face down", SMALL, "muted", "ma")
         _skulls(d, x + w / 2, y + h - 46, c["skulls"], 13, ink)
@@ -167,7 +167,7 @@ LAST_LINES = 3  # at most this many lines of "Last turn: ..." (the history has t
 
 
 def _header_lines(view: View, names: list[str]) -> tuple[list[str], list[str]]:
-    """Whose turn (36 px) and what the last turn did (26 px), wrapped to the board."""
+    """Whose turn (40 px) and what the last turn did (30 px), wrapped to the board."""
     status = _wrap(name_seats(view["status"], names), BIG, WIDTH - 2 * PAD)
     last = view.get("last")
     said: list[str] = []
@@ -203,7 +203,7 @@ def _header(d: ImageDraw.ImageDraw, view: View, names: list[str]) -> int:
     return h
 
 
-INN_H = 48 + IH + 46
+INN_H = 86 + IH + 46  # the title line, the deck's line, the cards, 'next to go'
 
 
 def _draw_inn(d: ImageDraw.ImageDraw, view: View, names: list[str], y: int) -> None:
@@ -212,8 +212,9 @@ def _draw_inn(d: ImageDraw.ImageDraw, view: View, names: list[str], y: int) -> N
     top = view.get("deck_top")
     if top is not None:  # the back of the deck's top card, seen by everyone at the table
         what = "a monster" if top["type"] == "monster" else f"humanoid {top['range']}, {top['skulls']} skulls"
-        text(d, (WIDTH - PAD, y + 6), f"Top of the deck: {what}", SMALL, "accent", "ra")
-    cy = y + 48
+        # A line of its own (issue 40): beside the inn's words it ran into them at 30 px.
+        text(d, (PAD, y + 46), f"Top of the deck: {what}", SMALL, "accent")
+    cy = y + 86
     x: float = PAD
     for i, c in enumerate(view["inn"]):
         (_monster if c["type"] == "monster" else _humanoid)(d, x, cy, c, 1, True)
@@ -221,7 +222,7 @@ def _draw_inn(d: ImageDraw.ImageDraw, view: View, names: list[str], y: int) -> N
             d.rectangle((x, cy + IH + 4, x + IW, cy + IH + 10), fill=PALETTE["accent"])
             text(d, (x + IW / 2, cy + IH + 14), "next to go", SMALL, "accent", "ma")
         x += IW + 12
-    px = WIDTH - PAD - 300
+    px = WIDTH - PAD - 340  # the supply's 30-px words fit inside (issue 40)
     box(d, (px, cy, WIDTH - PAD, cy + IH), fill="panel")
     text(d, (px + 16, cy + 10), "Pool", 30, "accent")
     pool = view["pool"]
@@ -354,7 +355,7 @@ def _dungeon(
     n = max(len(mons), len(hums))
     w, h, pitch = DW * s, DH * s, COL * s
     if n == 0:
-        text(d, (x0, top + h / 2), "no creatures yet", round(26 * s), "muted", "lm")
+        text(d, (x0, top + h / 2), "no creatures yet", max(SMALL, round(26 * s)), "muted", "lm")
     for i in range(n):
         cx = x0 + i * pitch
         hy = top + h + DGAP * s
@@ -396,9 +397,8 @@ FRAME_WORDS = "a card the last turn placed in a dungeon or supported"
 
 
 def _legend_lines(view: View) -> list[str]:
-    lines = list(FINAL_LEGEND if view["over"] else LEGEND)
-    out = [line for part in lines for line in _wrap(part, SMALL, WIDTH - 2 * PAD)]
-    return out
+    # One paragraph wrapped to the width (issue 40: hand-made breaks fell mid-sentence at 30 px).
+    return _wrap(" ".join(FINAL_LEGEND if view["over"] else LEGEND), SMALL, WIDTH - 2 * PAD)
 
 
 def _framed(view: View) -> bool:

@@ -174,6 +174,26 @@ MIGRATIONS: list[str] = [
     #    the player their game was started with (SeatRow.level).
     """
     ALTER TABLE seats ADD COLUMN ai_level TEXT;
+    """,  # 7: "Play again" (issue 41): a lobby opened from a finished game's board, and
+    #    the people seated in it who have not confirmed yet (a JSON list of user ids)
+    """
+    CREATE TABLE rematches (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id),
+        of_game INTEGER NOT NULL REFERENCES games(id),
+        waiting TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE INDEX rematches_of ON rematches(of_game);
+    CREATE INDEX games_by_guild_ended ON games(guild_id, updated_at);
+    CREATE TABLE rating_cache (
+        guild_id INTEGER NOT NULL,
+        unfinished INTEGER NOT NULL,
+        book TEXT NOT NULL,
+        PRIMARY KEY (guild_id, unfinished)
+    );
+    """,
+    # 8: the hints a seat asked for (issue 40 point 7), counted for the final board.
+    """
+    ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
     """,
 ]
 
@@ -287,12 +307,31 @@ PG_MIGRATIONS: list[str] = [
     # 6
     """
     ALTER TABLE seats ADD COLUMN ai_level TEXT;
+    """,  # 7
+    """
+    CREATE TABLE rematches (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id),
+        of_game BIGINT NOT NULL REFERENCES games(id),
+        waiting TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE INDEX rematches_of ON rematches(of_game);
+    CREATE INDEX games_by_guild_ended ON games(guild_id, updated_at);
+    CREATE TABLE rating_cache (
+        guild_id BIGINT NOT NULL,
+        unfinished INTEGER NOT NULL,
+        book TEXT NOT NULL,
+        PRIMARY KEY (guild_id, unfinished)
+    );
+    """,
+    # 8
+    """
+    ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
     """,
 ]
 
 # The tables every schema version has (foreign/damaged checks, `bot.py migrate`).
 TABLES: tuple[str, ...] = ("games", "seats", "actions", "guild_settings", "notify", "vacations", "timers")
-TABLES += ("drafts", "watchers", "meta")
+TABLES += ("drafts", "watchers", "meta", "rematches", "rating_cache")
 
 
 def encode_state(state: dict[str, Any]) -> str:
@@ -320,6 +359,9 @@ class SeatRow:
         """The strength this computer seat plays at: a seat stored by an earlier
         release (no level) keeps today's player, the one its game started with."""
         return self.ai_level or "easy"
+
+    # Hints this seat asked for (schema 8, issue 40): said on the final board.
+    hints: int = 0
 
 
 @dataclass
@@ -496,9 +538,10 @@ class Store:
     # ---- reads ---------------------------------------------------------------
     async def _seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._fetch(
-            "SELECT seat, user_id, name, is_ai, ai_level FROM seats WHERE game_id=? ORDER BY seat", game_id
+            "SELECT seat, user_id, name, is_ai, ai_level, hints FROM seats WHERE game_id=? ORDER BY seat",
+            game_id,
         )
-        return [SeatRow(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows]
+        return [SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5]) for r in rows]
 
     def _game(self, r: Any, seats: list[SeatRow]) -> GameRow:
         return GameRow(
@@ -580,6 +623,129 @@ class Store:
         )
         return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
+    # ---- ended games (ratings, /stats; issue 41) ----------------------------------------
+    @staticmethod
+    def _ended_filter(guild_id: int | None, after: tuple[float, int] | None) -> tuple[str, list[Any]]:
+        where = "g.status IN ('over', 'abandoned') AND " + (
+            "g.guild_id=?" if guild_id is not None else "g.guild_id IS NULL"
+        )
+        args: list[Any] = [guild_id] if guild_id is not None else []
+        if after is not None:
+            where += " AND (g.updated_at > ? OR (g.updated_at = ? AND g.id > ?))"
+            args += [after[0], after[0], after[1]]
+        return where, args
+
+    async def ended(
+        self, guild_id: int | None, after: tuple[float, int] | None = None, states: bool = False
+    ) -> list[tuple[int, str, str, dict[str, Any] | None, float, list[SeatRow], dict[str, Any] | None]]:
+        """(id, game key, status, result, ended, seats, snapshot) of a server's games that
+        are over or abandoned, in the order they ended (``updated_at``, then id), after
+        ``after`` (an (ended, id) pair). No snapshots unless ``states`` (then only an
+        abandoned game's): the rest of a finished game is its result."""
+        where, args = self._ended_filter(guild_id, after)
+        state = "CASE WHEN g.status = 'abandoned' THEN g.state END" if states else "NULL"
+        rows = await self._fetch(
+            f"SELECT g.id, g.game_key, g.status, g.result, g.updated_at, {state}, "
+            "s.seat, s.user_id, s.name, s.is_ai, s.ai_level "
+            # LEFT JOIN: a lobby closed before anyone sat down is an ended game too (the
+            # count the kept ratings are checked by includes it).
+            f"FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE {where} ORDER BY g.updated_at, g.id, s.seat",
+            *args,
+        )
+        out: list[Any] = []
+        for r in rows:
+            if not out or out[-1][0] != r[0]:
+                result = json.loads(r[3]) if r[3] else None
+                out.append((r[0], r[1], r[2], result, r[4], [], json.loads(r[5]) if r[5] else None))
+            if r[6] is not None:
+                out[-1][5].append(SeatRow(r[6], r[7], r[8], bool(r[9]), r[10]))
+        return out
+
+    async def ended_count(self, guild_id: int | None) -> int:
+        where, args = self._ended_filter(guild_id, None)
+        rows = await self._fetch(f"SELECT count(*) FROM games g WHERE {where}", *args)
+        return int(rows[0][0])
+
+    async def replaced(self, guild_id: int | None, ids: list[int] | None = None) -> set[int]:
+        """Ids of a server's ended games (all, or those of ``ids``) where a person's
+        seat changed hands mid-game: the computer took it over (the seat still names
+        its person), or a move of the seat was made by another person than its last holder."""
+        where, args = self._ended_filter(guild_id, None)
+        if ids is not None:
+            if not ids:
+                return set()
+            where += f" AND g.id IN ({', '.join(str(int(i)) for i in ids)})"
+        rows = await self._fetch(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+            f"WHERE {where} AND s.is_ai = 1 AND s.user_id IS NOT NULL "
+            "UNION SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+            "JOIN actions a ON a.game_id = s.game_id AND a.seat = s.seat "
+            f"WHERE {where} AND a.user_id IS NOT NULL AND (s.user_id IS NULL OR a.user_id <> s.user_id)",
+            *args,
+            *args,
+        )
+        return {int(r[0]) for r in rows}
+
+    # ---- "Play again" (issue 41) ------------------------------------------------------
+    async def ratings_cached(self, guild_id: int | None, unfinished: bool) -> str | None:
+        rows = await self._fetch(
+            "SELECT book FROM rating_cache WHERE guild_id=? AND unfinished=?", guild_id or 0, int(unfinished)
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def kept_ratings_head(self, guild_id: int | None, unfinished: bool) -> str | None:
+        """The start of a server's kept ratings (where their format is written), without
+        reading a whole book: whether a start-up must rebuild them (tables/stats.py)."""
+        rows = await self._fetch(
+            "SELECT substr(book, 1, 24) FROM rating_cache WHERE guild_id=? AND unfinished=?",
+            guild_id or 0,
+            int(unfinished),
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def cache_ratings(self, guild_id: int | None, unfinished: bool, book: str) -> None:
+        await self.backend.write(
+            "INSERT INTO rating_cache (guild_id, unfinished, book) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id, unfinished) DO UPDATE SET book=excluded.book",
+            (guild_id or 0, int(unfinished), book),
+        )
+
+    async def add_rematch(self, game_id: int, of_game: int, waiting: list[int]) -> None:
+        await self.backend.write(
+            "INSERT INTO rematches (game_id, of_game, waiting) VALUES (?, ?, ?)",
+            (game_id, of_game, json.dumps(waiting)),
+        )
+
+    async def newer_at_table(
+        self, game_id: int, guild_id: int | None, channel_id: int | None, game_key: str
+    ) -> list[int]:
+        """Ids of games of ``game_key`` opened in the same channel after ``game_id`` (a
+        table's later games), leaving out lobbies closed before they started."""
+        rows = await self._fetch(
+            "SELECT id FROM games WHERE id > ? AND game_key = ? AND channel_id IS NOT DISTINCT FROM ? "
+            "AND guild_id IS NOT DISTINCT FROM ? AND (status <> 'abandoned' OR state IS NOT NULL) ORDER BY id",
+            game_id,
+            game_key,
+            channel_id,
+            guild_id,
+        )
+        return [int(r[0]) for r in rows]
+
+    async def rematch_of(self, of_game: int) -> int | None:
+        """The lobby Play again opened from ``of_game``, if any."""
+        rows = await self._fetch("SELECT max(game_id) FROM rematches WHERE of_game=?", of_game)
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def waiting(self, game_id: int) -> list[int]:
+        """People seated by Play again in lobby ``game_id`` who have not confirmed yet."""
+        rows = await self._fetch("SELECT waiting FROM rematches WHERE game_id=?", game_id)
+        return [int(u) for u in json.loads(rows[0][0])] if rows else []
+
+    async def set_waiting(self, game_id: int, waiting: list[int]) -> None:
+        await self.backend.write(
+            "UPDATE rematches SET waiting=? WHERE game_id=?", (json.dumps(waiting), game_id)
+        )
+
     async def count(self) -> int:
         rows = await self._fetch("SELECT count(*) FROM games")
         return int(rows[0][0])
@@ -631,6 +797,17 @@ class Store:
                     for i, s in enumerate(seats)
                 ],
             )
+
+        await self._tx(body)
+        return version + 1
+
+    async def set_lobby_settings(self, game_id: int, version: int, settings: dict[str, Any]) -> int:
+        """Replace a lobby's game settings (the host's choices before the start),
+        guarded by version. Returns the new version."""
+
+        def body() -> Body[None]:
+            yield from self._bump(game_id, version, ("lobby",))
+            yield execute("UPDATE games SET settings=? WHERE id=?", json.dumps(settings), game_id)
 
         await self._tx(body)
         return version + 1
@@ -958,6 +1135,10 @@ class Store:
                 "ON CONFLICT (user_id) DO UPDATE SET since=excluded.since, until=excluded.until",
                 (user_id, since, until),
             )
+
+    async def count_hint(self, game_id: int, seat: int) -> None:
+        """One more hint given to ``seat``: not game state, no version bump."""
+        await self.backend.write("UPDATE seats SET hints=hints+1 WHERE game_id=? AND seat=?", (game_id, seat))
 
     async def hand_to_ai(self, game_id: int, version: int, seat: int, level: str | None = None) -> int:
         """A running game's seat is taken over by the AI (the player left), playing

@@ -15,9 +15,9 @@ from typing import Any
 
 from store.db import TABLES, GameRow, Store, StoreError
 
-# Parents before children (seats, actions, timers, drafts, watchers refer to games).
-ORDER = ("games", "seats", "actions", "timers", "drafts", "watchers", "guild_settings")
-ORDER += ("notify", "vacations", "meta")
+# Parents before children (seats, actions, timers, drafts, watchers, rematches refer to games).
+ORDER = ("games", "seats", "actions", "timers", "drafts", "watchers", "rematches", "guild_settings")
+ORDER += ("notify", "vacations", "meta", "rating_cache")
 IDENTITY = ("games", "actions", "timers")
 
 Check = Callable[[GameRow, list[tuple[int, int, str]]], Awaitable[str | None]]

@@ -10,6 +10,7 @@ nothing.
 - ``results``  what comes back: TableError, Lobby, Update, Notice, the chooser's Step and Panel
 - ``base``     store, clock, locks, loading, saving a move, the game catalogue, timer changes
 - ``lobby``    lobbies, seats, start, abandon, handing a seat to the AI
+- ``rematch``  Play again: the next game of a table, its people asked to confirm
 - ``play``     one move, the AI loop, autocomplete and the private move buttons
 - ``chooser``  the step-by-step move chooser (half-made moves kept as drafts)
 - ``board``    the board images and message, the private "my area" reply
@@ -18,8 +19,10 @@ nothing.
 - ``history``  /history, /replay, /undo
 - ``replay``   the one replay of a stored game (seed + log, each move on the rules it was played under)
 - ``revisions`` games carried to newer rules at start-up, and their threads told what changed
-- ``stats``    /stats
+- ``stats``    /stats: ratings leaderboards, a player's plot, tonight's table
+- ``ratings``  the ratings (OpenSkill), a pure function of the games that ended
 - ``rules``    /rules: the How to play section, the rest attached
+- ``hints``    the "Hint" button: the normal search's best moves for a seat, privately
 - ``settings`` server and game settings, DM opt-in
 - ``upkeep``   boards owed to a thread, handing a seat over, pause/resume/extend,
                lobby expiry, "tell me when I'm next", /mygames in pages
@@ -32,9 +35,11 @@ from store import CommitUnknown, DatabaseTimeout
 from tables.base import NOT_TAKEN, SLOW, GameInfo, MoveTaken, TablesBase, replayed
 from tables.board import BoardMixin
 from tables.chooser import ChooserMixin
+from tables.hints import HintsMixin
 from tables.history import TAKEN_BACK, HistoryMixin
 from tables.lobby import LobbyMixin
 from tables.play import CHOICE_REF, PlayMixin
+from tables.rematch import Again, RematchMixin
 from tables.replay import Replay, same_state
 from tables.results import (
     HOUR,
@@ -63,6 +68,7 @@ AI_LEVELS = search.LEVELS
 class Tables(
     UpkeepMixin,
     LobbyMixin,
+    RematchMixin,
     ChooserMixin,
     PlayMixin,
     BoardMixin,
@@ -70,6 +76,7 @@ class Tables(
     HistoryMixin,
     StatsMixin,
     RulesMixin,
+    HintsMixin,
     SettingsMixin,
     RevisionsMixin,
     TablesBase,
@@ -79,6 +86,7 @@ class Tables(
 
 __all__ = [
     "AI_LEVELS",
+    "Again",
     "GuidePage",
     "CHOICE_REF",
     "NOT_TAKEN",

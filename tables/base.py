@@ -16,7 +16,7 @@ from engine.core import IllegalAction
 from store import Conflict, DatabaseTimeout, GameRow, Store, encode_state
 from store.backends import time_left
 from tables.replay import replayed  # noqa: F401  (the one replay; re-exported)
-from tables.results import HOUR, TableError
+from tables.results import HOUR, Lobby, TableError
 from tables.thinking import Thinker
 
 if TYPE_CHECKING:
@@ -150,6 +150,29 @@ class TablesBase:
         async def is_paused(self, game_id: int) -> bool: ...
 
         async def heads_up(self, row: GameRow, before: GameRow | None) -> list[tuple[int, str]]: ...
+
+        async def rating_moves(self, row: GameRow) -> str: ...
+
+        async def waiting_in(self, row: GameRow) -> list[int]: ...
+
+        async def create(
+            self,
+            user_id: int,
+            name: str,
+            game_key: str,
+            options: dict[str, Any] | None = None,
+            guild_id: int | None = None,
+            channel_id: int | None = None,
+            seed: int | None = None,
+            take_seat: bool = True,
+            settings: dict[str, Any] | None = None,
+            ai_players: int = 0,
+            ai_level: str | None = None,
+        ) -> Lobby: ...
+
+        async def drop_unconfirmed(self, row: GameRow) -> GameRow: ...
+
+        async def confirm(self, game_id: int, user_id: int) -> Lobby: ...
 
     # ---- the catalogue ---------------------------------------------------------
     def catalogue(self) -> list[GameInfo]:

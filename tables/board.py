@@ -13,8 +13,10 @@ from typing import Any
 import render
 from engine import core
 from engine.core import Event
+from engine.wording import mend_all
 from store import GameRow
 from tables.base import TablesBase
+from tables.hints import hints_used
 from tables.results import MAX_STEP_IMAGES, TableError, Update
 from tables.text import display_name, fit_message, image_names, named, result_text
 
@@ -59,7 +61,7 @@ async def draw(row: GameRow, before: GameRow | None) -> Drawn:
     fills, quantizes and encodes, so on two cores a battle's images no longer wait
     for the board (docs/performance.md)."""
     assert row.state is not None
-    view = core.get(row.game_key).view(row.state, None)
+    view = mend_all(core.get(row.game_key).view(row.state, None))  # the words as shown
     t0 = time.perf_counter()
     board = asyncio.to_thread(render.get(row.game_key).board, view, image_names(row))
     drawn = await asyncio.gather(board, *step_jobs(row, before, view), return_exceptions=True)
@@ -86,7 +88,7 @@ def words(row: GameRow, events: list[Event], before: GameRow | None, actor: tupl
         if owner is not None and owner.user_id is not None and not owner.is_ai:
             w.private.setdefault(owner.user_id, []).append(e.text)
     if game.is_over(row.state):
-        w.tail.append(result_text(row))
+        w.tail.append("\n".join(filter(None, (result_text(row), hints_used(row)))))
     else:
         acting = sorted(game.to_act(row.state))
         was = game.to_act(before.state) if before is not None and before.state is not None else set()
@@ -96,6 +98,8 @@ def words(row: GameRow, events: list[Event], before: GameRow | None, actor: tupl
         waiting = ", ".join(display_name(row, s) for s in acting)
         status = game.status(row.state)
         w.tail.append(f"{status} Waiting for: {waiting}." if status else f"Waiting for: {waiting}.")
+        # A news line the status repeats word for word is said once, in the status (issue 40).
+        w.news = [n for n in w.news if not status or n.strip() != status.strip()]
         for s in acting:
             uid = row.seats[s].user_id
             if (
@@ -113,7 +117,7 @@ async def area_png(row: GameRow, seat: int) -> bytes | None:
     area = render.get(row.game_key).area
     if area is None or row.state is None:
         return None
-    view = core.get(row.game_key).view(row.state, seat)
+    view = mend_all(core.get(row.game_key).view(row.state, seat))
     try:
         return await asyncio.to_thread(area, view, image_names(row))
     except Exception:  # the text answer still goes out
@@ -136,6 +140,9 @@ class BoardMixin(TablesBase):
         over = core.get(row.game_key).is_over(row.state)
         drawn = await draw(row, before)
         w = words(row, events or [], before, actor)
+        moved = await self.rating_moves(row) if over else ""
+        if moved:  # how each player's rating moved (issue 41)
+            w.tail.append(moved)
         if not over:
             away = await self._away_names(row)
             if away:

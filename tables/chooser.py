@@ -36,7 +36,6 @@ STALE_STEP = "That choice belongs to an earlier board; use the newest one."
 STALE_BOARD = "That board is out of date; use the newest one."
 OLD_STEP = "That step was already answered; use your newest reply."
 LABEL_MAX = 80
-HINT_MAX = 100
 HEADER_MAX = 400
 
 
@@ -51,16 +50,18 @@ def _choice(row: GameRow, seat: int, prefix: list[str]) -> Choice:
 DESCRIPTION_MAX = 100  # Discord's limit on a select option's description
 
 
+def fit_words(text: str, room: int = DESCRIPTION_MAX) -> str:
+    """``text`` in at most ``room`` characters, cut between words (never in one)."""
+    text = " ".join(text.split())
+    if len(text) <= room:
+        return text
+    return text[: room - 1].rsplit(" ", 1)[0].rstrip(",;:(-") + "…"
+
+
 def described(row: GameRow, choice: Choice) -> dict[str, str]:
     """The chooser's option descriptions with the players' names in, each fitted to
     a select option's 100 characters at a word."""
-    out = {}
-    for tok, text in (choice.descriptions or {}).items():
-        text = named(row, text).strip()
-        if len(text) > DESCRIPTION_MAX:
-            text = text[: DESCRIPTION_MAX - 1].rsplit(" ", 1)[0] + "…"
-        out[tok] = text
-    return out
+    return {tok: fit_words(named(row, text)) for tok, text in (choice.descriptions or {}).items()}
 
 
 def build_step(row: GameRow, seat: int, prefix: list[str], page: int = 0) -> Step:
@@ -102,25 +103,54 @@ HINT_SECONDS = 0.25  # time spent looking one step ahead for the hints of one pa
 
 
 def hints(row: GameRow, seat: int, prefix: list[str], step: Step) -> list[str]:
-    """Under each option on the step's page: what picking it does (the move is
-    played at once, or what is chosen next), so a pick is never a surprise."""
+    """Under each option on the step's page that the game does not describe: what
+    picking it does (the move it plays at once, or what is chosen next), so a pick is
+    never a surprise and no two options say the same thing (issue 40 item 2)."""
+    game = core.get(row.game_key)
+    assert row.state is not None
     out: list[str] = []
+    nexts: list[Choice | None] = []
     start = time.perf_counter()
     for tok, _label in step.shown:
-        if tok in step.descriptions or time.perf_counter() - start > HINT_SECONDS:
+        nxt = None
+        if tok not in step.descriptions and time.perf_counter() - start <= HINT_SECONDS:
             # The game's own description says more; and a hint is a help, never worth
             # a slow answer (a Decorators chooser step can take half a second).
+            try:
+                nxt = _choice(row, seat, _skipped(row, seat, [*prefix, tok], finish=True))
+            except TableError:
+                nxt = None
+        nexts.append(nxt)
+        if nxt is None:
             out.append("")
-            continue
-        try:
-            nxt = _choice(row, seat, _skipped(row, seat, [*prefix, tok], finish=True))
-        except TableError:
-            out.append("")
-            continue
-        if nxt.action is not None and not nxt.options:
-            out.append("Plays this move at once.")
+        elif nxt.action is not None and not nxt.options:
+            out.append(fit_words("Plays at once: " + named(row, game.describe(row.state, nxt.action))))
         else:
-            out.append(("Then: " + named(row, nxt.prompt))[:HINT_MAX])
+            out.append(fit_words("Then: " + named(row, nxt.prompt)))
+    return _told_apart(row, out, nexts, step.shown)
+
+
+def _told_apart(
+    row: GameRow, out: list[str], nexts: list[Choice | None], shown: list[tuple[str, str]]
+) -> list[str]:
+    """Hints that two options share ("Then: Choose the square.") say instead what the
+    next step offers after that option, which is what sets them apart; where even
+    that is shared, the option's own words lead."""
+    shared = {text for text in out if text and out.count(text) > 1}
+    for k, text in enumerate(out):
+        nxt = nexts[k]
+        if text in shared and nxt is not None and nxt.options:
+            labels = ", ".join(named(row, label) for _tok, label in nxt.options)
+            few = (
+                f"Then: {labels}"
+                if len(nxt.options) == 1
+                else f"Then {len(nxt.options)} to choose from: {labels}"
+            )
+            out[k] = fit_words(few)
+    shared = {text for text in out if text and out.count(text) > 1}
+    for k, text in enumerate(out):
+        if text in shared:
+            out[k] = fit_words(f"{named(row, shown[k][1])}; {text[0].lower()}{text[1:]}")
     return out
 
 

@@ -62,14 +62,55 @@ def _plain(img: Image.Image, cx: int, cy: int, r: int) -> bool:
     return colours is not None and len(colours) == 1
 
 
-def _mark(draw: ImageDraw.ImageDraw, img: Image.Image, number: int, box: tuple[int, int, int, int]) -> None:
-    """A numbered disc beside ``box``: left of it, else right, else above, where it
-    hides nothing; left of it (over whatever is there) when no side is free."""
-    r = base.TEXT_KEY // 2 + 6
+def _meets(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def marker_spot(
+    img: Image.Image, box: tuple[int, int, int, int], others: list[tuple[int, int, int, int]]
+) -> tuple[int, int]:
+    """Where the numbered disc for the label in ``box`` goes: left of it, else right,
+    above or below, on plain ground; else on a spot that covers no label; never on
+    its own label (a disc over "Draft board" left "raft board" to read)."""
+    r = MARKER_R
     cy = (box[1] + box[3]) // 2
-    spots = [(box[0] - r - 6, cy), (box[2] + r + 6, cy), (box[0] + r, box[1] - r - 4)]
-    cx, cy = next(((x, y) for x, y in spots if _plain(img, x, y, r)), spots[0])
-    cx = max(r, min(img.width - r, cx))
+    spots = [
+        (box[0] - r - 6, cy),
+        (box[2] + r + 6, cy),
+        (box[0] + r, box[1] - r - 4),
+        (box[0] + r, box[3] + r + 4),
+        (box[2] - r, box[1] - r - 4),
+        (box[2] - r, box[3] + r + 4),
+    ]
+    on_image = [(x, y) for x, y in spots if r <= x <= img.width - r and r <= y <= img.height - r]
+    free = [
+        (x, y)
+        for x, y in on_image
+        if not any(_meets((x - r, y - r, x + r, y + r), o) for o in [box, *others])
+    ]
+    for x, y in free:
+        if _plain(img, x, y, r):
+            return x, y
+    if free:
+        return free[0]
+    clear_of_own = [(x, y) for x, y in on_image if not _meets((x - r, y - r, x + r, y + r), box)]
+    if clear_of_own:  # the least of other labels hidden
+        return min(
+            clear_of_own,
+            key=lambda p: sum(_overlap((p[0] - r, p[1] - r, p[0] + r, p[1] + r), o) for o in others),
+        )
+    return max(r, min(img.width - r, spots[0][0])), cy
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> int:
+    return max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+MARKER_R = base.TEXT_KEY // 2 + 6  # the numbered disc's radius
+
+
+def _mark(draw: ImageDraw.ImageDraw, number: int, spot: tuple[int, int]) -> None:
+    cx, cy, r = spot[0], spot[1], MARKER_R
     draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(220, 30, 30), outline=(255, 255, 255), width=3)
     base.text(draw, (cx, cy), str(number), base.TEXT_KEY - 6, (255, 255, 255), "mm")
 
@@ -85,6 +126,20 @@ def labelled_board(key: str, callouts: tuple[tuple[int, str], ...]) -> bytes:
         png = render.get(key).board(game.view(state, None), render.default_names(players))
     img = Image.open(io.BytesIO(png)).convert("RGB")
     draw = ImageDraw.Draw(img)
-    for number, lab in find_labels(labels, callouts).items():
-        _mark(draw, img, number, label_box(lab))
+    for number, spot in marker_spots(img, labels, callouts).items():
+        _mark(draw, number, spot)
     return base.to_png(base.to_palette(img))
+
+
+def marker_spots(
+    img: Image.Image, labels: list[base.Label], callouts: tuple[tuple[int, str], ...]
+) -> dict[int, tuple[int, int]]:
+    """Call-out number -> the centre of its disc, each chosen before any is drawn."""
+    boxes = [label_box(lab) for lab in labels]
+    spots: dict[int, tuple[int, int]] = {}
+    r = MARKER_R
+    for number, lab in find_labels(labels, callouts).items():
+        own = label_box(lab)
+        discs = [(x - r, y - r, x + r, y + r) for x, y in spots.values()]
+        spots[number] = marker_spot(img, own, [b for b in boxes if b != own] + discs)
+    return spots

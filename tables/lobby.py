@@ -12,6 +12,7 @@ from engine import core, search
 from engine.core import IllegalAction
 from store import Conflict, GameRow, SeatRow
 from tables.base import TablesBase
+from tables.hints import hints_on
 from tables.results import Lobby, TableError, Update
 from tables.settings import check_settings
 
@@ -21,7 +22,8 @@ def check_level(level: str) -> None:
         raise TableError(f"'{level}' is not a strength of computer players; choose easy, normal or hard.")
 
 
-def lobby_of(row: GameRow) -> Lobby:
+def lobby_of(row: GameRow, waiting: list[int] | None = None) -> Lobby:
+    """``waiting``: people seated by Play again who have not confirmed yet."""
     game = core.get(row.game_key)
     return Lobby(
         row.id,
@@ -35,6 +37,8 @@ def lobby_of(row: GameRow) -> Lobby:
         row.options,
         row.status,
         row.thread_id,
+        list(waiting or []),
+        hints_on(row),
     )
 
 
@@ -80,7 +84,8 @@ class LobbyMixin(TablesBase):
         return lobby_of(await self._load(gid))
 
     async def lobby(self, game_id: int) -> Lobby:
-        return lobby_of(await self._load(game_id))
+        row = await self._load(game_id)
+        return lobby_of(row, await self.waiting_in(row))
 
     async def _change_seats(self, game_id: int, change: Callable[[GameRow, list[SeatRow]], None]) -> Lobby:
         async with self._lock(game_id):
@@ -95,9 +100,13 @@ class LobbyMixin(TablesBase):
                 await self.store.set_seats(game_id, row.version, seats)
             except Conflict:
                 raise TableError("The lobby changed at the same moment; please try again.") from None
-            return lobby_of(await self._load(game_id))
+            new = await self._load(game_id)
+            return lobby_of(new, await self.waiting_in(new))
 
     async def join(self, game_id: int, user_id: int, name: str) -> Lobby:
+        if user_id in await self.waiting_in(await self._load(game_id)):
+            return await self.confirm(game_id, user_id)  # Join on a seat Play again kept: "I'm in"
+
         def change(row: GameRow, seats: list[SeatRow]) -> None:
             game = core.get(row.game_key)
             if row.seat_of(user_id) is not None:
@@ -136,6 +145,23 @@ class LobbyMixin(TablesBase):
 
         return await self._change_seats(game_id, change)
 
+    async def switch_hints(self, game_id: int, user_id: int) -> Lobby:
+        """The host turns the game's "Hint" button off, or back on, before the start."""
+        async with self._lock(game_id):
+            row = await self._load(game_id)
+            if row.status != "lobby":
+                raise TableError("Hints can only be switched in the lobby, before the game starts.")
+            if user_id != row.host_id:
+                raise TableError("Only the host can switch hints on or off.")
+            try:
+                await self.store.set_lobby_settings(
+                    game_id, row.version, {**row.settings, "hints": not hints_on(row)}
+                )
+            except Conflict:
+                raise TableError("The lobby changed at the same moment; please try again.") from None
+            new = await self._load(game_id)
+            return lobby_of(new, await self.waiting_in(new))
+
     async def set_refs(self, game_id: int, **refs: int | None) -> None:
         await self.store.set_refs(game_id, **refs)
 
@@ -146,6 +172,7 @@ class LobbyMixin(TablesBase):
                 raise TableError("This game has already started.")
             if user_id is not None and user_id != row.host_id:
                 raise TableError("Only the host can start the game.")
+            row = await self.drop_unconfirmed(row)
             game = core.get(row.game_key)
             n = len(row.seats)
             if n < game.min_players:

@@ -64,10 +64,19 @@ class Lobby:
     options: dict[str, Any]
     status: str
     thread_id: int | None = None
+    # People Play again seated who have not confirmed yet (issue 41).
+    waiting: list[int] = field(default_factory=list)
+    hints: bool = True  # the game's "Hint" button answers (the host's choice)
 
     @property
     def text(self) -> str:
-        names = ", ".join(seat_label(s) for s in self.seats) or "nobody yet"
+        names = (
+            ", ".join(
+                seat_label(s) + (" (to confirm)" if not s.is_ai and s.user_id in self.waiting else "")
+                for s in self.seats
+            )
+            or "nobody yet"
+        )
         opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
         lines = [
             f"**{self.title}** (game #{self.game_id}) - {self.min_players}-{self.max_players} players.",
@@ -75,6 +84,13 @@ class Lobby:
         ]
         if opts:
             lines.append(f"Options: {opts}.")
+        if not self.hints:
+            lines.append("Hints are off in this game.")
+        if self.status == "lobby" and self.waiting:
+            lines.append(
+                "Playing again: press **I'm in** to keep your seat. The host may start once the "
+                "players here have confirmed; the seats of the others open again."
+            )
         if self.status == "lobby":
             lines.append("Press **Join** to take a seat; the host presses **Start** when ready.")
             # The menu's instructions live here: a phone cuts a placeholder short (issue 28).

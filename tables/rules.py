@@ -12,6 +12,7 @@ from pathlib import Path
 import render
 from engine import core
 from tables.base import TablesBase
+from tables.embed_text import for_embed
 from tables.text import named
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
@@ -113,7 +114,8 @@ def guide_sections(doc: str) -> list[Section]:
         first = _H1H2.search(doc)
         intro = (doc[: first.start()] if first else doc).strip()
         found = ([("About", intro)] if intro else []) + [(n, body) for n, body in _cut(doc, _H1H2) if body]
-    return [Section(name, paginate(body)) for name, body in found]
+    # Written for a Markdown reader, shown in an embed: tables become lists, wrapped lines join.
+    return [Section(name, paginate(for_embed(body))) for name, body in found]
 
 
 def missing_sections(sections: list[Section]) -> list[str]:

@@ -23,6 +23,13 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     # The strength of new computer players unless the host chooses one, and of every
     # deadline move and takeover (issue 30): easy, normal or hard (engine/search.py).
     "ai_level": search.DEFAULT_LEVEL,
+    # The "Hint" button answers in this game (issue 40 point 7); the host chooses
+    # per game (``/game new hints:``), on unless switched off.
+    "hints": True,
+    # Whether abandoned games (by the standings when they stopped) and games where a
+    # person was replaced mid-game move ratings (issue 41 item 4). Off: only games
+    # played to the end by the people who began them are rated.
+    "rate_unfinished": False,
 }
 ON_DEADLINE = ("ai", "skip", "abandon")
 # The shortest turn deadline (hours). A deadline hands a person's turn to the AI: under
@@ -49,9 +56,9 @@ def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not 1 <= v <= 365:
                 raise TableError("'lobby_days' must be a number of days from 1 to 365.")
             out[k] = float(v)
-        elif k == "auto_play":
+        elif k in ("auto_play", "hints", "rate_unfinished"):
             if not isinstance(v, bool):
-                raise TableError("'auto_play' must be on or off.")
+                raise TableError(f"'{k}' must be on or off.")
             out[k] = v
         elif k == "ai_level":
             if v not in search.LEVELS:

@@ -4,6 +4,7 @@ scores, and fitting it all in one Discord message."""
 from __future__ import annotations
 
 from engine import core, search
+from engine.wording import mend
 from store import GameRow, SeatRow
 
 # Discord's 2000 characters, less room for the pings.
@@ -46,8 +47,9 @@ def image_names(row: GameRow) -> list[str]:
 
 def named(row: GameRow, text: str) -> str:
     """An engine text as players read it: every seat reference ("Player N")
-    replaced by that seat's display name."""
-    return core.name_seats(text, display_names(row))
+    replaced by that seat's display name, and its slips of grammar mended (stored
+    texts are mended where shown: engine/wording.py)."""
+    return mend(core.name_seats(text, display_names(row)))
 
 
 def fit_message(head: str, news: list[str], tail: str, room: int = MESSAGE_ROOM) -> str:

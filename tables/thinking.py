@@ -154,6 +154,23 @@ class Thinker:
             self._failed(pool, job, exc)
         return await asyncio.to_thread(easy, job)
 
+    async def consult(self, run: Callable[[Job], Any], job: Job) -> Any:
+        """``run(job)`` in the pool, for an answer other than a move (a hint,
+        tables/hints.py), without blocking the loop. A failure or a search past
+        THINK_LIMIT raises, for the caller to say so; the pool is mended as for a move."""
+        pool = self._executor()
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(pool.submit(run, job)), THINK_LIMIT)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.error("a hint (%s) failed (%s)", job.game_key, type(exc).__name__, exc_info=exc)
+            if isinstance(exc, TimeoutError):
+                self._stop_workers(pool)
+            if isinstance(exc, (BrokenProcessPool, TimeoutError)):
+                self._broken(pool)
+            raise
+
     def decide_now(self, job: Job) -> Action:
         """The same from a worker thread (deadline turns): waits for the pool."""
         if job.level == "easy" or self.closed:

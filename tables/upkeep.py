@@ -12,7 +12,7 @@ from engine import core
 from store import Conflict, GameRow
 from tables.base import TablesBase
 from tables.results import HOUR, Notice, TableError, Update
-from tables.text import MESSAGE_ROOM, display_name
+from tables.text import MESSAGE_ROOM, display_name, plural
 
 if TYPE_CHECKING:
     from tables.turns import Said
@@ -107,7 +107,7 @@ class UpkeepMixin(TablesBase):
         n = len(news) or max(0, row.moves - since)
         intro = None
         if n:
-            intro = f"{n} move(s) since the last board:"
+            intro = f"{plural(n, 'move')} since the last board:"
         return await self.board(
             game_id, events=[e for s in news for e in s.events if e.seat is None], intro=intro
         )

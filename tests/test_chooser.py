@@ -177,7 +177,8 @@ async def test_a_pick_that_completes_the_move_plays_it_once_and_names_the_player
     gid, user, ver = await two_humans(tables, wide)
     first = await tables.choose(gid, user, ver, 0, "pick", 0)
     assert first.done is None and len(first.options) == 10
-    assert first.hints == ["Plays this move at once."] * 10, "each option says what picking it does"
+    # Issue 40 item 2: each option says what THAT pick plays, not one sentence for all ten.
+    assert [h.split(",")[0] for h in first.hints] == [f"Plays at once: Take {k}" for k in range(1, 11)]
     step = await tables.choose(gid, user, ver, 1, "pick", 4)
     assert step.update is not None, "the pick completed the move: played, no Done"
     assert [n for _q, _s, n in await tables.store.log(gid)] == ["5"]
@@ -369,7 +370,11 @@ async def test_dungeon_lords_orders_draft_survives_the_other_lords_move(tables: 
         if game.to_act(row.state) == {0, 1}:
             first = await tables.panel(gid, ALICE, row.version)
             assert first.step is not None and first.header, "the seat's own state heads its turn message"
-            then = [i for i, h in enumerate(first.step.hints) if h.startswith("Then:")]
+            then = [
+                i
+                for i, (tok, _label) in enumerate(first.step.options)
+                if game.chooser(row.state, 0, [tok]).options
+            ]
             if then:
                 break
         for user in (ALICE, BOB):

@@ -121,6 +121,6 @@ def test_the_lobby_offers_each_strength_in_one_menu_that_says_what_it_does() -> 
     templates = [cls.__discord_ui_compiled_template__ for cls in DYNAMIC_ITEMS]
     for c in items:
         assert sum(bool(t.fullmatch(c["custom_id"])) for t in templates) == 1, c["custom_id"]
-    assert [c["label"] for c in items if c["type"] == 2] == ["Join", "Leave", "Start"]
+    assert [c["label"] for c in items if c["type"] == 2] == ["Join", "Leave", "Start", "Turn hints off"]
     started = Lobby(BIG, 2, "test-race", "Race", 1, [], 2, 4, {}, "active")
     assert lobby_view(started).to_components() == []

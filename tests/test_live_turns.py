@@ -13,7 +13,7 @@ import pytest
 
 from cogs import common, live
 from cogs.live import LiveTurns
-from tables import Panel, TableError, Update
+from tables import Panel, Step, TableError, Update
 
 
 class FakeInteraction:
@@ -111,6 +111,27 @@ async def test_a_player_still_choosing_gets_choices_brought_up_to_date_once() ->
     assert await common.carry_turns(client, update) == 1
     assert stale.edits[0]["content"].startswith(common.MOVED_ON) and fresh.edits == []
     assert await common.carry_turns(client, update) == 0  # up to date now: not edited again
+
+
+class KeptDraftTables(FakeTables):
+    """A player half-way through a move that outlived another seat's move."""
+
+    async def panel(self, game_id: int, user_id: int, version: int) -> Panel:
+        step = Step(game_id, version, 1, "Choose the square.", [(f"C{i}", f"C{i}") for i in range(8)])
+        step.note = "The game moved on meanwhile; your choices so far still stand."
+        return Panel(game_id, version, step=step, header="Your gold: 3")
+
+
+async def test_a_choice_that_survived_another_move_is_told_so_once() -> None:
+    """Issue 40: "two notes saying the same thing to a player whose choice survived
+    another's move": the step's note says it, the message adds no second one."""
+    tables = KeptDraftTables(acting={11})
+    client = client_with(tables)
+    stale = FakeInteraction()
+    client.live_turns.keep(5, 11, stale, 1, version=8)
+    assert await common.carry_turns(client, Update(5, 10, 77, "", post=False, acting=[11])) == 1
+    content = stale.edits[0]["content"]
+    assert "still stand" in content and common.MOVED_ON not in content
 
 
 async def test_a_refused_token_is_forgotten_and_nothing_fails() -> None:

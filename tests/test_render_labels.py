@@ -4,8 +4,8 @@ final, each seat's area), recorded through ``render.base.recording``:
 - no label is cut off (issue 21 item 1): the ink ``text`` puts on the canvas is the
   ink Pillow draws for the whole string in the same mode (a mask sized too small
   loses the tail of the line: "'=' a ti..."), and the label lies inside the image;
-- the type floor (issue 28: "no text under 26 px; the title, whose turn, scores and
-  the numbers a player decides by at 36 px or more"), at 2 and 4 players;
+- the type floor (issue 40: "Legends, "Last turn" and score breakdowns ... at least 30 px
+  at 1,200 px wide (key numbers 40)"; issue 28 had 26 and 36), at 2 and 4 players;
 - only words a player would say (issue 28: "a test over every label of every
   renderer ... fails on a Python repr, a snake_case key or an internal code"):
   ``tests/words.py``.
@@ -121,8 +121,8 @@ def _floor_params() -> list[object]:
 
 @pytest.mark.parametrize("key", _floor_params())
 def test_type_floor(key: str) -> None:
-    """Issue 28: "no text under 26 px at 1,200 px wide; the title, whose turn, scores
-    and the numbers a player decides by at 36 px or more", every board and area."""
+    """Issue 40: "at least 30 px at 1,200 px wide (key numbers 40)": the title, whose
+    turn, scores and the numbers a player decides by at 40 px or more, every board and area."""
     game = core.get(key)
     faults: list[str] = []
     for players in player_counts(game):
@@ -132,14 +132,14 @@ def test_type_floor(key: str) -> None:
 
 def test_floor_sizes() -> None:
     """The floor's named sizes and how the floor scales with the image's width."""
-    assert base.TEXT_MIN == 26 and base.TEXT_KEY == 36
+    assert base.TEXT_MIN == 30 and base.TEXT_KEY == 40
     assert base.TEXT_MIN <= base.TEXT_BODY < base.TEXT_KEY <= base.TEXT_TITLE
-    assert base.floor_size(None, 1200) == 26 and base.floor_size("body", 600) == 26
-    assert base.floor_size("turn", 1200) == 36 and base.floor_size("score", 2400) == 72
+    assert base.floor_size(None, 1200) == 30 and base.floor_size("body", 600) == 30
+    assert base.floor_size("turn", 1200) == 40 and base.floor_size("score", 2400) == 80
     img, d = base.canvas(1200, 200)
     with base.recording() as labels:
         base.header(d, 1200, "Title", "Bob is to play.")
-    assert [(lab.role, lab.size) for lab in labels] == [("title", 40), ("turn", 36)]
+    assert [(lab.role, lab.size) for lab in labels] == [("title", 44), ("turn", 40)]
 
 
 def test_layout_helpers() -> None:

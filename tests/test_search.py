@@ -333,3 +333,26 @@ def test_a_game_may_settle_a_decision_itself_when_its_settings_say_so() -> None:
     assert [s for s, _ in asked] == [0, 5] and report.iterations == 0, "a settled move is not searched"
     deadline = asked[1][1]
     assert deadline is not None and t0 + 2.0 <= deadline <= t1 + 2.0, "hard's deadline: 2 s from the call"
+
+
+@pytest.mark.parametrize("method", ["tree", "playouts"])
+def test_the_report_ranks_the_searched_moves_without_changing_the_choice(method: str) -> None:
+    """A hint (issue 40) shows the search's ranking: the move it makes is listed first,
+    and keeping the statistics changes nothing it chooses."""
+    from tests import fakegame
+
+    fakegame.install()
+    game = core.get("test-race")
+    state = game.new(2, None, 3)
+    for add in (3, 3, 1):
+        state, _ = game.apply(state, min(game.to_act(state)), add)
+    seat = min(game.to_act(state))
+    view, legal = game.view(state, seat), game.legal_actions(state, seat)
+    params = search.Params(method=method)
+    plain = search.search(game, view, legal, random.Random(5), iterations=150, params=params)
+    report = search.Report()
+    kept = search.search(game, view, legal, random.Random(5), iterations=150, report=report, params=params)
+    assert kept == plain == 3, "at 7 of 10, adding 3 reaches ten"
+    assert [m for m, _, _ in report.moves][0] == kept and sorted(m for m, _, _ in report.moves) == [1, 2, 3]
+    assert sum(n for _, n, _ in report.moves) == report.iterations == 150
+    assert all(0 <= won <= n for _, n, won in report.moves)

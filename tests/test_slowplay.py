@@ -283,15 +283,17 @@ async def test_stats_and_final_image(t: Tables) -> None:
     Image.open(io.BytesIO(update.png)).verify()
     assert not hasattr(update, "result_png")
     text, png = await t.stats(GUILD)
-    assert "3 games played" in text and png is not None
+    # Issue 41: the leaderboard is by rating, with games played and wins.
+    assert "ratings from 3 rated games" in text and png is not None
     rows = await t.store.games(GUILD, "over")
     wins = {ALICE: 0, BOB: 0}
     for r in rows:
         for w in r.result["winners"]:  # type: ignore[index]
             wins[r.seats[w].user_id] += 1  # type: ignore[index]
     for name, uid in (("alice", ALICE), ("bob", BOB)):
-        assert f"{name}: {wins[uid]} wins in 3 games" in text
-    assert (await t.stats(GUILD, "dungeon-lair"))[0] == "No finished games here yet."
+        assert f"{name}: " in text and f"{wins[uid]} win{'' if wins[uid] == 1 else 's'} in 3 games" in text
+    assert "Ratings: alice" in update.text or "Ratings: bob" in update.text
+    assert (await t.stats(GUILD, "dungeon-lair"))[0] == "No rated games here yet."
 
 
 async def test_turn_pings_go_by_dm_only_to_those_who_opted_in(t: Tables) -> None:
@@ -392,7 +394,7 @@ async def test_moves_the_bot_makes_at_start_up_are_posted_once(tmp_path: Path, c
     assert row is not None and row.status == "over"
     assert [(g, m) for g, m, _ in sink] == [(gid, row.moves)]
     text = sink[0][2]
-    assert f"{row.moves} move(s) since the last board" in text and "Final scores" in text
+    assert f"{row.moves} moves since the last board" in text and "Final scores" in text
     assert "adds" in text, "the AI moves are summarised"
     await post_all(t, sink)
     assert len(sink) == 1, "a board is owed once"

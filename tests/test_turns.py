@@ -195,7 +195,7 @@ async def test_a_crash_after_a_turns_last_move_posts_its_board_once(tmp_path: Pa
     t = Tables(store)
     assert await t.owed() == [gid]
     owed = await t.owed_board(gid)
-    assert owed is not None and "2 move(s) since the last board" in owed.text
+    assert owed is not None and "2 moves since the last board" in owed.text
     assert "adds 2" in owed.text and "marks the total high" in owed.text
     assert await t.mark_posted(owed) and not await t.mark_posted(owed), "posted once"
     assert await t.owed() == [] and await t.owed_board(gid) is None

@@ -28,3 +28,23 @@ def not_words(text: str) -> list[str]:
         if found is not None:
             why.append(f"{reason} {found.group(0)!r}")
     return why
+
+
+# Issue 40's slips: "1 imps", "a Arcane Architect", "adventurer(s)", "Scouts at the
+# Entrance!." and "Gain 2 gold.." (a name ending in a number, "Bot 3 9", is checked on
+# the boards' final lines: tests/test_words.py).
+_SLIPS = (
+    (re.compile(r"(?<![\d.,/-])\b1 (?:[A-Z][a-z]+ )?(?:imps|gems|treasures|cards|Cards|points|skulls|monsters"
+                r"|tunnels|rooms|adventurers|tiles|spaces|goals|minions|traps|tokens|decorations|hearts)\b"),
+     "one of a plural"),
+    (re.compile(r"\b[Aa] (?!one\b|once\b)[AEIOaeio][a-z]"), "'a' before a vowel"),
+    (re.compile(r"\w\(s\)"), "a count that does not say singular or plural"),
+    (re.compile(r"[!?]\.(?=\s|$)"), "a mark and a full stop"),
+    (re.compile(r"(?<!\.)\.\.(?!\.)"), "two full stops"),
+)  # fmt: skip
+
+
+def slips(text: str) -> list[str]:
+    """The slips of grammar in ``text`` a player would notice: [] when it reads well."""
+    t = _MARKUP.sub(" ", text)
+    return [f"{reason} {m.group(0)!r}" for pattern, reason in _SLIPS if (m := pattern.search(t)) is not None]

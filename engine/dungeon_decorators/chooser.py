@@ -162,3 +162,50 @@ def only_offered(pv: dict[str, Any], options: list[tuple[str, str]]) -> dict[str
         pv["labels"] = {sq: label for sq, label in pv["labels"].items() if sq in keep}
         pv["ghosts"] = {sq: cell for sq, cell in pv["ghosts"].items() if sq in keep}
     return pv
+
+
+# ---- the line under a square (issue 40 item 2) ------------------------------------------
+
+_SIDES = ("north", "east", "south", "west")
+
+
+def _tile_words(cell: dict[str, Any] | None, at: R.Pos, grid: R.Grid) -> str | None:
+    """A dungeon square's tile as the board shows it ("the start", "a red hallway",
+    "a blue room", "a decoration tile"), or None when the square is empty."""
+    if cell is None:
+        return None
+    if cell["kind"] != "dungeon":
+        return "a decoration tile"
+    if cell["t"] == "start":
+        return "the start"
+    kind = "room" if R.summarise_at(grid, at)["room"] else "hallway"
+    return f"{'an' if cell['floor'][:1] in 'aeiou' else 'a'} {cell['floor']} {kind}"
+
+
+def square_note(dungeon: dict[str, Any], square: str) -> str | None:
+    """What is on ``square`` of the seat's dungeon and next to it, side by side."""
+    at = R.parse_coord(square)
+    if at is None:
+        return None
+    grid = R.to_grid(dungeon)
+    here = _tile_words(grid.get(at), at, grid)
+    near = [
+        f"{words} {side}"
+        for d, side in enumerate(_SIDES)
+        if (words := _tile_words(grid.get(R.step(at, d)), R.step(at, d), grid)) is not None
+    ]
+    text = f"{square} holds {here}" if here else f"{square} is empty"
+    text += "; next to " + ", ".join(near) if near else "; nothing next to it"
+    return text if len(text) <= 100 else text[:98].rsplit(" ", 1)[0].rstrip(",;") + " …"
+
+
+def square_notes(dungeon: dict[str, Any], options: list[tuple[str, str]]) -> dict[str, str]:
+    """Token -> its square's line, for the options that choose a square ("AN39",
+    "fAN39" the tile on it, "dAN39" where it goes)."""
+    out = {}
+    for tok, _label in options:
+        square = tok[1:] if tok[:1].islower() else tok
+        note = square_note(dungeon, square)
+        if note is not None:
+            out[tok] = note
+    return out

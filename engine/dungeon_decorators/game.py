@@ -1057,7 +1057,8 @@ class DungeonDecorators(core.Game):
         return path if path is not None else super().segments(state, seat, action)
 
     def chooser(self, state: State, seat: int, prefix: list[str]) -> core.Choice:
-        from .chooser import lazy_moves, only_offered, preview
+        from . import goal_notes
+        from .chooser import lazy_moves, only_offered, preview, square_notes
 
         legal = self.legal_actions(state, seat)
         if state["phase"] == "build" and prefix[:1] == ["arch"]:
@@ -1066,7 +1067,15 @@ class DungeonDecorators(core.Game):
         paths = self._paths(state, seat, legal)
         prompt = CHOOSER_PROMPTS.get(state["phase"], "Choose your move.")
         # the paths of all moves at once: segments() would rebuild them for every move
-        choice = core.narrow_steps(((a, paths[self.format(a)]) for a in legal), prefix, prompt)
+        steps = [(a, paths[self.format(a)]) for a in legal]
+        if state["phase"] == "keep":  # any two goals, in any order (issue 40 item 3)
+            steps = goal_notes.either_order(steps)
+        choice = core.narrow_steps(steps, prefix, prompt)
+        if state["phase"] == "keep":
+            choice.options = goal_notes.in_hand_order(choice.options, state["players"][seat]["hand"])
+        choice.descriptions = goal_notes.goal_notes(choice.options) or None
+        if state["phase"] == "build" and _step_kind(prefix) in ("square", "from", "to"):
+            choice.descriptions = square_notes(state["players"][seat]["dungeon"], choice.options)
         if state["phase"] == "build":
             choice.preview = only_offered(preview(state, seat, prefix, legal), choice.options)
             choice.prompt = STEP_PROMPTS.get(_step_kind(prefix), choice.prompt)

@@ -85,6 +85,39 @@ def _cell_note(sheet: dict, cell: str, el: str) -> str:
     return cell
 
 
+# What a square holds, in the words a square menu uses (issue 40 item 2).
+_ON = {"wall": "a wall", "trap": "a trap", "goblin": "a goblin", "orc": "an orc", "dragon": "a dragon"}
+
+
+def _held(sheet: dict, cell: str) -> str | None:
+    """What stands on ``cell`` of the seat's dungeon ("a wall", "your treasure"), or None."""
+    parts = [_ON.get(sheet["grid"].get(cell, ""), sheet["grid"].get(cell))] if cell in sheet["grid"] else []
+    if cell in sheet["treasures"]:
+        parts.append("your treasure")
+    if cell == board.ENTRANCE:
+        parts.append("the entrance")
+    if cell == board.EXIT:
+        parts.append("the exit")
+    return " and ".join(p for p in parts if p) or None
+
+
+def square_note(sheet: dict, cell: str) -> str:
+    """A square menu's line under one space: what is on it and next to it ("Empty; next
+    to a wall on B5, a dragon on C6"), so the options differ by more than their names."""
+    here = _held(sheet, cell)
+    near = [f"{what} on {n}" for n in board.NEIGHBOURS[cell] if (what := _held(sheet, n))]
+    head = f"{cell} holds {here}" if here else f"{cell} is empty"
+    return fit(head + ("; next to " + ", ".join(near) if near else "; nothing next to it"), 100)
+
+
+def formation_note(sheet: dict, cells: list[str]) -> str:
+    """A wall formation's line: what lies next to it, the spaces it closes off in words."""
+    around = board.sort_cells({n for c in cells for n in board.NEIGHBOURS[c] if n not in cells})
+    near = [f"{what} on {n}" for n in around if (what := _held(sheet, n))]
+    head = "Walls " + " ".join(cells)
+    return fit(head + ("; next to " + ", ".join(near) if near else "; nothing built next to it"), 100)
+
+
 def _first_step(cands: list[str], useful: list[str], quarter: str | None) -> tuple[list[str], list[str]]:
     """(spaces offered, quarters offered) at the first pick or inside ``quarter``."""
     if quarter is not None:
@@ -194,7 +227,8 @@ def element_choice(state: State, seat: int, el: str, prefix: list[str], erase: b
         opts = _place_options(sheet, el, cells, quarters, cands)
         if erase and quarter is None:
             opts.append(ERASE)
-        return Choice(prompt, opts, None, _preview(seat, cells, quarters, cands, element_label(el)))
+        notes = {c: square_note(sheet, c) for c in cells}
+        return Choice(prompt, opts, None, _preview(seat, cells, quarters, cands, element_label(el)), notes)
     token = rest.pop(0)
     if quarter is None and token == "erase" and erase and not rest:
         return Choice(prompt, [], {"t": "erase"})
@@ -252,7 +286,8 @@ def wall_choice(sheet: dict, seat: int, el: str, prefix: list[str], erase: bool,
         cells = board.sort_cells(anchors)
         if not rest:
             opts = _place_options(sheet, el, cells, [], cells)
-            return Choice(prompt, opts, None, _preview(seat, cells, [], cells, element_label(el)))
+            notes = {f"at:{c}": square_note(sheet, c) for c in cells}
+            return Choice(prompt, opts, None, _preview(seat, cells, [], cells, element_label(el)), notes)
         token = rest.pop(0)
         cell = token[3:] if token.startswith("at:") else None
         if cell not in anchors:
@@ -268,7 +303,8 @@ def wall_choice(sheet: dict, seat: int, el: str, prefix: list[str], erase: bool,
         opts, preview = _wall_options(el, seat, shown, quarters, placements)
         if erase and quarter is None:
             opts.append(ERASE)
-        return Choice(prompt, opts, None, preview)
+        notes = {_wall_token(cs): formation_note(sheet, cs) for cs in shown}
+        return Choice(prompt, opts, None, preview, notes)
     token = rest.pop(0)
     if quarter is None and token == "erase" and erase and not rest:
         return Choice(prompt, [], {"t": "erase"})

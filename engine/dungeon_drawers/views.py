@@ -150,12 +150,39 @@ def view(state: State, seat: int | None, to_act: list[int], result: dict[str, An
         },
         "to_act": to_act,
         "status": status(state),
-        "news": list(state["news"]),
-        "last": copy.deepcopy(state.get("last")),
+        "news": [final_scores_shown(state, line) for line in state["news"]],
+        "last": _last_shown(state),
         "players": [_player(state, s, seat) for s in range(state["seats"])],
         "cards": {str(c): card_info(c) for c in _cards_in_view(state, seat)},
         "result": result,
     }
+
+
+FINAL = "Final scores: "
+
+
+def final_scores_words(state: State) -> str:
+    """ "Player 1: 20 points; Player 2: 1 point": a score apart from the name before it
+    (a computer's name ends in a number: "Bot 3 9" read as one number)."""
+    from .rules import score_player
+
+    scores = [sum(score_player(p).values()) for p in state["players"]]
+    return "; ".join(f"{seat_ref(s)}: {v} point{'' if v == 1 else 's'}" for s, v in enumerate(scores))
+
+
+def final_scores_shown(state: State, line: str) -> str:
+    """A stored news line as the board shows it: its final scores in today's words (the
+    stored line of a game in progress keeps its words)."""
+    if state["phase"] != "over" or FINAL not in line:
+        return line
+    return line.split(FINAL)[0] + FINAL + final_scores_words(state) + "."
+
+
+def _last_shown(state: State) -> dict[str, Any] | None:
+    last = copy.deepcopy(state.get("last"))
+    if last and last.get("lines"):
+        last["lines"] = [final_scores_shown(state, line) for line in last["lines"]]
+    return last
 
 
 def status(state: State) -> str:

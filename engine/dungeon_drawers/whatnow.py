@@ -26,8 +26,8 @@ from .data import (
     track_size,
 )
 from .defend import dungeon_problem, hero_problem
-from .rules import fight_strength, levels, p_win, score_player
-from .views import status
+from .rules import fight_strength, levels, p_win
+from .views import final_scores_words, status
 
 LIMIT = 1500
 
@@ -60,9 +60,7 @@ def _watch(state: State) -> list[str]:
         "over": "The game is over.",
     }[phase]
     if phase == "over":
-        scores = [sum(score_player(p).values()) for p in state["players"]]
-        told = ", ".join(f"{seat_ref(s)} {v}" for s, v in enumerate(scores))
-        return [intro, f"Final scores: {told}."]
+        return [intro, f"Final scores: {final_scores_words(state)}."]
     return [intro, status(state)]
 
 

@@ -355,10 +355,37 @@ def what_now(game: DungeonLair, state: State, seat: int | None) -> str:
     return "\n".join(lines)
 
 
+_SIDES = ("north", "east", "south", "west")
+
+
+def place_notes(state: State, under: dict[str, list[Any]]) -> dict[str, str]:
+    """A line under each place a step offers (issue 40 item 2): what lies next to it on the
+    map, and in how many turns the tile fits there, so the places differ by more than a name."""
+    from .board import neighbour, parse_cell
+
+    out = {}
+    for tok, actions in under.items():
+        cell = parse_cell(tok)
+        if cell is None or tok != cell:
+            continue
+        near = [
+            f"{TILES[state['board'][n]['t']].name.lower()} {side}"
+            for k, side in enumerate(_SIDES)
+            if (n := neighbour(cell, k)) in state["board"]
+        ]
+        turns = len({a.get("r") for a in actions if a.get("a") == "tile"})
+        head = f"{cell}: fits {turns} way{'s' if turns != 1 else ''}; " if turns else f"{cell}: "
+        text = head + ("next to " + ", ".join(near) if near else "nothing next to it")
+        out[tok] = text if len(text) <= 100 else text[:98].rsplit(" ", 1)[0].rstrip(",;") + " …"
+    return out
+
+
 def chooser_notes(state: State, prefix: list[str], under: dict[str, list[Any]]) -> dict[str, str]:
     """A line under each tile of the first placing step (<= 100 characters): in how
     many places it fits and its edges (issue 28)."""
-    if prefix or state["phase"] not in ("place", "chain"):
+    if prefix:
+        return place_notes(state, under)
+    if state["phase"] not in ("place", "chain"):
         return {}
     out = {}
     for tok, actions in under.items():

@@ -27,6 +27,7 @@ from . import (
     guide,
     hidden,
     notation,
+    order_notes,
     plan_chooser,
     plans,
     production,
@@ -398,6 +399,7 @@ class DungeonLords(core.Game):
         c = state["combat"]
         c["round"] += 1
         fighters = self._fighters(state)
+        _say_conquered(state, [int(s) for s in c["plans"] if int(s) not in fighters], ev)
         if c["round"] > state["combat_rounds"] or not fighters:
             state["phase"] = "combat_end"
             return
@@ -410,6 +412,8 @@ class DungeonLords(core.Game):
             # his plan is the only one depends on what they are.
             if len(only) == 1 and hidden.may_enter_for(state, s):
                 c["plans"][str(s)] = only[0]
+                # Said in the news only (issue 40): the stored logs of games in progress stay as they are.
+                ev.append(Event(f"{who(s)} has one possible battle plan this round: it is entered for them."))
 
     def _combat_round(self, state: State, ev: list[Event]) -> None:
         c = state["combat"]
@@ -448,9 +452,15 @@ class DungeonLords(core.Game):
         self._next_combat_round(state, ev)
 
     def _end_combat(self, state: State, ev: list[Event]) -> None:
-        for p in state["players"]:
+        for s, p in enumerate(state["players"]):
             if p["party"]:
-                log(state, ev, f"{len(p['party'])} adventurer(s) leave the dungeon alive.")
+                # The board's log keeps the words stored games hold; the news says whose dungeon.
+                state["log"] = (state["log"] + [f"{len(p['party'])} adventurer(s) leave the dungeon alive."])[
+                    -12:
+                ]
+                n = len(p["party"])
+                gone = "1 adventurer leaves" if n == 1 else f"{n} adventurers leave"
+                ev.append(Event(f"{gone} {who(s)}'s dungeon alive."))
             p["party"] = []
             p.pop("illusion", None)
             p["monsters"] = [m for m in p["monsters"] if not m.get("pet")]  # Baby Golem goes home
@@ -581,7 +591,9 @@ class DungeonLords(core.Game):
 
     def chooser(self, state: State, seat: int, prefix: list[str]) -> core.Choice:
         if state["phase"] == "orders" and seat in self.to_act(state):
-            return notation.order_chooser(state, seat, prefix)
+            choice = notation.order_chooser(state, seat, prefix)
+            choice.descriptions = order_notes.order_notes(state, choice.options, len(prefix))
+            return choice
         if state["phase"] == "plan" and seat in self.to_act(state):
             # Every legal battle plan, built one part a click (the legal list holds only a sample).
             return notation.place_preview(state, seat, plan_chooser.chooser(state, seat, prefix))
@@ -614,6 +626,15 @@ class DungeonLords(core.Game):
 
     def result(self, state: State) -> Result:
         return scoring.score(state)
+
+
+def _say_conquered(state: State, dropped: list[int], ev: list[Event]) -> None:
+    """A lord who fought last round and has no tile left to fight on: the dungeon is fully
+    conquered, said in the news (not the stored log) so it does not drop out unremarked."""
+    for s in dropped:
+        p = state["players"][s]
+        if (p["party"] or paladin_here(state, s)) and not board.battle_tiles(p):
+            ev.append(Event(f"{who(s)}'s dungeon is fully conquered: no battle is left to fight there."))
 
 
 # A move's canonical notation: a pure function of its text, and search plays the same few

@@ -148,9 +148,12 @@ def header(state: State, seat: int, show_top: bool) -> str:
     pool = state["pool"]
     if not state["over"]:
         pool_words = amount(pool["n"], pool["type"]) if pool["n"] else "empty"
+        lines.append(f"Pool: {pool_words}. Round {state['round']}.")
         top = deck_top(state) if show_top else None
-        deck = f"{len(state['deck'])} in the deck" + (f", the top one {back_words(top)}" if top else "")
-        lines.append(f"Pool: {pool_words}. Round {state['round']}; {deck}.")
+        # The deck's line stands apart from what leaving takes (the Leave button names that):
+        # its top card comes into the inn next round, it is not taken by leaving (issue 40).
+        deck = f"Deck: {len(state['deck'])} cards"
+        lines.append(deck + (f"; next round's first card shows {back_words(top)}." if top else "."))
     out = "\n".join(lines)
     return out if len(out) <= 400 else out[:397] + "..."
 
@@ -244,7 +247,12 @@ def option_notes(state: State, seat: int, tokens: list[str]) -> dict[str, str]:
         elif kind == "bonus" and rest:
             out[tok] = f"From the supply ({sup[rest[0]]} left there)."
         elif kind == "support" and len(rest) == 2:
-            out[tok] = f"Its humanoid is removed unseen at the end; the {rest[1]} no longer counts for fame."
+            mons = p["monsters"]
+            i = int(rest[0]) - 1 if rest[0].isdigit() else -1
+            what = short_label(CARDS[mons[i]["card"]]) if 0 <= i < len(mons) else "This monster"
+            out[tok] = (
+                f"{what}: its humanoid is removed unseen at the end; the {rest[1]} no longer counts for fame."
+            )
         elif kind == "nosupport":
             out[tok] = "Keep your treasure; a stronger humanoid under it would cost fame at the end."
     return out

@@ -20,7 +20,7 @@ from render import default_names
 from render.base import seat_colour
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules" / "dungeon-decorators.md"
-TEXT_MIN, TEXT_KEY = 26, 36  # issue 28: "no text under 26 px"; turn, scores, decisive numbers at 36
+TEXT_MIN, TEXT_KEY = 30, 40  # issue 40: 30 px at 1,200 wide, key numbers 40 (issue 28 had 26, 36)
 
 
 def _states(players: int, seed: int = 28) -> list[dict]:

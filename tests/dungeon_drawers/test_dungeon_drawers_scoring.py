@@ -138,3 +138,16 @@ def test_ai_concentrates_improvements_on_the_monster_that_can_win() -> None:
     assert _improve_choice(sheet, rnd) == "dragon"
     sheet["imp"]["dragon"] = track_size("dragon")  # full: +12
     assert _improve_choice(sheet, rnd) != "dragon"
+
+
+def test_the_odds_shown_for_a_fight_count_every_roll_of_the_dice() -> None:
+    # "Carry out the fight by rolling 2 dice and adding together the numbers rolled":
+    # the odds "What now?" gives count every face 1..DIE of each die once. Found by
+    # mutation testing (a die from 0, a die one face short, > for >= all survived).
+    from engine.dungeon_drawers.data import DIE, TARGET
+    from engine.dungeon_drawers.rules import p_win
+
+    assert p_win(TARGET - 2) == 1.0, "the lowest roll, 1 and 1, reaches the target exactly"
+    assert p_win(TARGET - 2 * DIE) == 1 / DIE**2, "only the highest roll reaches it"
+    assert p_win(TARGET - 2 * DIE - 1) == 0.0
+    assert p_win(TARGET - DIE, 1) == 1 / DIE and p_win(TARGET - 1, 1) == 1.0

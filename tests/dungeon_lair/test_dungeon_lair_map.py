@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from engine.dungeon_lair import GAME
 from engine.dungeon_lair.board import cell_pos
 from tests.dungeon_lair.helpers import CROSS, ROOM4, STRAIGHT, act, board, legal_notes, new
@@ -134,3 +136,35 @@ def test_a_game_saved_with_the_old_grid_names_is_read_with_the_new_ones() -> Non
     assert old == state
     after, _ = GAME.apply(old, 0, GAME.parse("S H7"))
     assert after["monsters"][0][1]["at"] == "0,-1"
+
+
+def _finished_boards(catacombs: bool) -> list[dict]:
+    game = GAME
+    boards = []
+    for seed in (3, 8):
+        rnd = random.Random(seed)
+        st = game.new(3, {"catacombs": True} if catacombs else None, seed)
+        while not game.is_over(st):
+            seat = rnd.choice(sorted(game.to_act(st)))
+            st, _ = game.apply(st, seat, rnd.choice(game.legal_actions(st, seat)))
+        boards.append(dict(st["board"]))
+    return boards
+
+
+@pytest.mark.parametrize("catacombs", [False, True])
+def test_a_map_read_after_a_restart_joins_the_same_areas_as_in_play(catacombs: bool) -> None:
+    """In play each tile is added to the map already built; after a restart the map is
+    read from the stored board at once. Both must give the same zones, reaches and doors
+    (a monster controls the same areas, and scores the same, before and after a restart).
+    Found by mutation testing: the whole-board reading's joins could be dropped unseen."""
+    from engine.dungeon_lair.board import Dungeon
+
+    for laid in _finished_boards(catacombs):
+        read = Dungeon(dict(laid), catacombs)
+        built = Dungeon({}, catacombs)
+        for cell, entry in laid.items():
+            built = built.plus(cell, entry)
+        labels = sorted(read.room)
+        assert [read.zone(x) for x in labels] == [built.zone(x) for x in labels]
+        assert [read.reach(x) for x in labels] == [built.reach(x) for x in labels]
+        assert sorted(read.doors) == sorted(built.doors)

@@ -69,8 +69,9 @@ def test_the_final_board_shows_the_final_scores_and_the_winner() -> None:
     winner = NAMES[res.winners[0]]
     assert view["over"] and view["winners"] == res.winners
     line = R.footer(view, NAMES)
-    assert line.startswith(f"Final score: {winner} {max(res.scores)}")
-    assert all(f"{NAMES[s]} {res.scores[s]}" in line for s in range(3))
+    assert line.startswith(f"Final score: {winner}: {max(res.scores)} point")
+    # Issue 40: "Bot 3: 9 points", not "Bot 3 9" (a computer's name ends in a number).
+    assert all(f"{NAMES[s]}: {res.scores[s]} point" in line for s in range(3))
     assert R.header_lines(view, NAMES, R.WIDTH)[0].startswith(f"The game is over: {winner} wins")
     w, h = size(R.board(view, NAMES))
     assert w == 1200 and abs(w - h) > 0.15 * w  # clearly not square (Android crops squares)

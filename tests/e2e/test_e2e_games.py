@@ -54,7 +54,7 @@ async def test_e2e_game_to_the_end(key: str, standin: StandIn, bot: BotProcess) 
     final = t.board
     # The final board carries the scores (issue 21 item 5): no separate scores image.
     assert not any(a.filename.endswith("-scores.png") for a in final.attachments)
-    assert final.buttons == [] and final.mentions == []
+    assert [b["label"] for b in final.buttons] == ["Play again"] and final.mentions == []
     rep = await replay(bot.db, t.game_id)
     assert final.attachments[0].filename == f"game{t.game_id}-move{rep.moves}.png"
     assert rep.status == "over"

@@ -18,6 +18,7 @@ from tests.e2e.harness import (
     replay,
 )
 from tests.standin import Actor, StandIn
+from tests.standin.server import Message
 
 pytestmark = pytest.mark.e2e
 
@@ -107,7 +108,9 @@ async def test_e2e_monster_inn_full_game_through_a_restart(standin: StandIn, bot
     assert "Final scores" in final.content and "Winner" in final.content
     # The final board carries the scores (issue 21 item 5): no separate scores image.
     assert len(final.pngs) == 1 and all(decode_png(x) for x in final.pngs)
-    assert final.mentions == [] and final.buttons == []
+    # The final board says how each rating moved and offers Play again (issue 41).
+    assert final.mentions == [] and [b["label"] for b in final.buttons] == ["Play again"]
+    assert "Ratings: alice 0.0 →" in final.content and "provisional" in final.content
     assert restarted and refused_stranger and refused_out_of_turn and len(seen_hand) == 3
 
     # "Your move" on an old board of a finished game is refused, privately, and changes
@@ -142,6 +145,58 @@ async def test_e2e_monster_inn_full_game_through_a_restart(standin: StandIn, bot
     assert all(i.ack_seconds is not None and i.ack_seconds < 3 for i in standin.interactions.values())
     assert standin.unknown == []
     assert standin.errors and all("50007" in e for e in standin.errors), standin.errors
+    await play_again_by_clicks(standin, bot, t, final)
+
+
+async def play_again_by_clicks(standin: StandIn, bot: BotProcess, t: Table, final: Message) -> None:
+    """Issue 41: "Play again ... each person already seated and asked to confirm with one
+    click ... Seat order rotates": bob presses Play again on the final board; alice and
+    carol are pinged in the new lobby and confirm; the second game starts, seats turned."""
+    alice, bob, carol = t.players
+    # /stats: the rating leaderboard for the channel, as an embed with its picture.
+    mark = standin.mark()
+    r = await carol.slash("stats")
+    assert (await r.reply()).ephemeral
+    board = await standin.wait_for_message(lambda m: bool(m.embeds) and not m.ephemeral, 20, after=mark)
+    assert board.embeds[0]["title"] == "All games: ratings from 1 rated game."
+    assert "(provisional)" in board.embeds[0]["description"] and len(board.pngs) == 1
+    decode_png(board.pngs[0])
+    mark = standin.mark()
+    r = await bob.click(final, f"lk:again:{t.game_id}")
+    assert "new lobby is open" in (await r.reply()).content
+    lobby = await standin.wait_for_message(
+        lambda m: m.channel_id == standin.channel_id and not m.ephemeral and "game #" in m.content,
+        10,
+        after=mark,
+    )
+    m = re.search(r"game #(\d+)", lobby.content)
+    assert m is not None and int(m[1]) != t.game_id
+    new_id = int(m[1])
+    assert sorted(lobby.mentions) == [alice.id, carol.id] and lobby.content.count("(to confirm)") == 2
+    # alice presses it too: the lobby bob opened, no second one.
+    r = await alice.click(final, f"lk:again:{t.game_id}")
+    assert "open already" in (await r.reply()).content
+    r = await bob.click(lobby, f"lk:lobby:{new_id}:start")  # nobody confirmed: bob alone is too few
+    assert "did not confirm yet" in (await r.reply()).content
+    for p in (carol, alice):
+        c = await p.click(lobby, f"lk:imin:{new_id}")
+        await c.reply()
+    assert "(to confirm)" not in lobby.content and "I'm in" not in str(lobby.buttons)
+    await standin.wait_until(lambda: lobby.thread_id is not None, 10, "the new game's thread")
+    second = Table(standin, t.players, game_id=new_id, lobby=lobby, thread_id=lobby.thread_id or 0)
+    mark = standin.mark()
+    r = await bob.click(lobby, f"lk:lobby:{new_id}:start")
+    await r.reply()
+    board = await second.wait_board(mark)
+    assert "Monster Inn** begins" in board.content
+    from store import Store
+
+    store = await Store(str(bot.db)).open()
+    try:
+        seats = (await store.get(new_id)).seats  # type: ignore[union-attr]
+    finally:
+        await store.close()
+    assert [s.user_id for s in seats] == [bob.id, carol.id, alice.id]  # was alice, bob, carol
 
 
 async def restart_and_click_old_button(t: Table, bot: BotProcess, p: Actor) -> bool:

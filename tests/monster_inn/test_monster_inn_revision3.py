@@ -71,7 +71,10 @@ def test_the_board_names_the_top_card(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_ai_view_carries_the_top_card_and_the_header_names_it() -> None:
     s = stacked(4, [*MONS[:4], HUM_16, *MONS[4:]])
     assert GAME.view(s, s["turn"])["deck_top"]["range"] == "16-20"
-    assert "the top one a humanoid 16-20 with 4 skulls" in GAME.header(s, 0)
+    header = GAME.header(s, 0)
+    assert "next round's first card shows a humanoid 16-20 with 4 skulls" in header
+    # Issue 40: not beside the pool, as if it were what leaving takes.
+    assert "Pool" not in next(line for line in header.splitlines() if "16-20" in line)
 
 
 def test_a_revision_2_game_does_not_show_the_top_card_until_upgraded() -> None:
