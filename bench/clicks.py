@@ -126,6 +126,8 @@ def clicks(
                 if "build_turn_clicks_max" in fig
                 else ""
             )
+            + f", {fig['single_option_clicks']} single-option clicks "
+            f"({fig['single_option_clicks_for_secrets']} kept for a secret: {fig['single_option_labels']})"
             + f" ({time.perf_counter() - t:.0f} s)"
         )
     return out

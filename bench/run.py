@@ -1,7 +1,7 @@
 """Lairkeeper benchmarks: engine playouts, render, storage, the move pipeline,
 start-up, whole games by clicks; and the long reliability figures.
 
-    python -m bench [--quick] [--only engine,render,storage,pipeline,startup,clicks,backends,reliability,aiload,stats]
+    python -m bench [--quick] [--only engine,render,storage,pipeline,startup,clicks,backends,reliability,aiload,stats,forced]
                     [--games monster-inn,...] [--out bench/results]
                     [--clicks-players min,4] [--clicks-max N] [--clicks-seconds S] [--clicks-seed K]
     python bench/run.py ...          (the same)
@@ -35,7 +35,7 @@ from bench import sections  # noqa: E402
 from bench.common import ROOT, game_keys, machine  # noqa: E402
 
 DEFAULT = ("engine", "render", "storage", "pipeline", "startup", "clicks")
-ALL = (*DEFAULT, "backends", "reliability", "aiload", "stats")
+ALL = (*DEFAULT, "backends", "reliability", "aiload", "stats", "forced")
 
 
 def log(msg: str) -> None:
@@ -102,6 +102,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         out["act100k"] = backends.pipeline_both(keys, 20 if q else 200, log)
         log("backends: throughput through the stand-in")
         out["throughput"] = backends.throughput(8 if q else 16, 10 if q else 25, log)
+    if "forced" in only:
+        from bench.forced import forced
+
+        log("forced: the check before a move is played for a player (issue 38)")
+        out["forced"] = forced(keys, 2 if q else 6, log)
     if "aiload" in only:
         from bench import aiload
 
@@ -160,6 +165,18 @@ def markdown(r: dict[str, Any]) -> str:
             lines.append(
                 f"- {part}: {v['clicks']} clicks, answered p50 {v['click_p50_s']} s, p99 {v['click_p99_s']} s, "
                 f"max {v['click_max_s']} s; within 3 s: {v['within_3s']:.0%}"
+            )
+        lines.append("")
+    if "forced" in r:
+        lines += [
+            "## Moves played for a player: the check (issue 38)",
+            "",
+            "| game | states with one move | played for the player | median s | p90 s | max s |",
+            "|---|---|---|---|---|---|",
+        ]
+        for k, v in r["forced"].items():
+            lines.append(
+                f"| {k} | {v['states']} | {v['played_for_a_player']} | {v['median_s']} | {v['p90_s']} | {v['max_s']} |"
             )
         lines.append("")
     if "render" in r:
@@ -251,8 +268,9 @@ def clicks_markdown(r: dict[str, Any]) -> list[str]:
         "p99 under 1 s. Boards, pings and private messages count what the play posts after the opening board.",
         "",
         "| game | players (humans) | complete | moves | turns | boards | pings (messages) | clicks | "
-        "clicks/turn median | max | private messages | p99 s | simultaneous phases | path clicks max |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "clicks/turn median | max | private messages | p99 s | simultaneous phases | path clicks max | "
+        "single-option clicks (kept for a secret) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for v in r["clicks"]:
         if "error" in v:
@@ -263,7 +281,8 @@ def clicks_markdown(r: dict[str, Any]) -> list[str]:
             f"{v['turns']} | {v['public_boards']} | {v['pings']} ({v.get('ping_messages', '-')}) | {v['clicks']} | "
             f"{v['clicks_per_turn_median']} | "
             f"{v['clicks_per_turn_max']} | {v['private_messages']} | {v['seconds_per_click_p99']} | "
-            f"{v['simultaneous_phases']} | {v.get('path_clicks_max', '-')} |"
+            f"{v['simultaneous_phases']} | {v.get('path_clicks_max', '-')} | "
+            f"{v.get('single_option_clicks', '-')} ({v.get('single_option_clicks_for_secrets', '-')}) |"
         )
     lines.append("")
     return lines

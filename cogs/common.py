@@ -667,7 +667,7 @@ def panel_message(panel: Panel, note: str = "") -> tuple[str, discord.ui.View, l
     view = discord.ui.View(timeout=None)
     for label, index in panel.buttons:
         view.add_item(MoveButton(panel.game_id, panel.version, index, label))
-    text = "\n".join(part for part in (head, "Your choices:", PRIVATE) if part)
+    text = "\n".join(part for part in (head, panel.note, "Your choices:", PRIVATE) if part)
     return text[-2000:], view, []
 
 

@@ -23,10 +23,11 @@ import render
 from engine import core
 from engine.core import Choice, IllegalAction
 from store import GameRow
+from tables.forced import single_option_steps, why_waiting
 from tables.play import PlayMixin
 from tables.results import MAX_BUTTONS, Panel, Step, TableError, Update
 from tables.text import image_names, named
-from tables.turns import TurnsMixin, builds_moves, labels_of
+from tables.turns import TurnsMixin, builds_moves, labels_of, the_one_move
 from tables.upkeep import PAUSED
 
 log = logging.getLogger("lairkeeper.tables")
@@ -116,7 +117,7 @@ def hints(row: GameRow, seat: int, prefix: list[str], step: Step) -> list[str]:
             # The game's own description says more; and a hint is a help, never worth
             # a slow answer (a Decorators chooser step can take half a second).
             try:
-                nxt = _choice(row, seat, [*prefix, tok])
+                nxt = _choice(row, seat, _skipped(row, seat, [*prefix, tok], finish=True))
             except TableError:
                 nxt = None
         nexts.append(nxt)
@@ -151,6 +152,26 @@ def _told_apart(
         if text in shared:
             out[k] = fit_words(f"{named(row, shown[k][1])}; {text[0].lower()}{text[1:]}")
     return out
+
+
+def _skipped(row: GameRow, seat: int, prefix: list[str], finish: bool) -> list[str]:
+    """``prefix`` carried through the steps with one option (tables/forced.py)."""
+    assert row.state is not None
+    try:
+        return single_option_steps(core.get(row.game_key), row.state, seat, prefix, finish)
+    except IllegalAction as exc:
+        raise TableError(named(row, str(exc))) from None
+
+
+def _back(row: GameRow, seat: int, prefix: list[str]) -> list[str]:
+    """One step back, over the steps with one option that were taken for the player."""
+    prefix = prefix[:-1]
+    while prefix:
+        choice = _choice(row, seat, prefix)
+        if choice.action is not None or len(choice.options) != 1:
+            break
+        prefix = prefix[:-1]
+    return prefix
 
 
 def still_accepted(row: GameRow, seat: int, prefix: list[str]) -> bool:
@@ -235,16 +256,22 @@ class ChooserMixin(TurnsMixin, PlayMixin):
         if turn is None:
             turn = [named(row, label) for label in labels_of(await self.news(row), seat)]
         legal = game.legal_actions(row.state, seat)
+        # An only move waiting for the click because playing it would tell a secret: say so.
+        why = await asyncio.to_thread(why_waiting, game, row.state, seat, the_one_move)
         if len(legal) <= MAX_BUTTONS and not builds_moves(game):
             labels = [(named(row, game.describe(row.state, a))[:LABEL_MAX], i) for i, a in enumerate(legal)]
-            return Panel(row.id, row.version, buttons=labels, header=header, turn=turn)
+            return Panel(row.id, row.version, buttons=labels, header=header, turn=turn, note=why)
         prefix, note = await self._draft(row, user_id, seat)
         try:
+            prefix = await asyncio.to_thread(_skipped, row, seat, prefix, False)
             step = await asyncio.to_thread(build_step, row, seat, prefix)
         except TableError:  # the saved prefix leads nowhere any more: start afresh
             await self.store.set_draft(row.id, user_id, row.version, None)
-            step = await asyncio.to_thread(build_step, row, seat, [])
-        step.note = note
+            prefix = await asyncio.to_thread(_skipped, row, seat, [], False)
+            step = await asyncio.to_thread(build_step, row, seat, prefix)
+        if prefix:
+            await self.store.set_draft(row.id, user_id, row.version, prefix)
+        step.note = " ".join(n for n in (note, why) if n) or None
         return Panel(row.id, row.version, step=step, header=header, turn=turn)
 
     async def choose(
@@ -281,6 +308,8 @@ class ChooserMixin(TurnsMixin, PlayMixin):
             if depth != len(prefix):
                 raise TableError(OLD_STEP)
             prefix, page = self._click(row, seat, prefix, op, index)
+            if op == "pick":  # the steps after it with one option are taken with it
+                prefix = await asyncio.to_thread(_skipped, row, seat, prefix, True)
             choice = _choice(row, seat, prefix)
             if op == "pick" and choice.action is not None and not choice.options:
                 # Nothing is left to choose: the pick plays the move (no Done).
@@ -323,7 +352,7 @@ class ChooserMixin(TurnsMixin, PlayMixin):
         if op == "back":
             if not prefix:
                 raise TableError("This is the first step; there is nothing to go back to.")
-            return prefix[:-1], 0
+            return _back(row, seat, prefix), 0
         if op == "page":
             return prefix, index
         raise TableError("That button does nothing.")

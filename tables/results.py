@@ -233,6 +233,8 @@ class Panel:
     # its moves of this turn so far, in words.
     header: str = ""
     turn: list[str] = field(default_factory=list)
+    # One sentence above the buttons (why an only move waits for the click).
+    note: str | None = None
 
     @property
     def text(self) -> str:
@@ -243,5 +245,7 @@ class Panel:
         if self.step is not None:
             lines.append(self.step.text)
         else:
+            if self.note:
+                lines.append(self.note)
             lines.append("Your choices:")
         return "\n".join(lines)[-1800:]

@@ -6,7 +6,7 @@ ends), summing up every public move since the last board in words.
 - The news of the moves since the last board are kept in memory per game, chained
   by version, so a turn's board costs no replay; when the chain is broken (a restart,
   another process, an undo) they are replayed from the seed and the log instead.
-- ``only_move``: a person's only legal move that reveals nothing, played for them.
+- ``only_move``: a person's only legal move that tells nobody a secret, played for them.
 - ``play_turn``: a missed deadline plays the seat's whole turn, not one move of it.
 
 Whether a board is owed is the store's ``posted_version``: a move inside a turn
@@ -25,6 +25,7 @@ from engine import core
 from engine.core import Action, Event, IllegalAction, State
 from store import GameRow
 from tables.base import TablesBase
+from tables.forced import tells_nothing
 from tables.replay import Replay
 from tables.results import Panel, Update
 from tables.text import named
@@ -75,9 +76,11 @@ def builds_moves(game: core.Game) -> bool:
 
 def the_one_move(game: core.Game, state: State, seat: int) -> Action | None:
     """``seat``'s only legal move, or None when it has a choice."""
+    legal = game.legal_actions(state, seat)
     if not builds_moves(game):
-        legal = game.legal_actions(state, seat)
         return legal[0] if len(legal) == 1 else None
+    if len(legal) > 1:  # a sample of the legal moves, but two of them are a choice already
+        return None
     prefix: list[str] = []
     for _ in range(16):  # a chooser with one option a step, down to the complete move
         choice = game.chooser(state, seat, prefix)
@@ -90,18 +93,21 @@ def the_one_move(game: core.Game, state: State, seat: int) -> Action | None:
 
 
 def only_move(game: core.Game, state: State, seats: list[int]) -> tuple[int, Action] | None:
-    """A (seat, move) where the seat's only legal move reveals nothing to anyone
-    (``can_undo``: no draw, no die, no hidden card turned) and being the only move
-    tells nothing either (``may_play_for``). CPU-bound."""
+    """A (seat, move) where the seat's only legal move would be its only one in every
+    situation the other players cannot tell apart (the house rule, tables/forced.py), so
+    playing it for them tells nobody anything (``may_play_for`` is a game's own veto on
+    top). A die it rolls or a tile it draws is no secret of the player's: it would come
+    out the same at their click, and nothing is left to decide (issue 40: "Resolve the
+    encounter" goes straight on). CPU-bound."""
     for seat in seats:
         try:
             action = the_one_move(game, state, seat)
             if action is None:
                 continue
-            after, _events = game.apply(state, seat, action)
+            game.apply(state, seat, action)  # a move the rules refuse is left to the player
         except IllegalAction:
             continue
-        if game.can_undo(state, after, seat, action) and game.may_play_for(state, seat, action):
+        if game.may_play_for(state, seat, action) and tells_nothing(game, state, seat, action, the_one_move):
             return seat, action
     return None
 
@@ -139,13 +145,17 @@ def play_turn(
 
 
 def replay_news(row: GameRow, entries: list[tuple[int, int, str]], since: int) -> list[Said]:
-    """What the moves after the first ``since`` said, replayed from the seed. CPU-bound."""
-    moves = [(seat, note) for _seq, seat, note in entries]
-    since = min(since, len(moves))
+    """What the moves after move number ``since`` said, replayed from the seed. CPU-bound.
+
+    ``since`` is a move's number in the log (``row.moves`` when the board went out), not
+    a count: a move taken back keeps its number (the log is append-only) and is left
+    out of ``entries``, so after an /undo the standing moves are fewer than the numbers."""
+    before = [(seat, note) for seq, seat, note in entries if seq <= since]
+    after = [(seat, note) for seq, seat, note in entries if seq > since]
     # The one replay (tables/replay.py): each move on the rules it was played under.
-    rep = Replay(row).run(moves[:since])
+    rep = Replay(row).run(before)
     out: list[Said] = []
-    for seat, note in moves[since:]:
+    for seat, note in after:
         engine, state, action = rep.engine, rep.state, rep.parse(note)
         events = [Event(e.text, e.seat) for e in rep.step(seat, note)]  # a frozen engine's Events too
         out.append(said(engine, state, seat, action, events))

@@ -121,7 +121,9 @@ class UpkeepMixin(TablesBase):
             return update
         since = marked or 0
         news = await self.news(row)
-        n = max(0, row.moves - since)
+        # Counted from what the moves said: moves by number would count the ones taken
+        # back; by number only where nothing could be said (a board never marked).
+        n = len(news) or max(0, row.moves - since)
         intro = None
         if n:
             intro = f"{plural(n, 'move')} since the last board:"

@@ -232,8 +232,25 @@ class Turns(Race):
     def ai_choose(self, view: dict[str, Any], legal: list[Any], rnd: random.Random) -> int:
         return int(legal[-1])
 
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        # Who has voted is said in the thread ("has voted"); how, only to the voter.
+        votes = state["votes"]
+        return {
+            **super().view(state, seat),
+            "stage": state["stage"],
+            "round": state["round"],
+            "result": list(state["result"]),
+            "voted": sorted(int(s) for s in votes),
+            "my_vote": votes.get(str(seat)) if seat is not None else None,
+        }
+
     def sample(self, view: dict[str, Any], rnd: random.Random) -> State:
-        raise NotImplementedError("the votes are not in the view: this game cannot be searched")
+        """Race's deal, and the votes of the others who have voted dealt at random."""
+        state = super().sample(view, rnd)
+        me = view["viewer"]
+        votes = {str(s): (view["my_vote"] if s == me else rnd.choice((6, 7))) for s in view["voted"]}
+        state.update(stage=view["stage"], round=view["round"], result=list(view["result"]), votes=votes)
+        return state
 
 
 def install_turns() -> None:

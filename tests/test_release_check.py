@@ -89,7 +89,8 @@ async def _look_at_everything(t: Tables, store: Store, gid: int) -> None:
     # Owed-board summaries replay the moves since the last board that reached the
     # thread (owed_board would swallow a failure into the log, so the replay itself).
     log_ = await store.log(gid)
-    news = replay_news(row, log_, n // 2)
+    # A board marks a move NUMBER (a move taken back keeps its number): the half-way one.
+    news = replay_news(row, log_, log_[n // 2 - 1][0] if n // 2 else 0)
     assert len(news) == n - n // 2 and all(e.text for s in news for e in s.events)
     await t.owed_board(gid)  # and the board it posts is drawn
     if row.status == "active":

@@ -46,7 +46,7 @@ def lazy_moves(game: DungeonDecorators, state: dict[str, Any], seat: int, prefix
     if p["tokens"]["architect"] < 1:
         return []
     grid = R.to_grid(p["dungeon"])
-    held = [x["t"] for x in p["pending"]] + list(p["storage"])
+    held = game._held(state, seat)
     broken = bool(state["relaxed"]) and R.dungeon_problem(grid) is not None
     if not held or broken:
         return []

@@ -376,6 +376,8 @@ class DungeonDecorators(core.Game):
             "pending": [dict(x) for x in p["pending"]],
             "architect": p["tokens"]["architect"],
         }
+        if self.rules_revision(state) >= 4:
+            state["stored_now"] = []
 
     def _maybe_end_build(self, state: State, seat: int, events: list[Event]) -> None:
         """The build phase ends by itself once nothing is left to decide."""
@@ -383,12 +385,28 @@ class DungeonDecorators(core.Game):
         if p["pending"] or p["tokens"]["architect"] > 0 or state["relaxed"]:
             return
         grid = R.to_grid(p["dungeon"])
-        if any(R.has_placement(grid, t) for t in p["storage"]):
+        if any(R.has_placement(grid, t) for t in self._old_storage(state, seat)):
             return
         self._end_build(state, seat, events)
 
+    def _old_storage(self, state: State, seat: int) -> list[Any]:
+        """The stored tiles ``seat`` may lay now: from revision 4, not the ones stored
+        this Build Phase ("placed into your dungeon on any of your later Build Phases")."""
+        left = list(state["players"][seat]["storage"])
+        if self.rules_revision(state) >= 4:
+            for t in state.get("stored_now") or []:
+                if t in left:
+                    left.remove(t)
+        return left
+
+    def _held(self, state: State, seat: int) -> list[Any]:
+        """The tiles ``seat`` may lay this build: new tiles, then the storage it may use."""
+        return [x["t"] for x in state["players"][seat]["pending"]] + self._old_storage(state, seat)
+
     def _end_build(self, state: State, seat: int, events: list[Event]) -> None:
         state["snapshot"] = None
+        if self.rules_revision(state) >= 4:
+            state["stored_now"] = []
         state["relaxed"] = False
         if self.rules_revision(state) >= 3:
             # "you may play those cards": the Score step is offered whether or not a
@@ -559,8 +577,8 @@ class DungeonDecorators(core.Game):
         grid = R.to_grid(p["dungeon"])
         problem = R.dungeon_problem(grid) if state["relaxed"] else None
         acts: list[Any] = []
-        tiles = list(dict.fromkeys([x["t"] for x in p["pending"]] + p["storage"]))
-        held = [x["t"] for x in p["pending"]] + p["storage"]
+        held = self._held(state, seat)
+        tiles = list(dict.fromkeys(held))
         for t in tiles:
             # Mid-Architect, the placements after which the tiles still held can mend the
             # dungeon ("fill the resulting spaces with newly-drafted tiles or tiles from storage").
@@ -595,7 +613,7 @@ class DungeonDecorators(core.Game):
         grid = R.to_grid(p["dungeon"])
         if state["relaxed"] and R.dungeon_problem(grid) is not None:
             return False
-        return not any(R.has_placement(grid, t) for t in [x["t"] for x in p["pending"]] + p["storage"])
+        return not any(R.has_placement(grid, t) for t in self._held(state, seat))
 
     # ---- apply -----------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: Any) -> list[Event]:
@@ -743,14 +761,18 @@ class DungeonDecorators(core.Game):
             self._begin_build(state, seat)
         self._maybe_end_build_if_building(state, seat, events)
 
-    def _take_tile(self, p: dict[str, Any], t: Any) -> str:
-        """Remove ``t`` from the new tiles (first) or storage; says where it came from."""
+    def _take_tile(self, p: dict[str, Any], t: Any, state: State | None = None) -> str:
+        """Remove ``t`` from the new tiles (first) or storage; says where it came from.
+        (``state``: a tile discarded from storage is no longer one stored this build.)"""
         for i, x in enumerate(p["pending"]):
             if x["t"] == t:
                 p["pending"].pop(i)
                 return "pending"
         if t in p["storage"]:
             p["storage"].remove(t)
+            now = (state or {}).get("stored_now") or []
+            if now.count(t) > p["storage"].count(t):
+                now.remove(t)
             return "storage"
         raise IllegalAction(
             f"You have no {tile_name(t)} to place (only new tiles and stored tiles can be placed)."
@@ -763,6 +785,10 @@ class DungeonDecorators(core.Game):
         if t not in [x["t"] for x in p["pending"]] + p["storage"]:
             raise IllegalAction(
                 f"You have no {tile_name(t)} to place (only new tiles and stored tiles can be placed)."
+            )
+        if t not in self._held(state, seat):
+            raise IllegalAction(
+                f"You stored {tile_name(t)} this Build Phase: stored tiles can be placed on a later Build Phase."
             )
         if side not in R.sides_of(t):
             a, b = R.sides_of(t)
@@ -800,6 +826,8 @@ class DungeonDecorators(core.Game):
             raise IllegalAction("Your storage already holds two tiles.")
         self._take_tile(p, t)
         p["storage"].append(t)
+        if self.rules_revision(state) >= 4:
+            state.setdefault("stored_now", []).append(t)
         events.append(Event(f"{seat_ref(seat)} puts {tile_name(t)} into storage."))
         self._maybe_end_build(state, seat, events)
 
@@ -810,7 +838,7 @@ class DungeonDecorators(core.Game):
                 "You may only discard a tile when your storage is full and none of your tiles fits anywhere."
             )
         t = action.get("tile")
-        self._take_tile(p, t)
+        self._take_tile(p, t, state)
         if t == "G" and self.rules_revision(state) < 3:
             state["generic_left"] += 1
         else:
@@ -901,6 +929,8 @@ class DungeonDecorators(core.Game):
         p["dungeon"] = R.copy_dungeon(snap["dungeon"])
         p["storage"] = list(snap["storage"])
         p["pending"] = [dict(x) for x in snap["pending"]]
+        if self.rules_revision(state) >= 4:
+            state["stored_now"] = []
         p["tokens"]["architect"] = snap["architect"]
         state["tokens_left"]["architect"] -= spent
         state["relaxed"] = False
@@ -970,14 +1000,12 @@ class DungeonDecorators(core.Game):
         events.append(Event(f"{seat_ref(seat)} draws a {DECK_NAMES[deck]} card."))
         self._refill(state, seat, events)
 
-    def may_play_for(self, state: State, seat: int, action: Any) -> bool:
-        # "done" is the only move exactly when no goal card in the hidden hand can be
-        # scored; played unasked it would tell the table so ("you may play those
-        # cards": declining must look the same as having nothing to score).
-        return not (isinstance(action, dict) and action.get("a") == "done")
-
     def can_undo(self, before: State, after: State, seat: int, action: Any) -> bool:
         # Drawing from a bag or a deck reveals a hidden tile or card even without the RNG.
+        # From revision 4 a goal scored face up stands too: the table has seen the card
+        # ("play it face up, show where it exists") and /history has shown it.
+        if self.rules_revision(before) >= 4 and isinstance(action, dict) and action.get("a") == "score":
+            return False
         return super().can_undo(before, after, seat, action) and before["reveal"] == after["reveal"]
 
     # ---- notation --------------------------------------------------------------------

@@ -190,6 +190,7 @@ def _table(
         "burrow": [t["n"] for t in view["burrow"]] if view["burrow"] else None,
         "snapshot": snapshot,
         "relaxed": view["relaxed"],
+        "stored_now": list(view.get("stored_now") or []),
         "final": None,
         "turn_mark": turn_mark,
         "last_turn": (

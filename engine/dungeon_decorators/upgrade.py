@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from engine.core import State
 
-REVISION = 3
+REVISION = 4
 
 
 # Release f63664e (revision 1) drew each dungeon on a 13 x 13 grid whose starting
@@ -52,7 +52,24 @@ def _to_3(state: State) -> State:
     return state
 
 
-STEPS: dict[int, Callable[[State], State]] = {2: _from_r1, 3: _to_3}
+def _to_4(state: State) -> State:
+    """Revision 4 (issue 38): a goal scored face up stands (no /undo), and a tile stored
+    this Build Phase waits for a later one. ``stored_now`` records the tiles stored in
+    the build under way: in a build carried mid-way they are the stored tiles that were
+    not in storage when it began (its snapshot); outside a build, none."""
+    now: list = []
+    snap = state.get("snapshot")
+    if state.get("phase") == "build" and snap:
+        seat = state["order"][state["turn_idx"]]
+        now = list(state["players"][seat]["storage"])
+        for t in snap["storage"]:
+            if t in now:
+                now.remove(t)
+    state["stored_now"] = now
+    return state
+
+
+STEPS: dict[int, Callable[[State], State]] = {2: _from_r1, 3: _to_3, 4: _to_4}
 
 CHANGES: dict[int, str] = {
     2: "Squares are now named from the starting tile at AO41 (it was G7) and the dungeon has no edge; "
@@ -64,6 +81,11 @@ CHANGES: dict[int, str] = {
         "An Arcane Architect may now also move your starting tile, and Architect moves that break your "
         "dungeon for a moment are offered when the tiles you hold can mend it. A generic tile you must "
         "discard because nothing fits goes into the box, like any other tile, not back to the supply."
+    ),
+    4: (
+        "A goal you score face up stays scored: /undo no longer takes it back, since everybody has seen "
+        "the card. A tile you put into storage can be placed from storage on a later Build Phase, not "
+        "in the Build Phase you stored it in."
     ),
 }
 

@@ -181,6 +181,8 @@ def view(game: DungeonDecorators, state: dict[str, Any], seat: int | None) -> di
         # "choose one tile from among the three in front of you"
         "burrow": [tile_info(t) for t in state["burrow"]] if state["burrow"] else None,
         "relaxed": state["relaxed"],
+        # Tiles stored this Build Phase (said in the thread): not placeable before a later one.
+        "stored_now": list(state.get("stored_now") or []),
         "players": players,
         "last_turn": last_turn_info(state),
         "final": state["final"]["breakdown"] if over and state["final"] else None,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.core import seat_ref
+from engine.core import rules_revision, seat_ref
 
 from . import rules as R
 
@@ -95,7 +95,12 @@ def _choices(game: DungeonDecorators, state: dict[str, Any], seat: int) -> list[
 def _build_choices(state: dict[str, Any], seat: int) -> list[str]:
     p = state["players"][seat]
     out = [f"Place {tile_words(x['t'])}" for x in p["pending"]]
-    out += [f"Place stored {tile_words(t)}" for t in p["storage"]]
+    stored = list(p["storage"])
+    if rules_revision(state) >= 4:  # a tile stored this Build Phase waits for a later one
+        for t in state.get("stored_now") or []:
+            if t in stored:
+                stored.remove(t)
+    out += [f"Place stored {tile_words(t)}" for t in stored]
     if out:
         out.append(
             "Dungeon side: next to your dungeon, a passage joining yours, one passage still open. "

@@ -235,8 +235,8 @@ def test_the_build_hint_names_current_squares() -> None:
 
 
 def test_revision_3_is_recorded_with_words_for_players() -> None:
-    assert REVISION == 3 and GAME.revision == 3
-    assert GAME.changes(2) == [CHANGES[3]] and "Finish your turn" in CHANGES[3]
+    assert REVISION >= 3 and GAME.revision == REVISION
+    assert GAME.changes(2)[0] == CHANGES[3] and "Finish your turn" in CHANGES[3]
 
 
 def _play(s: dict[str, Any], moves: int | None = None) -> tuple[dict[str, Any], list[str]]:
@@ -259,7 +259,7 @@ def test_a_revision_2_game_replays_and_an_upgraded_one_plays_on() -> None:
         again, _ = GAME.apply(again, int(seat), GAME.parse(text))
     assert again == mid and GAME.rules_revision(mid) == 2
     up = GAME.upgrade(mid)
-    assert GAME.rules_revision(up) == 3
+    assert GAME.rules_revision(up) == GAME.revision
     end, _ = _play(up)
     assert GAME.is_over(end) and GAME.result(end).winners
 
@@ -276,18 +276,6 @@ def test_a_big_build_names_every_square_then_only_the_group_picked() -> None:
     picked = GAME.chooser(s, 0, ["t282X", groups.options[0][0]])
     named = set(picked.preview["labels"])
     assert named < every and named == {label.split(":")[0] for _, label in picked.options}
-
-
-def test_finishing_is_never_played_for_a_player_unasked() -> None:
-    """ "If your dungeon fulfills the conditions ... you may play those cards": the bot
-    playing "done" whenever it is the only move would tell the table that no goal in
-    the hidden hand could be scored, so it never plays it for a person."""
-    from engine import core
-
-    game = core.get("dungeon-decorators")
-    state = game.new(2, None, 3)
-    assert not game.may_play_for(state, 0, {"a": "done"})
-    assert core.Game.may_play_for(game, state, 0, {"a": "done"})  # the default would
 
 
 def _generic_jammed(revision: int | None) -> dict:

@@ -33,12 +33,14 @@ import random
 import re
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine import core
+from tables.forced import WAITS_FOR_YOU
 from tests.e2e.harness import CHOOSE_ID, Table, board_move
 from tests.standin import Actor, Interaction, Message, StandIn
 from tests.standin.server import SUPPRESS_NOTIFICATIONS
@@ -66,9 +68,10 @@ class Stuck(RuntimeError):
     """A clicks-only player can go no further (no button leads on)."""
 
 
-def offered(m: Message | None) -> list[tuple[dict[str, Any], str | None]]:
+def offered(m: Message | None, start_over: bool = False) -> list[tuple[dict[str, Any], str | None]]:
     """What a player may choose on a private message: (button, None) for each button and
-    (select, value) for each option of each select menu; navigation left out."""
+    (select, value) for each option of each select menu; navigation left out, and
+    starting over unless ``start_over`` (it is a choice, never made at random)."""
     if m is None or m.deleted:
         return []
     out: list[tuple[dict[str, Any], str | None]] = []
@@ -77,13 +80,13 @@ def offered(m: Message | None) -> list[tuple[dict[str, Any], str | None]]:
             continue
         if c.get("type") == 2 and c.get("style") != 5:
             label = str(c.get("label") or "").strip()
-            if not NAVIGATION.fullmatch(label) and not START_OVER.match(label):
+            if not NAVIGATION.fullmatch(label) and (start_over or not START_OVER.match(label)):
                 out.append((c, None))
         elif c.get("type") == 3:
             out.extend(
                 (c, str(o["value"]))
                 for o in c.get("options", [])
-                if not START_OVER.match(str(o.get("label") or ""))
+                if start_over or not START_OVER.match(str(o.get("label") or ""))
             )
     return out
 
@@ -109,6 +112,10 @@ class Click:
     seconds: float | None  # click -> the last message changed in answer (None: unanswered)
     what: str  # "Your move", or the label of the button / option chosen
     opened: bool  # the click was "Your move" on a board
+    # The message offered this one choice only (issue 40 point 5), and whether it said
+    # why the click was left to the player (the move would tell a secret).
+    single: bool = False
+    said_why: bool = False
 
 
 @dataclass
@@ -326,6 +333,9 @@ class ClickGame:
             item, value = done[0]
         else:
             item, value = self.rng.choice(choices)
+        # What the message said and offered when the choice was made (the answer edits it);
+        # starting over counts as a choice here (it is one, only never made at random).
+        shown, single = panel.content, len(offered(panel, start_over=True)) == 1
         if value is None:
             what = str(item.get("label") or item.get("custom_id"))
             r = await who.click(panel, item["custom_id"], wait=False)
@@ -333,6 +343,9 @@ class ClickGame:
             what = next(str(o.get("label")) for o in item["options"] if str(o["value"]) == value)
             r = await who.select(panel, [value], item["custom_id"], wait=False)
         await self._answered(row, who, r, what, opened=False, clicked=panel)
+        if single:
+            self.clicks[-1].single = True
+            self.clicks[-1].said_why = WAITS_FOR_YOU in shown
 
     async def _open(self, row: Any, who: Actor) -> bool:
         """``who`` presses "Your move" on the newest board offering it; whether a private
@@ -486,6 +499,12 @@ class ClickGame:
             "simultaneous_phases": cut.simultaneous_phases,
             "unanswered_clicks": len(self.clicks) - len(answered),
             "turns_played_for_them": sum(1 for t in human_turns if t not in per_turn),
+            # Clicks on a private message offering one thing to press (issue 40 point 5),
+            # those whose message said why the click was left to the player (the move
+            # would tell a secret), and what was pressed most.
+            "single_option_clicks": sum(1 for c in self.clicks if c.single),
+            "single_option_clicks_for_secrets": sum(1 for c in self.clicks if c.single and c.said_why),
+            "single_option_labels": Counter(c.what[:40] for c in self.clicks if c.single).most_common(4),
             # "Your move" presses, and the human turns played without one (the turn came
             # into the player's private message)
             "your_move_clicks": sum(1 for c in self.clicks if c.opened),
