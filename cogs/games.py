@@ -29,6 +29,7 @@ from cogs.common import (
     thread_of,
 )
 from cogs.guide import send_guide
+from cogs.lobbies import open_thread
 from tables import TableError, parse_options
 
 log = logging.getLogger("lairkeeper.cogs")
@@ -115,15 +116,7 @@ class Games(commands.Cog):
             await say(interaction, f"Your lobby is open: {message.jump_url}")
         else:
             await say(interaction, f"This server opens games in {channel.mention}: your lobby is there.")
-        thread_id: int = channel.id
-        try:
-            thread = await message.create_thread(
-                name=f"{lobby.title} #{lobby.game_id}", auto_archive_duration=10080
-            )
-            thread_id = thread.id
-        except discord.HTTPException:
-            log.warning("could not open a thread for game %s; playing in the channel", lobby.game_id)
-        await t.set_refs(lobby.game_id, thread_id=thread_id, lobby_message_id=message.id)
+        await open_thread(t, message, lobby)
 
     @game_new.autocomplete("game")
     async def _game_ac(

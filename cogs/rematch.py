@@ -11,6 +11,7 @@ import re
 import discord
 
 from cogs.common import NOBODY, guarded, lobby_view, only, say, tables_of, thread_of
+from cogs.lobbies import open_thread
 from tables import Again, TableError, Tables
 
 log = logging.getLogger("lairkeeper.cogs")
@@ -91,16 +92,8 @@ async def post_lobby(client: discord.Client, again: Again) -> discord.Message:
         f"{asked}: a new game at your table. Press **I'm in** to play.\n" if asked else ""
     ) + lobby.text
     message = await channel.send(content[:2000], view=lobby_view(lobby), allowed_mentions=only(lobby.waiting))
-    thread_id = channel.id
-    try:
-        thread = await message.create_thread(
-            name=f"{lobby.title} #{lobby.game_id}", auto_archive_duration=10080
-        )
-        thread_id = thread.id
-    except discord.HTTPException:
-        log.warning("could not open a thread for game %s; playing in the channel", lobby.game_id)
     tables: Tables = client.tables  # type: ignore[attr-defined]
-    await tables.set_refs(lobby.game_id, thread_id=thread_id, lobby_message_id=message.id)
+    await open_thread(tables, message, lobby)
     return message
 
 

@@ -204,7 +204,7 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
     """,
-    # 7: a move's idempotency key (issue 39): the interaction that made it (a
+    # 9: a move's idempotency key (issue 39): the interaction that made it (a
     #    component's custom id and its user, or a typed command's interaction id),
     #    kept with the move in its transaction, so a retried click is answered with
     #    what became of the first one and never applied twice. NULL for the bot's
@@ -213,12 +213,12 @@ MIGRATIONS: list[str] = [
     ALTER TABLE actions ADD COLUMN move_key TEXT;
     CREATE UNIQUE INDEX actions_by_move_key ON actions(game_id, move_key);
     """,
-    # 7: the games to carry to newer rules are found from an index (issue 39): the
+    # 10: the games to carry to newer rules are found from an index (issue 39): the
     #    columns sit after the snapshot, which a scan of the table would read through.
     """
     CREATE INDEX games_by_revision ON games(revision, game_key, upgrades);
     """,
-    # 7: each seat's lasting private place (issue 37): the DM channel or private
+    # 11: each seat's lasting private place (issue 37): the DM channel or private
     #    thread where the bot puts a person's turn, the turn message now there and the
     #    game version it shows (a turn is put there once), or why none could be had.
     """
