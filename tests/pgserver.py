@@ -120,6 +120,20 @@ def _new_cluster() -> tuple[str, Any, Path]:
     return f"postgresql://postgres@127.0.0.1:{port}/postgres", stop, data
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (read from /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
 class FrozenCluster:
     """A PostgreSQL cluster of the test's own (never the shared server) that can be
     frozen like a stalled machine: every one of its processes stopped with SIGSTOP
@@ -132,16 +146,7 @@ class FrozenCluster:
     def pids(self) -> list[int]:
         """The postmaster and every process it started."""
         master = int((self.data / "postmaster.pid").read_text().split()[0])
-        out = [master]
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    stat = Path(f"/proc/{entry}/stat").read_text()
-                except OSError:
-                    continue
-                if int(stat.rsplit(")", 1)[1].split()[1]) == master:
-                    out.append(int(entry))
-        return out
+        return [master, *children(master)]
 
     def freeze(self) -> None:
         import signal

@@ -21,6 +21,7 @@ import pytest
 from cogs.stopping import STOPPING
 from engine import core
 from tests.e2e.harness import BotProcess, Table
+from tests.pgserver import children
 from tests.standin import StandIn
 from tests.standin.actors import Actor
 
@@ -28,20 +29,6 @@ pytestmark = pytest.mark.e2e
 
 KEY = "monster-inn"
 STOP_LIMIT = 10.0
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (the bot's workers and helpers)."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                out.append(int(entry))
-    return out
 
 
 def alive(pid: int) -> bool:
