@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import TYPE_CHECKING
 
 import render
 from engine import core
@@ -30,6 +31,9 @@ from tables.text import image_names, named
 from tables.turns import TurnsMixin, builds_moves, labels_of, the_one_move
 from tables.upkeep import PAUSED
 
+if TYPE_CHECKING:
+    from tables.since import Since
+
 log = logging.getLogger("lairkeeper.tables")
 
 STALE_STEP = "That choice belongs to an earlier board; use the newest one."
@@ -37,6 +41,12 @@ STALE_BOARD = "That board is out of date; use the newest one."
 OLD_STEP = "That step was already answered; use your newest reply."
 LABEL_MAX = 80
 HEADER_MAX = 400
+# "Your move" opens a turn with what happened since the seat's last move (issue 37,
+# tables/since.py), in what its private message leaves of Discord's 2,000 characters
+# (the choices' text and the note under them, cogs/common.py panel_message), and only
+# where a few moves' lines fit.
+PANEL_ROOM = 1800
+SINCE_LEAST = 200
 
 
 def _choice(row: GameRow, seat: int, prefix: list[str]) -> Choice:
@@ -192,6 +202,10 @@ def still_accepted(row: GameRow, seat: int, prefix: list[str]) -> bool:
 
 
 class ChooserMixin(TurnsMixin, PlayMixin):
+    if TYPE_CHECKING:  # tables/since.py
+
+        async def since(self, game_id: int, seat: int, picture: bool = True) -> Since: ...
+
     async def _draft(self, row: GameRow, user_id: int, seat: int) -> tuple[list[str], str | None]:
         """The user's half-made move ([] if none) and a sentence when the game moved on
         since it was made. A draft outlives another seat's move (several seats choose
@@ -239,7 +253,13 @@ class ChooserMixin(TurnsMixin, PlayMixin):
         seat = self._acting_seat(row, user_id)
         if await self.is_paused(game_id):
             raise TableError(PAUSED)
-        return await self._panel_of(row, user_id, seat)
+        panel = await self._panel_of(row, user_id, seat)
+        # What happened since the seat's last move (nothing, while its own turn goes on).
+        since = await self.since(game_id, seat, picture=False)
+        room = PANEL_ROOM - len(panel.text) - 1
+        if not since.empty and room > SINCE_LEAST:
+            panel.header = "\n".join(p for p in (since.text(room), panel.header) if p)
+        return panel
 
     async def _head(self, row: GameRow, seat: int) -> str:
         """The top of the seat's private turn message: its own state (the game's

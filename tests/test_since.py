@@ -245,3 +245,25 @@ def test_a_picture_over_the_size_limit_drops_frames_from_the_middle() -> None:
     cut = since_render.changes("test-race", views, names, max_bytes=len(whole) - 1)
     assert cut is not None and len(cut) < len(whole)
     assert Image.open(io.BytesIO(cut)).n_frames < 5
+
+
+async def test_your_move_opens_with_what_happened_since(tmp_path: Path) -> None:
+    """The ephemeral turn message ("Your move") also opens with the report, above the
+    seat's own state, and stays within one Discord message."""
+    t = await open_tables(tmp_path / "s.db")
+    gid = await new_game(t, "test-race", [ALICE, BOB], seed=4)
+    first = await t.panel(gid, ALICE, 1)
+    assert first.header.startswith("Your secret card is"), "nothing happened yet: the seat's state alone"
+    await t.act(gid, ALICE, "2")
+    await t.act(gid, BOB, "3")
+    row = await t.store.get(gid)
+    assert row is not None
+    panel = await t.panel(gid, ALICE, row.version)
+    lines = panel.header.splitlines()
+    assert lines[:2] == [
+        f"**Since your last move** (<t:{int(fixed_clock())}:R>):",
+        "- Seat 2 adds 3; the total is 5.",
+    ]
+    assert lines[-1].startswith("Your secret card is")
+    assert len(panel.text) <= 1800
+    await t.store.close()
