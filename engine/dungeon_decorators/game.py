@@ -11,6 +11,7 @@ from engine.core import Event, IllegalAction, Result, Rng, State, seat_ref
 from . import architect as A
 from . import rules as R
 from .data import DATA
+from .goal_notes import goal_needs
 
 HOURGLASS = 0  # an hourglass tile in a bag
 DECK_NAMES = {"S": "Shape Goals", "D": "Decoration Goals"}
@@ -447,7 +448,8 @@ class DungeonDecorators(core.Game):
         g: str = state["decks"][deck].pop(0)
         state["reveal"] += 1
         state["players"][seat]["hand"].append(g)
-        events.append(Event(f"You draw {g} {R.GOALS[g]['name']}.", seat))
+        # Said where the goal is drawn and where it is scored, not only in "What now?" (issue 40).
+        events.append(Event(f"You draw {g} {R.GOALS[g]['name']}: {goal_needs(g)}.", seat))
         return g
 
     def _refill(self, state: State, seat: int, events: list[Event]) -> None:
@@ -979,7 +981,11 @@ class DungeonDecorators(core.Game):
         p["scored"].append(g)
         goal = R.GOALS[g]
         mim = f" using {cost} Decorative Mimic token(s)" if cost else ""
-        events.append(Event(f"{seat_ref(seat)} scores {goal['name']} for {goal['points']} points{mim}."))
+        events.append(
+            Event(
+                f"{seat_ref(seat)} scores {goal['name']} for {goal['points']} points{mim}: {goal_needs(g)}."
+            )
+        )
         self._add_points(state, seat, goal["points"], events)
         if self.rules_revision(state) >= 3:
             return  # another goal may be met and declined: the step waits for done either way

@@ -21,18 +21,24 @@ def _fit(text: str) -> str:
     return text[: ROOM - 2].rsplit(" ", 1)[0].rstrip(",;:(") + " …"
 
 
-def goal_need(gid: str) -> str:
-    """What goal ``gid`` needs and gives, in words: "8 points: 2x painted room with 2+
-    decorations, in a shape 2 wide and 1 tall" or "10 points: 1x swords, 1x spikes in one room"."""
+def goal_needs(gid: str) -> str:
+    """What goal ``gid`` needs, in words: "2x painted room with 2+ decorations, in a
+    shape 2 wide and 1 tall" or "1x swords, 1x spikes in one room"."""
     from .views import goal_info
 
     g = goal_info(gid)
-    text = g["text"].removeprefix("Shape: ")
+    text = str(g["text"]).removeprefix("Shape: ")
     if g["kind"] == "shape":
         rows = R.GOALS[gid]["rows"]
         wide = max(len(r.split()) for r in rows)
         text += f", in a shape {wide} wide and {len(rows)} tall"
-    return _fit(f"{g['points']} points: {text}")
+    return text
+
+
+def goal_need(gid: str) -> str:
+    """What goal ``gid`` needs and gives, within a menu option's 100 characters: "8 points:
+    2x painted room with 2+ decorations, in a shape 2 wide and 1 tall"."""
+    return _fit(f"{R.GOALS[gid]['points']} points: {goal_needs(gid)}")
 
 
 def goal_of(token: str) -> str | None:

@@ -54,3 +54,30 @@ def test_every_goal_option_says_what_the_goal_needs() -> None:
             return
         state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
     raise AssertionError("no goal could be scored in the game played")
+
+
+def test_a_goal_says_what_it_needs_where_it_is_drawn_and_scored() -> None:
+    """Issue 40: a goal appeared as "S26 Dual Dens (8)" with its needs only in "What now?":
+    the private draw and the public scoring line both say what the goal needs."""
+    import random
+
+    from engine import core
+    from engine.dungeon_decorators.goal_notes import goal_needs
+    from engine.dungeon_decorators.rules import GOALS
+
+    game = core.get("dungeon-decorators")
+    drawn = scored = 0
+    for seed in range(1, 6):
+        rnd, s = random.Random(seed), game.new(2, None, seed)
+        while not game.is_over(s):
+            seat = rnd.choice(sorted(game.to_act(s)))
+            s, events = game.apply(s, seat, rnd.choice(game.legal_actions(s, seat)))
+            for e in events:
+                for gid, goal in GOALS.items():
+                    if e.text.startswith("You draw " + gid + " "):
+                        assert e.text.endswith(f": {goal_needs(gid)}.") and e.seat is not None
+                        drawn += 1
+                    elif " scores " + goal["name"] + " for " in e.text:
+                        assert e.text.endswith(f": {goal_needs(gid)}.") and e.seat is None
+                        scored += 1
+    assert drawn and scored
