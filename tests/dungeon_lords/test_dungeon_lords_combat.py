@@ -357,4 +357,4 @@ def test_the_stareplant_hurts_the_first_adventurer_as_each_battle_begins() -> No
         return dmg(s)
 
     without, with_pet = hurt_by_the_battle(False), hurt_by_the_battle(True)
-    assert [b - a for a, b in zip(without, with_pet)] == [1, 0]
+    assert [b - a for a, b in zip(without, with_pet, strict=True)] == [1, 0]
