@@ -425,4 +425,3 @@ def test_the_hypnotised_adventurer_stays_in_front_of_a_longer_line() -> None:
     s = battle(party, ["evileye"])
     fight(s, send=[("evileye", 0)], card="invisibility")
     assert [a["uid"] for a in s["players"][0]["party"]] == ["p", "w", "t"]
-
