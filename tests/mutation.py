@@ -29,7 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # The tests that speak for each module (a mutant is judged by these alone).
 TESTS = {
     "engine/monster_inn/rules.py": ["tests/monster_inn/test_monster_inn_rules.py"],
-    "engine/monster_inn/views.py": ["tests/monster_inn/test_monster_inn_secrets.py"],
+    "engine/monster_inn/views.py": [
+        "tests/monster_inn/test_monster_inn_secrets.py",
+        "tests/monster_inn/test_monster_inn_views.py",
+    ],
     "engine/dungeon_lair/board.py": [
         "tests/dungeon_lair/test_dungeon_lair_rules.py",
         "tests/dungeon_lair/test_dungeon_lair_map.py",

@@ -188,3 +188,56 @@ def test_stored_tiles_score_nothing_at_the_end() -> None:
     s["players"][0]["storage"] = [282, 31]  # two star tiles left in storage
     final = GAME._final_scores(s)
     assert final["breakdown"][0]["stars"] == 3
+
+
+# ---- found by mutation testing (docs/testing.md) -----------------------------------
+
+
+def _tile_meeting(need: dict) -> dict:
+    floor = need["colour"] or (
+        "star" if need["star"] else (sorted(R.COLOURS)[0] if need["painted"] else "plain")
+    )
+    return {"room": need["kind"] == "R", "floor": floor, "decos": ["web"] * need["decos"], "wilds": 0}
+
+
+def test_a_shape_goal_is_met_turned_or_reflected_every_way() -> None:
+    # "That shape may be rotated or even reflected relative to how it appears on the
+    # card": each of the eight ways of laying every Shape Goal is found, at no cost.
+    for gid, goal in R.GOALS.items():
+        if goal["kind"] != "shape":
+            continue
+        for flip in (False, True):
+            for turns in range(4):
+                summary = {}
+                for x, y, need in goal["cells"]:
+                    x = -x if flip else x
+                    for _ in range(turns):
+                        x, y = -y, x
+                    summary[(x + 10, y + 10)] = _tile_meeting(need)
+                assert R.shape_cost(summary, gid) == 0, (gid, flip, turns)
+
+
+def test_a_hallway_decoration_goal_counts_the_hallways_decorations_not_the_rooms() -> None:
+    # Hallway Decoration Goals "score if you have the indicated symbols attached to walls
+    # anywhere in your hallway": the hallway's decorations count, a room's do not.
+    hall = {"room": False, "floor": "grey", "decos": ["S", "S"], "wilds": 0}
+    room = {"room": True, "floor": "grey", "decos": [], "wilds": 0}
+    assert R.NEEDS["D19"] == [("S", 2)]
+    assert R.deco_cost({(0, 0): hall, (1, 0): room}, "D19") == 0
+    assert R.deco_cost({(0, 0): {**hall, "decos": []}, (1, 0): {**room, "decos": ["S", "S"]}}, "D19") is None
+
+
+def test_a_room_no_hallway_reaches_leaves_the_ambulatrix_to_the_others() -> None:
+    # "For each pair of rooms in your dungeon, find the shortest possible path between them
+    # via your dungeon's hallways": a room cut off from the hallways has no such path, and
+    # the pair that has one still counts.
+    g = grid(
+        {
+            "AN41": room_or_hall("NES"),
+            "AP41": room_or_hall("NWS"),
+            "AN40": room_or_hall("S"),
+            "AP40": room_or_hall("S"),
+            "AO45": room_or_hall("N"),
+        }
+    )
+    assert R.metric(g, "room_path") == 3

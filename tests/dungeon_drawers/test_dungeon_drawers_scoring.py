@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine.dungeon_drawers import data
@@ -151,3 +153,18 @@ def test_the_odds_shown_for_a_fight_count_every_roll_of_the_dice() -> None:
     assert p_win(TARGET - 2 * DIE) == 1 / DIE**2, "only the highest roll reaches it"
     assert p_win(TARGET - 2 * DIE - 1) == 0.0
     assert p_win(TARGET - DIE, 1) == 1 / DIE and p_win(TARGET - 1, 1) == 1.0
+
+
+# ---- found by mutation testing (docs/testing.md) -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("state_word", "hearts", "part", "points"),
+    [("dead", 0, "hero death", 5), ("escaped", 3, "hearts left", -3)],
+)
+def test_a_stored_game_scores_the_heros_fate(state_word: str, hearts: int, part: str, points: int) -> None:
+    # "Hero's death: Gain 5 points if the Hero in your dungeon dies" and "you lose 1 point
+    # for every [heart] they had left": also for a game read back from the database, whose
+    # words are new strings (a check by identity, `is "dead"`, passed only in memory).
+    stored = json.loads(json.dumps(finished(chris(), state_word, hearts)))
+    assert score_player(stored)[part] == points

@@ -340,3 +340,21 @@ def test_fatigue_passes_over_invisible_wizards_to_the_others() -> None:
     log = _fight_with_fatigue(s, 3)
     assert [a["uid"] for a in s["players"][0]["prison"]] == ["w"] and dmg(s) == [0]
     assert "The invisible wizards shrug off 2 fatigue." in log
+
+
+# ---- found by mutation testing (docs/testing.md) -----------------------------------
+
+
+def test_the_stareplant_hurts_the_first_adventurer_as_each_battle_begins() -> None:
+    # Stareplant: "1 to the first at the start of each of your battles this Combat" (a pet
+    # whose "effect ... lasts until that Year's Combat is done"): the first in line takes
+    # it, not the last.
+    def hurt_by_the_battle(stareplant: bool) -> list[int]:
+        s = battle_state([adv("warrior", 9, uid="w"), adv("priest", 9, 1, uid="p")])
+        if stareplant:
+            s["players"][0]["stareplant"] = [s["year"]]
+        fight(s)
+        return dmg(s)
+
+    without, with_pet = hurt_by_the_battle(False), hurt_by_the_battle(True)
+    assert [b - a for a, b in zip(without, with_pet, strict=True)] == [1, 0]

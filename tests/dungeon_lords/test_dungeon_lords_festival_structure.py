@@ -415,3 +415,13 @@ def test_rulebook_expert_examples() -> None:
     s["players"][0]["monsters"][0]["up"] = True
     fight(s, send=[("golem", 0)], card="invisibility")
     assert dmg(s) == [10, 0, 0]  # ... 4 in later battles that Year
+
+
+def test_the_hypnotised_adventurer_stays_in_front_of_a_longer_line() -> None:
+    # "That adventurer moves to the front ... The hypnotized adventurer stays in front (if
+    # not eliminated)": also with three in line, where second-to-last is not the front.
+    # (Found by mutation testing, docs/testing.md.)
+    party = [adv("warrior", 9, uid="w"), adv("thief", 9, uid="t"), adv("priest", 9, 1, uid="p")]
+    s = battle(party, ["evileye"])
+    fight(s, send=[("evileye", 0)], card="invisibility")
+    assert [a["uid"] for a in s["players"][0]["party"]] == ["p", "w", "t"]
