@@ -33,7 +33,7 @@ PLACE_MODES = ("dm", "thread", "off")
 BOARD_PINGS = ("unplaced", "always")
 
 CLOSED = "closed"  # Discord refused the DM (50007): DMs closed, or no server shared
-PERMISSION = "permission"  # the bot may not create or post in a private thread (50001/50013)
+PERMISSION = "permission"  # the bot may not create, see or post in a private thread (50001/50013)
 
 # The picture of what changed (an animated GIF of several boards, the costliest part
 # of a turn's message) comes when the player was away this long (seconds): a player
@@ -48,7 +48,8 @@ WHY = {
     ),
     PERMISSION: (
         "Your turns cannot come to your private thread: the bot lacks the Create Private Threads "
-        "or Send Messages in Threads permission here; a server admin can grant it."
+        "or Send Messages in Threads permission here, or was removed from your thread; a server "
+        "admin can fix that, and your next turn will wait in a new private thread."
     ),
 }
 # Said to whoever chooses private threads as the place (moderators can read them).

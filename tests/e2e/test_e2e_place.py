@@ -146,3 +146,32 @@ async def test_e2e_place_dms_closed_and_missing_permission(standin: StandIn, bot
     # ephemeral turn message whose token had expired a day later (50027), nothing else.
     assert any("50007" in e for e in standin.errors) and any("50013" in e for e in standin.errors)
     assert all(any(c in e for c in ("50007", "50013", "50027")) for e in standin.errors), standin.errors
+
+
+async def test_e2e_place_thread_lost_to_missing_access(standin: StandIn, bot: BotProcess) -> None:
+    """A moderator removes the bot from a player's private thread, and the bot lacks
+    Manage Threads: Discord answers 50001 (Missing Access). That player's next turn
+    falls back to the board's "Your move", told in one sentence why; no move is lost."""
+    from tests.standin.server import MANAGE_THREADS
+
+    await set_place(standin, "thread")
+    standin.deny_bot(MANAGE_THREADS)
+    a, b = standin.user(37_300, "alice"), standin.user(37_301, "bob")
+    async with ClickGame(standin, bot.db, "dungeon-lair", [a, b], seed=SEED + 2, slow=True) as g:
+        await g.open()
+        await g.play(max_clicks=6)
+        threads = {m.channel_id for m in standin.log if standin.in_place_of(m, a.id)}
+        assert len(threads) == 1, "alice's turns came to her private thread"
+        standin.remove_thread_member(threads.pop(), standin.bot_id)
+        moves = (await g._row()).moves
+        await g.play(max_clicks=30)
+        pressed = [r for r in g.table.replies if r.user_id == a.id and "lk:ch:" in r.name]
+        assert pressed, "without her thread, alice plays by the board's Your move"
+        first = pressed[0].messages[0]
+        shown = [v["content"] for v in first.history] + [first.content]
+        assert first.ephemeral and any("cannot come to your private thread" in c for c in shown), shown
+        assert (await g._row()).moves > moves
+        # As she was told: her next turn waited in a new private thread of hers.
+        assert len({m.channel_id for m in standin.log if standin.in_place_of(m, a.id)}) == 2
+    assert any("50001" in e for e in standin.errors), standin.errors
+    assert all(any(c in e for c in ("50001", "50027")) for e in standin.errors), standin.errors
