@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import discord
 
 from store import PlaceRow
-from tables import TableError, Tables, Update
+from tables import TAKEN_BACK, TableError, Tables, Update
 from tables.place import CLOSED, MOVED_ON_HERE, PERMISSION, STALE_CLICK, YOUR_TURN_HERE, Delivery
 
 log = logging.getLogger("lairkeeper.place")
@@ -27,6 +27,9 @@ NOBODY = discord.AllowedMentions.none()
 # Discord's JSON error codes that mean "no place can be had here" (opcodes-and-status-codes).
 REFUSED = {50007: CLOSED, 50001: PERMISSION, 50013: PERMISSION}
 SINCE_PICTURE = "since.gif"  # tables/since.py Since.IMAGE_NAME
+# /undo's answer when the player's place shows the turn again (one sentence, its link).
+TAKEN_BACK_IN_PLACE = TAKEN_BACK.removesuffix(".") + " in your private place, as it stands now: {link}"
+JUMP = "https://discord.com/channels/{}/{}/{}"
 ARCHIVE_MINUTES = 10080  # a week: the longest Discord offers; a new message unarchives the thread
 
 
@@ -141,6 +144,38 @@ async def _edit(client: discord.Client, t: Tables, update: Update, d: Delivery) 
     )
     place.version = update.version
     await t.keep_place(place)
+
+
+async def take_back(
+    interaction: discord.Interaction,
+    update: Update,
+    content: str,
+    view: discord.ui.View,
+    files: list[discord.File],
+) -> bool:
+    """After /undo inside a turn: the turn message in the player's place shows the turn
+    as it stands again, edited in place with the bot's token (an interaction token has
+    long expired in a slow game), and /undo answers in one sentence. False: no such
+    message, or it could not be edited (the caller answers otherwise)."""
+    client, uid = interaction.client, interaction.user.id
+    t = _tables(client)
+    place = await t.place_of(update.game_id, uid)
+    if place is None or place.problem is not None or place.channel_id is None or place.message_id is None:
+        return False
+    channel = client.get_partial_messageable(place.channel_id)
+    try:
+        await channel.get_partial_message(place.message_id).edit(
+            content=content, view=view, attachments=files, allowed_mentions=NOBODY
+        )
+    except discord.HTTPException as exc:
+        log.info("game %s: the place's turn message was not taken back (%s)", update.game_id, exc.status)
+        return False
+    place.version = update.version
+    await t.keep_place(place)
+    where = interaction.guild_id if place.kind == "thread" else "@me"
+    link = JUMP.format(where, place.channel_id, place.message_id)
+    await interaction.followup.send(TAKEN_BACK_IN_PLACE.format(link=link), ephemeral=True)
+    return True
 
 
 @dataclass
@@ -292,4 +327,4 @@ async def refused_click(interaction: discord.Interaction, game_id: int | None, s
     return True
 
 
-__all__ = ["Plan", "deliver", "plan", "refused_click", "send_dm"]
+__all__ = ["Plan", "deliver", "plan", "refused_click", "send_dm", "take_back"]

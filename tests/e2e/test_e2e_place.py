@@ -175,3 +175,50 @@ async def test_e2e_place_thread_lost_to_missing_access(standin: StandIn, bot: Bo
         assert len({m.channel_id for m in standin.log if standin.in_place_of(m, a.id)}) == 2
     assert any("50001" in e for e in standin.errors), standin.errors
     assert all(any(c in e for c in ("50001", "50027")) for e in standin.errors), standin.errors
+
+
+async def test_e2e_undo_edits_the_turn_in_the_place(standin: StandIn, bot: BotProcess) -> None:
+    """/undo of a move inside one's turn, 20 minutes after the click (its token expired):
+    the turn message in the player's DMs shows the turn as it stands again, edited with
+    the bot's token (no new message there), and /undo answers in one sentence with its link."""
+    from tables import TAKEN_BACK
+    from tests.e2e.clicker import offered
+    from tests.e2e.harness import GOES_ON
+    from tests.e2e.test_e2e_clicks import version_on
+
+    actors = [standin.user(37_500 + i, f"player{i + 1}") for i in range(2)]
+    async with ClickGame(standin, bot.db, "dungeon-drawers", actors, seed=SEED, slow=True) as g:
+        await g.open()
+        for _ in range(150):
+            await g.play(max_clicks=len(g.clicks) + 1)
+            row = await g._row()
+            last = g.clicks[-1].seat if g.clicks else None
+            who = next((h for h in g.humans if row.seat_of(h.id) == last), None)
+            m = g._panels.get(who.id) if who is not None else None
+            if (
+                who is None
+                or m is None
+                or not m.content.startswith(GOES_ON)
+                or not standin.in_place_of(m, who.id)
+            ):
+                continue
+            standin.advance(20 * 60)
+            mark = standin.mark()
+            r = await who.slash("undo", channel=g.table.thread_id)
+            answer = await r.reply()
+            if "taken back" in answer.content:
+                break  # else that move stands (it revealed something): play on
+        else:
+            raise AssertionError("no move inside a turn could be taken back in 150 clicks")
+        assert answer.ephemeral and answer.content.startswith(TAKEN_BACK.removesuffix(".")), answer.content
+        assert f"/{m.channel_id}/{m.id}" in answer.content and "\n" not in answer.content, answer.content
+        await standin.wait_until(
+            lambda: m.content.startswith(TAKEN_BACK), 10, "the place's message taken back"
+        )
+        row = await g._row()
+        assert offered(m) and version_on(m) == row.version, m
+        assert standin.find_messages(lambda x: standin.in_place_of(x, who.id), after=mark) == []
+        assert standin.find_messages(lambda x: x.ephemeral, after=mark) == [answer]
+        await g.play(max_clicks=len(g.clicks) + 10)  # the game goes on from the place's message
+        assert (await g._row()).version > row.version
+    assert standin.unknown == [] and standin.errors == [], standin.errors

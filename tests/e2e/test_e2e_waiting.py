@@ -27,7 +27,6 @@ async def test_e2e_waiting_lists_my_game_privately(standin: StandIn, bot: BotPro
     assert embed["title"] == "1 game is waiting on you", embed
     link = f"https://discord.com/channels/{standin.guild_id}/{t.thread_id}"
     assert f"[Dungeon Lair #{t.game_id}]({link}) in Stand-in Server" in embed["description"], embed
-
     assert "no deadline" in embed["description"]
 
     r = await other.slash("waiting")
