@@ -227,6 +227,7 @@ async def deliver(
         async with _locks.setdefault(update.game_id, asyncio.Lock()):  # one delivery of a version
             if clicked is not None and p.mover is not None:
                 await t.mover_shown(update.game_id, p.mover, clicked, update.version)
+            await close_places(client, t, update, board)
             if p.mode == "off" or update.over:
                 return reached
             link = board.jump_url if board is not None else None
@@ -244,6 +245,30 @@ async def deliver(
     except Exception:
         log.exception("game %s: turns were not put into private places", update.game_id)
     return reached
+
+
+async def close_places(
+    client: discord.Client, t: Tables, update: Update, board: discord.Message | None
+) -> None:
+    """The game ended, or people left it: their last turn messages lose their buttons and
+    say so, with a link to the board (the final one at the end), edited in place."""
+    link = (
+        board.jump_url
+        if board is not None
+        else f"<#{update.thread_id}>"
+        if update.thread_id
+        else "the game's thread"
+    )
+    for place, sentence in await t.places_to_close(update):
+        assert place.channel_id is not None and place.message_id is not None
+        channel = client.get_partial_messageable(place.channel_id)
+        try:
+            await channel.get_partial_message(place.message_id).edit(
+                content=sentence.format(board=link), view=None, attachments=[], allowed_mentions=NOBODY
+            )
+        except discord.HTTPException as exc:  # deleted by the player, or the place is gone
+            log.info("game %s: a place's last turn message was not closed (%s)", update.game_id, exc.status)
+        await t.place_closed(place, update.over)
 
 
 async def refresh_waiting(client: discord.Client, t: Tables, uid: int) -> None:

@@ -222,3 +222,39 @@ async def test_e2e_undo_edits_the_turn_in_the_place(standin: StandIn, bot: BotPr
         await g.play(max_clicks=len(g.clicks) + 10)  # the game goes on from the place's message
         assert (await g._row()).version > row.version
     assert standin.unknown == [] and standin.errors == [], standin.errors
+
+
+async def test_e2e_places_closed_when_a_player_leaves_and_at_the_end(
+    standin: StandIn, bot: BotProcess
+) -> None:
+    """A turn message in a place never played keeps no live buttons: a player who
+    leaves in their turn finds it saying so, and at the game's end every player's last
+    one says the game ended, with a link to the final board."""
+    humans = [standin.user(37_600 + i, f"player{i + 1}") for i in range(2)]
+    async with ClickGame(standin, bot.db, "dungeon-lair", humans, seed=SEED, slow=True) as g:
+        await g.open()
+        await g.play(max_clicks=6)
+        row = await g._row()
+        [leaver, *_] = [h for h in humans if row.seat_of(h.id) in g.game.to_act(row.state)]
+        await g._glance(leaver)  # the turn came to the leaver's place: live buttons there
+        last = [m for m in standin.log if g._turn_in_place(m, leaver.id)][-1]
+        assert last.buttons, "the leaver's turn waits in their place"
+        r = await leaver.slash("game leave", channel=g.table.thread_id, timeout=120)
+        assert "AI" in (await r.reply()).content
+        await standin.wait_until(lambda: last.content.startswith("You left game #"), 10, "the place closed")
+        assert last.buttons == [] and not last.components, last.components
+        for h in humans:
+            if h is not leaver:
+                mark = standin.mark()
+                r = await h.slash("game leave", channel=g.table.thread_id, timeout=120)
+                assert "AI" in (await r.reply()).content
+        final = await standin.wait_for_message(
+            lambda m: g.table.is_board(m) and "Final scores" in m.content, 180, after=mark
+        )
+        link = f"https://discord.com/channels/{standin.guild_id}/{g.table.thread_id}/{final.id}"
+        for h in humans:
+            turns = [m for m in standin.log if g._turn_in_place(m, h.id)]
+            await standin.wait_until(lambda t=turns: "has ended" in t[-1].content, 10, "the end in the place")
+            assert turns[-1].content.endswith(f"the final board: {link}"), turns[-1].content
+            assert all(not m.components for m in turns), "no turn message in a place keeps live buttons"
+    assert standin.unknown == [] and standin.errors == [], standin.errors
