@@ -19,6 +19,7 @@ from cogs.idempotency import move_key
 from cogs.live import NOT_YOURS, Live, LiveTurns, clicked_someone_elses, received, retire
 from cogs.place import deliver, refused_click, send_dm
 from cogs.place import plan as plan_places
+from cogs.place import take_back as take_back_in_place
 from cogs.stopping import tracked
 from tables import (
     AI_LEVELS,
@@ -800,6 +801,9 @@ async def take_back(interaction: discord.Interaction, game_id: int, update: Upda
     uid = interaction.user.id
     turns = live_turns(interaction.client)
     content, view, files = panel_message(update.next, TAKEN_BACK)
+    if await take_back_in_place(interaction, update, content, view, files):  # the turn lives in the place
+        later(carry_turns(interaction.client, update, skip=uid))
+        return
     edited = False
     async with turns.lock(game_id, uid):
         live = turns.get(game_id, uid)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import discord
 
 from store import PlaceRow
-from tables import TableError, Tables, Update
+from tables import TAKEN_BACK, TableError, Tables, Update
 from tables.place import CLOSED, MOVED_ON_HERE, PERMISSION, STALE_CLICK, YOUR_TURN_HERE, Delivery
 
 log = logging.getLogger("lairkeeper.place")
@@ -27,6 +27,9 @@ NOBODY = discord.AllowedMentions.none()
 # Discord's JSON error codes that mean "no place can be had here" (opcodes-and-status-codes).
 REFUSED = {50007: CLOSED, 50001: PERMISSION, 50013: PERMISSION}
 SINCE_PICTURE = "since.gif"  # tables/since.py Since.IMAGE_NAME
+# /undo's answer when the player's place shows the turn again (one sentence, its link).
+TAKEN_BACK_IN_PLACE = TAKEN_BACK.removesuffix(".") + " in your private place, as it stands now: {link}"
+JUMP = "https://discord.com/channels/{}/{}/{}"
 ARCHIVE_MINUTES = 10080  # a week: the longest Discord offers; a new message unarchives the thread
 
 
@@ -143,6 +146,38 @@ async def _edit(client: discord.Client, t: Tables, update: Update, d: Delivery) 
     await t.keep_place(place)
 
 
+async def take_back(
+    interaction: discord.Interaction,
+    update: Update,
+    content: str,
+    view: discord.ui.View,
+    files: list[discord.File],
+) -> bool:
+    """After /undo inside a turn: the turn message in the player's place shows the turn
+    as it stands again, edited in place with the bot's token (an interaction token has
+    long expired in a slow game), and /undo answers in one sentence. False: no such
+    message, or it could not be edited (the caller answers otherwise)."""
+    client, uid = interaction.client, interaction.user.id
+    t = _tables(client)
+    place = await t.place_of(update.game_id, uid)
+    if place is None or place.problem is not None or place.channel_id is None or place.message_id is None:
+        return False
+    channel = client.get_partial_messageable(place.channel_id)
+    try:
+        await channel.get_partial_message(place.message_id).edit(
+            content=content, view=view, attachments=files, allowed_mentions=NOBODY
+        )
+    except discord.HTTPException as exc:
+        log.info("game %s: the place's turn message was not taken back (%s)", update.game_id, exc.status)
+        return False
+    place.version = update.version
+    await t.keep_place(place)
+    where = interaction.guild_id if place.kind == "thread" else "@me"
+    link = JUMP.format(where, place.channel_id, place.message_id)
+    await interaction.followup.send(TAKEN_BACK_IN_PLACE.format(link=link), ephemeral=True)
+    return True
+
+
 @dataclass
 class Plan:
     """Decided before the board is posted: where turns go (``mode``), whether the board
@@ -192,6 +227,7 @@ async def deliver(
         async with _locks.setdefault(update.game_id, asyncio.Lock()):  # one delivery of a version
             if clicked is not None and p.mover is not None:
                 await t.mover_shown(update.game_id, p.mover, clicked, update.version)
+            await close_places(client, t, update, board)
             if p.mode == "off" or update.over:
                 return reached
             link = board.jump_url if board is not None else None
@@ -209,6 +245,30 @@ async def deliver(
     except Exception:
         log.exception("game %s: turns were not put into private places", update.game_id)
     return reached
+
+
+async def close_places(
+    client: discord.Client, t: Tables, update: Update, board: discord.Message | None
+) -> None:
+    """The game ended, or people left it: their last turn messages lose their buttons and
+    say so, with a link to the board (the final one at the end), edited in place."""
+    link = (
+        board.jump_url
+        if board is not None
+        else f"<#{update.thread_id}>"
+        if update.thread_id
+        else "the game's thread"
+    )
+    for place, sentence in await t.places_to_close(update):
+        assert place.channel_id is not None and place.message_id is not None
+        channel = client.get_partial_messageable(place.channel_id)
+        try:
+            await channel.get_partial_message(place.message_id).edit(
+                content=sentence.format(board=link), view=None, attachments=[], allowed_mentions=NOBODY
+            )
+        except discord.HTTPException as exc:  # deleted by the player, or the place is gone
+            log.info("game %s: a place's last turn message was not closed (%s)", update.game_id, exc.status)
+        await t.place_closed(place, update.over)
 
 
 async def refresh_waiting(client: discord.Client, t: Tables, uid: int) -> None:
@@ -292,4 +352,4 @@ async def refused_click(interaction: discord.Interaction, game_id: int | None, s
     return True
 
 
-__all__ = ["Plan", "deliver", "plan", "refused_click", "send_dm"]
+__all__ = ["Plan", "deliver", "plan", "refused_click", "send_dm", "take_back"]

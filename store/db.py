@@ -436,7 +436,9 @@ class PlaceRow:
     channel_id: int | None
     message_id: int | None  # the turn message there now (the only one with live buttons)
     version: int  # the game version whose turn that message shows
-    problem: str | None = None  # why no place could be had (closed | permission), None: it works
+    # why no place could be had (closed | permission), or "left": the person left the game
+    # (their message there was closed); None: it works
+    problem: str | None = None
 
 
 @dataclass
@@ -1244,6 +1246,15 @@ class Store:
             user_id,
         )
         return PlaceRow(*rows[0]) if rows else None
+
+    async def places(self, game_id: int) -> list[PlaceRow]:
+        """Every person's place in one game."""
+        rows = await self._fetch(
+            "SELECT game_id, user_id, kind, channel_id, message_id, version, problem FROM places "
+            "WHERE game_id=? ORDER BY user_id",
+            game_id,
+        )
+        return [PlaceRow(*r) for r in rows]
 
     async def last_mover(self, game_id: int, after: int) -> int | None:
         """The person who made the newest move after move ``after`` (None: only the AI moved)."""

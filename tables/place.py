@@ -32,8 +32,9 @@ PLACE_MODES = ("dm", "thread", "off")
 # a person whose turn came to their place already ("unplaced": only the others).
 BOARD_PINGS = ("unplaced", "always")
 
+LEFT = "left"  # the person left the game: their turn message there says so, no buttons
 CLOSED = "closed"  # Discord refused the DM (50007): DMs closed, or no server shared
-PERMISSION = "permission"  # the bot may not create or post in a private thread (50001/50013)
+PERMISSION = "permission"  # the bot may not create, see or post in a private thread (50001/50013)
 
 # The picture of what changed (an animated GIF of several boards, the costliest part
 # of a turn's message) comes when the player was away this long (seconds): a player
@@ -48,7 +49,8 @@ WHY = {
     ),
     PERMISSION: (
         "Your turns cannot come to your private thread: the bot lacks the Create Private Threads "
-        "or Send Messages in Threads permission here; a server admin can grant it."
+        "or Send Messages in Threads permission here, or was removed from your thread; a server "
+        "admin can fix that, and your next turn will wait in a new private thread."
     ),
 }
 # Said to whoever chooses private threads as the place (moderators can read them).
@@ -60,6 +62,9 @@ THREADS_READABLE = (
 YOUR_TURN_HERE = "It is your turn in game #{game} ({title})."
 MOVED_ON_HERE = "Another player moved meanwhile; your choices below are up to date."
 STALE_CLICK = "That turn has passed; here is your turn as it is now."
+# What the last turn message in a place says once the game has no more turns for it.
+GAME_ENDED_HERE = "Game #{game} ({title}) has ended; the final board: {board}"
+LEFT_HERE = "You left game #{game} ({title}); the AI plays your seat now. The table's board: {board}"
 
 
 @dataclass
@@ -133,6 +138,31 @@ class PlaceMixin(TablesBase):
             elif place is not None and place.message_id is not None and place.problem is None:
                 out.append(Delivery(uid, False, place))
         return out
+
+    async def places_to_close(self, update: Update) -> list[tuple[PlaceRow, str]]:
+        """The turn messages in places that no turn will come to any more, each with the
+        sentence it is to show instead of its buttons (where ``{board}`` goes the link
+        to the board): at the game's end every one still there, the last of a person
+        who left as well; before it, those of people who left the game."""
+        out: list[tuple[PlaceRow, str]] = []
+        row = await self._load(update.game_id)
+        title = core.get(row.game_key).title
+        for place in await self.store.places(update.game_id):
+            if place.message_id is None or place.problem not in (None, LEFT):
+                continue
+            if update.over:
+                out.append((place, GAME_ENDED_HERE.format(game=row.id, title=title, board="{board}")))
+            elif place.problem is None and row.seat_of(place.user_id) is None:
+                out.append((place, LEFT_HERE.format(game=row.id, title=title, board="{board}")))
+        return out
+
+    async def place_closed(self, place: PlaceRow, over: bool) -> None:
+        """``place``'s turn message was closed: at the game's end it is done with;
+        after a person left it is edited once more when the game ends."""
+        place.problem = LEFT
+        if over:
+            place.message_id = None
+        await self.store.set_place(place)
 
     async def mover_of(self, update: Update) -> int | None:
         """Who moved last since the thread's last board, when their turn goes on: they

@@ -102,7 +102,8 @@ async def test_e2e_slow_game_from_each_place(key: str, mode: str, standin: Stand
             final = await standin.wait_for_message(
                 lambda m: g.table.is_board(m) and "Final scores" in m.content, 180, after=mark
             )
-            assert final.buttons == []
+            # No turn left to play from the final board: only Play again (issue 41).
+            assert [b["label"] for b in final.buttons] == ["Play again"], final.buttons
     assert standin.unknown == [] and standin.errors == [], standin.errors
 
 
@@ -146,3 +147,115 @@ async def test_e2e_place_dms_closed_and_missing_permission(standin: StandIn, bot
     # ephemeral turn message whose token had expired a day later (50027), nothing else.
     assert any("50007" in e for e in standin.errors) and any("50013" in e for e in standin.errors)
     assert all(any(c in e for c in ("50007", "50013", "50027")) for e in standin.errors), standin.errors
+
+
+async def test_e2e_place_thread_lost_to_missing_access(standin: StandIn, bot: BotProcess) -> None:
+    """A moderator removes the bot from a player's private thread, and the bot lacks
+    Manage Threads: Discord answers 50001 (Missing Access). That player's next turn
+    falls back to the board's "Your move", told in one sentence why; no move is lost."""
+    from tests.standin.server import MANAGE_THREADS
+
+    await set_place(standin, "thread")
+    standin.deny_bot(MANAGE_THREADS)
+    a, b = standin.user(37_300, "alice"), standin.user(37_301, "bob")
+    async with ClickGame(standin, bot.db, "dungeon-lair", [a, b], seed=SEED + 2, slow=True) as g:
+        await g.open()
+        await g.play(max_clicks=6)
+        threads = {m.channel_id for m in standin.log if standin.in_place_of(m, a.id)}
+        assert len(threads) == 1, "alice's turns came to her private thread"
+        standin.remove_thread_member(threads.pop(), standin.bot_id)
+        moves = (await g._row()).moves
+        await g.play(max_clicks=30)
+        pressed = [r for r in g.table.replies if r.user_id == a.id and "lk:ch:" in r.name]
+        assert pressed, "without her thread, alice plays by the board's Your move"
+        first = pressed[0].messages[0]
+        shown = [v["content"] for v in first.history] + [first.content]
+        assert first.ephemeral and any("cannot come to your private thread" in c for c in shown), shown
+        assert (await g._row()).moves > moves
+        # As she was told: her next turn waited in a new private thread of hers.
+        assert len({m.channel_id for m in standin.log if standin.in_place_of(m, a.id)}) == 2
+    assert any("50001" in e for e in standin.errors), standin.errors
+    assert all(any(c in e for c in ("50001", "50027")) for e in standin.errors), standin.errors
+
+
+async def test_e2e_undo_edits_the_turn_in_the_place(standin: StandIn, bot: BotProcess) -> None:
+    """/undo of a move inside one's turn, 20 minutes after the click (its token expired):
+    the turn message in the player's DMs shows the turn as it stands again, edited with
+    the bot's token (no new message there), and /undo answers in one sentence with its link."""
+    from tables import TAKEN_BACK
+    from tests.e2e.clicker import offered
+    from tests.e2e.harness import GOES_ON
+    from tests.e2e.test_e2e_clicks import version_on
+
+    actors = [standin.user(37_500 + i, f"player{i + 1}") for i in range(2)]
+    async with ClickGame(standin, bot.db, "dungeon-drawers", actors, seed=SEED, slow=True) as g:
+        await g.open()
+        for _ in range(150):
+            await g.play(max_clicks=len(g.clicks) + 1)
+            row = await g._row()
+            last = g.clicks[-1].seat if g.clicks else None
+            who = next((h for h in g.humans if row.seat_of(h.id) == last), None)
+            m = g._panels.get(who.id) if who is not None else None
+            if (
+                who is None
+                or m is None
+                or not m.content.startswith(GOES_ON)
+                or not standin.in_place_of(m, who.id)
+            ):
+                continue
+            standin.advance(20 * 60)
+            mark = standin.mark()
+            r = await who.slash("undo", channel=g.table.thread_id)
+            answer = await r.reply()
+            if "taken back" in answer.content:
+                break  # else that move stands (it revealed something): play on
+        else:
+            raise AssertionError("no move inside a turn could be taken back in 150 clicks")
+        assert answer.ephemeral and answer.content.startswith(TAKEN_BACK.removesuffix(".")), answer.content
+        assert f"/{m.channel_id}/{m.id}" in answer.content and "\n" not in answer.content, answer.content
+        await standin.wait_until(
+            lambda: m.content.startswith(TAKEN_BACK), 10, "the place's message taken back"
+        )
+        row = await g._row()
+        assert offered(m) and version_on(m) == row.version, m
+        assert standin.find_messages(lambda x: standin.in_place_of(x, who.id), after=mark) == []
+        assert standin.find_messages(lambda x: x.ephemeral, after=mark) == [answer]
+        await g.play(max_clicks=len(g.clicks) + 10)  # the game goes on from the place's message
+        assert (await g._row()).version > row.version
+    assert standin.unknown == [] and standin.errors == [], standin.errors
+
+
+async def test_e2e_places_closed_when_a_player_leaves_and_at_the_end(
+    standin: StandIn, bot: BotProcess
+) -> None:
+    """A turn message in a place never played keeps no live buttons: a player who
+    leaves in their turn finds it saying so, and at the game's end every player's last
+    one says the game ended, with a link to the final board."""
+    humans = [standin.user(37_600 + i, f"player{i + 1}") for i in range(2)]
+    async with ClickGame(standin, bot.db, "dungeon-lair", humans, seed=SEED, slow=True) as g:
+        await g.open()
+        await g.play(max_clicks=6)
+        row = await g._row()
+        [leaver, *_] = [h for h in humans if row.seat_of(h.id) in g.game.to_act(row.state)]
+        await g._glance(leaver)  # the turn came to the leaver's place: live buttons there
+        last = [m for m in standin.log if g._turn_in_place(m, leaver.id)][-1]
+        assert last.buttons, "the leaver's turn waits in their place"
+        r = await leaver.slash("game leave", channel=g.table.thread_id, timeout=120)
+        assert "AI" in (await r.reply()).content
+        await standin.wait_until(lambda: last.content.startswith("You left game #"), 10, "the place closed")
+        assert last.buttons == [] and not last.components, last.components
+        for h in humans:
+            if h is not leaver:
+                mark = standin.mark()
+                r = await h.slash("game leave", channel=g.table.thread_id, timeout=120)
+                assert "AI" in (await r.reply()).content
+        final = await standin.wait_for_message(
+            lambda m: g.table.is_board(m) and "Final scores" in m.content, 180, after=mark
+        )
+        link = f"https://discord.com/channels/{standin.guild_id}/{g.table.thread_id}/{final.id}"
+        for h in humans:
+            turns = [m for m in standin.log if g._turn_in_place(m, h.id)]
+            await standin.wait_until(lambda t=turns: "has ended" in t[-1].content, 10, "the end in the place")
+            assert turns[-1].content.endswith(f"the final board: {link}"), turns[-1].content
+            assert all(not m.components for m in turns), "no turn message in a place keeps live buttons"
+    assert standin.unknown == [] and standin.errors == [], standin.errors

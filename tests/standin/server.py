@@ -735,6 +735,10 @@ class StandIn:
             return self.thread_members.get(m.channel_id, set()) | mods
         return None
 
+    def remove_thread_member(self, thread_id: int, user_id: int) -> None:
+        """A moderator removes ``user_id`` (the bot, say) from a thread (Remove Thread Member)."""
+        self.thread_members.get(thread_id, set()).discard(user_id)
+
     def deny_bot(self, permissions: int) -> None:
         """The bot lacks these permissions everywhere (e.g. CREATE_PRIVATE_THREADS)."""
         self.bot_denied |= permissions
@@ -1209,6 +1213,14 @@ class StandIn:
             meta = c["thread_metadata"]
             if author_id == self.bot_id and self.bot_denied & SEND_MESSAGES_IN_THREADS:
                 raise DiscordError(403, 50013, "Missing Permissions")
+            if (
+                c["type"] == 12
+                and author_id == self.bot_id
+                and self.bot_denied & MANAGE_THREADS
+                and author_id not in self.thread_members.get(channel_id, set())
+            ):  # a private thread is seen only by its members and moderators ("You must be
+                # invited to the thread ... or be a moderator (MANAGE_THREADS)", threads.mdx)
+                raise DiscordError(403, 50001, "Missing Access")
             if meta["locked"]:
                 raise DiscordError(403, 50083, "Thread is archived")
             if meta["archived"]:  # a new message unarchives an unlocked thread
