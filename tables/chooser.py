@@ -24,6 +24,7 @@ import render
 from engine import core
 from engine.core import Choice, IllegalAction
 from store import GameRow
+from tables.descriptions import described, fit_words, told_apart
 from tables.forced import single_option_steps, why_waiting
 from tables.play import PlayMixin
 from tables.results import MAX_BUTTONS, Panel, Step, TableError, Update
@@ -55,23 +56,6 @@ def _choice(row: GameRow, seat: int, prefix: list[str]) -> Choice:
         return core.get(row.game_key).chooser(row.state, seat, list(prefix))
     except IllegalAction as exc:
         raise TableError(named(row, str(exc))) from None
-
-
-DESCRIPTION_MAX = 100  # Discord's limit on a select option's description
-
-
-def fit_words(text: str, room: int = DESCRIPTION_MAX) -> str:
-    """``text`` in at most ``room`` characters, cut between words (never in one)."""
-    text = " ".join(text.split())
-    if len(text) <= room:
-        return text
-    return text[: room - 1].rsplit(" ", 1)[0].rstrip(",;:(-") + "…"
-
-
-def described(row: GameRow, choice: Choice) -> dict[str, str]:
-    """The chooser's option descriptions with the players' names in, each fitted to
-    a select option's 100 characters at a word."""
-    return {tok: fit_words(named(row, text)) for tok, text in (choice.descriptions or {}).items()}
 
 
 def build_step(row: GameRow, seat: int, prefix: list[str], page: int = 0) -> Step:
@@ -137,31 +121,7 @@ def hints(row: GameRow, seat: int, prefix: list[str], step: Step) -> list[str]:
             out.append(fit_words("Plays at once: " + named(row, game.describe(row.state, nxt.action))))
         else:
             out.append(fit_words("Then: " + named(row, nxt.prompt)))
-    return _told_apart(row, out, nexts, step.shown)
-
-
-def _told_apart(
-    row: GameRow, out: list[str], nexts: list[Choice | None], shown: list[tuple[str, str]]
-) -> list[str]:
-    """Hints that two options share ("Then: Choose the square.") say instead what the
-    next step offers after that option, which is what sets them apart; where even
-    that is shared, the option's own words lead."""
-    shared = {text for text in out if text and out.count(text) > 1}
-    for k, text in enumerate(out):
-        nxt = nexts[k]
-        if text in shared and nxt is not None and nxt.options:
-            labels = ", ".join(named(row, label) for _tok, label in nxt.options)
-            few = (
-                f"Then: {labels}"
-                if len(nxt.options) == 1
-                else f"Then {len(nxt.options)} to choose from: {labels}"
-            )
-            out[k] = fit_words(few)
-    shared = {text for text in out if text and out.count(text) > 1}
-    for k, text in enumerate(out):
-        if text in shared:
-            out[k] = fit_words(f"{named(row, shown[k][1])}; {text[0].lower()}{text[1:]}")
-    return out
+    return told_apart(row, out, nexts, step.shown)
 
 
 def _skipped(row: GameRow, seat: int, prefix: list[str], finish: bool) -> list[str]:

@@ -17,7 +17,8 @@ import pytest
 import render
 from engine import core
 from store.db import GameRow, SeatRow
-from tables.chooser import DESCRIPTION_MAX, build_step, fit_words
+from tables.chooser import build_step
+from tables.descriptions import DESCRIPTION_MAX, fit_words
 from tables.results import Step
 
 GAMES = core.available()
