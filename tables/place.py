@@ -167,9 +167,25 @@ class PlaceMixin(TablesBase):
     async def mover_of(self, update: Update) -> int | None:
         """Who moved last since the thread's last board, when their turn goes on: they
         saw it in the answer to their click. Asked when the board is posted by other
-        means than that answer (another process posting it as owed meanwhile)."""
-        uid = await self.store.last_mover(update.game_id, await self.store.posted_moves(update.game_id))
-        return uid if uid in update.ping else None
+        means than that answer (another process posting it as owed meanwhile). Not
+        when a computer player that thinks in the pool moved after them: their answer
+        did not wait for it (issue 39), so it showed no next turn and the board pings them."""
+        after = await self.store.posted_moves(update.game_id)
+        uid = await self.store.last_mover(update.game_id, after)
+        if uid is None or uid not in update.ping:
+            return None
+        return None if await self._thinker_moved_after(update.game_id, uid, after) else uid
+
+    async def _thinker_moved_after(self, game_id: int, uid: int, after: int) -> bool:
+        """Whether a computer seat that thinks in the pool (not "easy") moved after
+        ``uid``'s newest move, among the moves after move ``after``."""
+        row = await self._load(game_id)
+        moves = [(seat, user) for seq, seat, user, _, _ in await self.store.log_full(game_id) if seq > after]
+        last = max(i for i, (_, user) in enumerate(moves) if user == uid)
+        return any(
+            seat < len(row.seats) and row.seats[seat].is_ai and row.seats[seat].level != "easy"
+            for seat, _ in moves[last + 1 :]
+        )
 
     async def reachable(self, update: Update, mover: int | None) -> set[int]:
         """Whose turn beginning with ``update`` is expected to reach their place: not the
