@@ -315,12 +315,15 @@ class Replay:
     _png: dict[int, bytes] = field(default_factory=dict)
 
     def public_png(self, k: int) -> bytes:
-        """The drawing of the public view after move ``k`` (0: the start)."""
+        """The drawing of the public view after move ``k`` (0: the start), its words
+        mended as the bot shows them (issue 40: slips are mended where shown, so the
+        board is drawn from ``mend_all(view)``; the mending changes words only)."""
         import render
         from engine import core
+        from engine.wording import mend_all
 
         if k not in self._png:
-            view = core.get(self.key).view(self.states[k], None)
+            view = mend_all(core.get(self.key).view(self.states[k], None))
             self._png[k] = render.get(self.key).board(view, self.names)
         return self._png[k]
 
