@@ -53,7 +53,12 @@ TESTS = {
     "engine/dungeon_lords/combat.py": ["tests/dungeon_lords/test_dungeon_lords_combat.py"],
     "tables/turns.py": ["tests/test_turns.py", "tests/test_live_turns.py", "tests/test_chooser.py"],
     "tables/play.py": ["tests/test_tables.py", "tests/test_turns.py", "tests/test_thinking.py"],
-    "cogs/common.py": ["tests/test_bot.py", "tests/test_cog_ack.py", "tests/reliability/test_rel_kill.py"],
+    "cogs/common.py": [
+        "tests/test_bot.py",
+        "tests/test_cog_ack.py",
+        "tests/reliability/test_rel_kill.py",
+        "tests/test_board_nonce.py",
+    ],
     "tests/reliability/test_rel_twins.py": ["tests/reliability/test_rel_twins.py"],
 }
 
