@@ -57,7 +57,7 @@ TESTS = {
         "tests/test_bot.py",
         "tests/test_cog_ack.py",
         "tests/reliability/test_rel_kill.py",
-        "tests/test_board_nonce.py",
+        "tests/test_posting.py",
     ],
     "tests/reliability/test_rel_twins.py": ["tests/reliability/test_rel_twins.py"],
 }
