@@ -3,6 +3,7 @@ does no test notice?
 
     .venv/bin/pip install -e ".[mutation]"
     .venv/bin/python -m tests.mutation tables/turns.py [--tests tests/test_turns.py ...] [--sample 60]
+    .venv/bin/python -m tests.mutation cogs/common.py --only post_board,board_nonce,_send_board,post_owed
 
 Each mutant (an operator flipped, a constant changed, a condition negated, ...) is
 applied to a copy of the committed tree (``git archive HEAD``, so the work tree is never
@@ -15,6 +16,7 @@ Not part of the test suite or CI (minutes to hours a module).
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import random
 import sqlite3
@@ -51,7 +53,12 @@ TESTS = {
     "engine/dungeon_lords/combat.py": ["tests/dungeon_lords/test_dungeon_lords_combat.py"],
     "tables/turns.py": ["tests/test_turns.py", "tests/test_live_turns.py", "tests/test_chooser.py"],
     "tables/play.py": ["tests/test_tables.py", "tests/test_turns.py", "tests/test_thinking.py"],
-    "cogs/common.py": ["tests/test_bot.py", "tests/test_cog_ack.py", "tests/reliability/test_rel_kill.py"],
+    "cogs/common.py": [
+        "tests/test_bot.py",
+        "tests/test_cog_ack.py",
+        "tests/reliability/test_rel_kill.py",
+        "tests/test_posting.py",
+    ],
     "tests/reliability/test_rel_twins.py": ["tests/reliability/test_rel_twins.py"],
 }
 
@@ -70,6 +77,7 @@ def main() -> int:
     ap.add_argument("--tests", nargs="*", help="test files or folders (default: the module's own, see TESTS)")
     ap.add_argument("--sample", type=int, default=0, help="test only this many mutants, drawn at random")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", default="", help="keep the mutants of these functions only: NAME[,NAME]")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds a mutant's tests may take")
     args = ap.parse_args()
     tests = args.tests or TESTS.get(args.module) or game_tests(args.module)
@@ -95,6 +103,9 @@ def main() -> int:
         session = Path(tmp) / "session.sqlite"
         cr = [sys.executable, "-m", "cosmic_ray.cli"]
         subprocess.run([*cr, "init", str(config), str(session)], cwd=tree, check=True)
+        if args.only:
+            names = [n for n in args.only.split(",") if n]
+            keep_lines(session, function_lines(tree / args.module, names))
         total = sample(session, args.sample, args.seed)
         t0 = time.perf_counter()
         subprocess.run([*cr, "exec", str(config), str(session)], cwd=tree, check=True)
@@ -108,6 +119,32 @@ def main() -> int:
     print(report.split("\n## ")[0])
     print(f"written: {path.relative_to(ROOT)}")
     return 0
+
+
+def function_lines(path: Path, names: list[str]) -> list[tuple[int, int]]:
+    """The line ranges (first, last) of the functions or methods called ``names`` in ``path``."""
+    found = [
+        (node.name, node.lineno, node.end_lineno or node.lineno)
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in names
+    ]
+    missing = set(names) - {name for name, _, _ in found}
+    if missing:
+        raise SystemExit(f"no function {', '.join(sorted(missing))} in {path.name}")
+    return [(first, last) for _, first, last in found]
+
+
+def keep_lines(session: Path, ranges: list[tuple[int, int]]) -> None:
+    """Drop the session's mutants whose line lies outside ``ranges``."""
+    con = sqlite3.connect(session)
+    try:
+        rows = con.execute("SELECT job_id, start_pos_row FROM mutation_specs").fetchall()
+        drop = [(job,) for job, line in rows if not any(a <= line <= b for a, b in ranges)]
+        for table in ("mutation_specs", "work_items"):
+            con.executemany(f"DELETE FROM {table} WHERE job_id=?", drop)
+        con.commit()
+    finally:
+        con.close()
 
 
 def sample(session: Path, n: int, seed: int) -> int:

@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from engine import core
+from render import register
 from store import Store
 from tables import Tables, thinking
 
@@ -190,3 +192,90 @@ def _children_alive() -> bool:
     import multiprocessing
 
     return any(p.is_alive() for p in multiprocessing.active_children())
+
+
+async def test_a_computer_player_never_moves_in_a_game_abandoned_while_it_thought(tmp_path: Path) -> None:
+    """The host abandons the game while a computer player is thinking: its decision is
+    dropped; the abandoned game gets no move. (Found by mutation testing.)"""
+    store = await Store(str(tmp_path / "t.db")).open()
+    t = Tables(store, thinker=thinking.Thinker(0, run=thinking.easy))
+    try:
+        lobby = await t.create(0, "host", "test-race", seed=1, take_seat=False, ai_players=2, ai_level="hard")
+        await t.start(lobby.game_id, None, run_ai=False)
+        real = t.thinker.decide
+
+        async def abandoned_meanwhile(job: thinking.Job) -> Any:
+            action = await real(job)
+            await t.abandon(lobby.game_id, 0, is_admin=False)
+            return action
+
+        t.thinker.decide = abandoned_meanwhile  # type: ignore[method-assign]
+        assert await t.step_ai(lobby.game_id) is None
+        row = await store.get(lobby.game_id)
+        assert row is not None and row.status == "abandoned" and row.moves == 0
+        assert await store.log(lobby.game_id) == []
+    finally:
+        t.close()
+        await store.close()
+
+
+async def test_a_decision_stands_when_the_game_moved_on_only_where_the_player_cannot_see(
+    tmp_path: Path,
+) -> None:
+    """In a secret vote, a person votes while the computer player thinks: what the computer
+    sees and may do is unchanged, so its decision is played, not thought again (a hard
+    player would make everyone wait twice). (Found by mutation testing.)"""
+    from tests import fakegame
+
+    class SecretVote(fakegame.Turns):
+        key = "test-secret-vote"
+
+        def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+            return {k: v for k, v in super().view(state, seat).items() if k != "voted"}
+
+    fakegame.install_turns()
+    core._loaded[SecretVote.key] = SecretVote()
+    core.MODULES.setdefault(SecretVote.key, "fakegame")
+    register(SecretVote.key, fakegame.RENDERER)
+    store = await Store(str(tmp_path / "t.db")).open()
+    thoughts: list[int] = []
+
+    def run(job: thinking.Job) -> Any:
+        thoughts.append(job.view["total"])
+        return thinking.easy(job)
+
+    t = Tables(store, thinker=thinking.Thinker(0, run=run))
+    try:
+        lobby = await t.create(ALICE, "alice", SecretVote.key, seed=1)
+        await t.add_ai(lobby.game_id, ALICE, "hard")
+        await t.start(lobby.game_id, ALICE, run_ai=False)
+        gid = lobby.game_id
+        for _ in range(40):  # play to the vote: Alice adds/marks, the computer too
+            row = await store.get(gid)
+            assert row is not None and row.state is not None
+            if row.state["stage"] == "vote":
+                break
+            if row.seats[row.state["turn"] % 2].user_id == ALICE:
+                legal = SecretVote().legal_actions(row.state, row.state["turn"] % 2)
+                await t.act(gid, ALICE, str(legal[0]), think=False)
+            else:
+                await t.step_ai(gid)
+        assert row.state["stage"] == "vote"
+        thoughts.clear()
+        real = t.thinker.decide
+
+        async def alice_votes_meanwhile(job: thinking.Job) -> Any:
+            action = await real(job)
+            if len(thoughts) == 1:
+                await t.act(gid, ALICE, "7", think=False)
+            return action
+
+        t.thinker.decide = alice_votes_meanwhile  # type: ignore[method-assign]
+        done = await t.step_ai(gid)
+        assert done is not None
+        assert len(thoughts) == 1, "the computer player thought again on what it had already seen"
+        row = await store.get(gid)
+        assert row is not None and row.state is not None and row.state["stage"] == "add"
+    finally:
+        t.close()
+        await store.close()

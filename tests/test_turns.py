@@ -269,3 +269,42 @@ async def test_undo_of_a_move_the_table_saw_posts_a_board(t: Tables) -> None:
     undone = await t.undo(gid, mover)
     assert undone.post and "took back their last move" in undone.text
     assert undone.next is None
+
+
+def test_a_turn_played_for_a_seat_stops_when_turn_nine_gives_way_to_turn_ten() -> None:
+    """The rest of a seat's turn played for it (a timer, the computer) ends with that turn,
+    also where the next turn's id sorts before it as text ("turn 10" before "turn 9", as
+    Monster Inn's "9:1" and "10:1"): the seat's next turn is its own to play. A seat that
+    plays twice running: the game with one seat. (Found by mutation testing.)"""
+    from tables.turns import play_turn
+
+    game = Turns()
+    state = game.new(2, seed=3)
+    state.update(seats=1, turn=9, round=0, total=0)  # one seat; no vote after this turn
+    assert game.turn_id(state) == "seat 0 turn 9"
+    after, moves, _said, _passed = play_turn(game, state, 0, skip=False)
+    assert len(moves) == 2 and after["turn"] == 10, "the add and the mark of turn 9, nothing of turn 10"
+
+
+def test_a_move_built_step_by_step_is_played_for_a_person_only_when_it_is_their_only_move() -> None:
+    """A game that builds its moves step by step lists only a sample of them: one move in
+    the sample is no "only move" while the chooser still offers a choice, and the bot
+    must not play it for the person. (Found by mutation testing.)"""
+    from tables.turns import the_one_move
+
+    class Sampled(Turns):
+        key = "test-sampled"
+
+        def legal_actions(self, state: Any, seat: int) -> list[int]:
+            return super().legal_actions(state, seat)[:1]  # a sample of one
+
+        def chooser(self, state: Any, seat: int, prefix: list[str]) -> core.Choice:
+            moves = super().legal_actions(state, seat)
+            return self.narrow(state, seat, moves, prefix, "Choose your move.")
+
+    game = Sampled()
+    state = game.new(2, seed=3)
+    assert game.legal_actions(state, 0) == [1]
+    assert the_one_move(game, state, 0) is None, "adding 1, 2 or 3 is a choice"
+    state.update(stage="mark", total=5)  # an odd total may only be marked high
+    assert the_one_move(game, state, state["turn"] % 2) == 4

@@ -235,3 +235,25 @@ def test_rulebook_tool_shed_example_second_year() -> None:
     assert s["players"][0]["used"] == 2
     s = act(s, 0, "use mint")
     assert s["players"][0]["used"] == 5 and s["players"][0]["gold"] == 3 + 2
+
+
+def test_at_n_aims_the_first_trap_card_and_not_an_installed_trap() -> None:
+    # A Poisoned Dart hits "an adventurer of your choice": 'at 1' in the plan names the
+    # warrior, where the automatic choice would be the priest. Only the first Trap Card
+    # played follows 'at n'; an installed trap (revision 3, before 'installed@n') does not.
+    # (Found by mutation testing, docs/testing.md.)
+    from engine.dungeon_lords.combat import Battle
+    from engine.dungeon_lords.data import CARDS
+
+    def run(text: str, installed: list[str], revision: int | None = None) -> list[int]:
+        party = [adv("warrior", 9, uid="w"), adv("priest", 9, 1, uid="p")]
+        s = battle(party, traps=["dart"])
+        if revision is not None:
+            s["revision"] = revision
+        plan = parse_plan(text)
+        plan.update(sent=[], installed=installed)
+        Battle(s, 0, plan, CARDS["invisibility"], []).run()
+        return dmg(s)
+
+    assert run("fight C1 trap dart at 1", []) == [1 + 2, 0]  # the dart and its poison
+    assert run("fight C1 at 1", ["dart"], revision=3) == [0, 1 + 2]

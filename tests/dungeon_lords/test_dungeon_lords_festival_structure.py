@@ -425,3 +425,21 @@ def test_the_hypnotised_adventurer_stays_in_front_of_a_longer_line() -> None:
     s = battle(party, ["evileye"])
     fight(s, send=[("evileye", 0)], card="invisibility")
     assert [a["uid"] for a in s["players"][0]["party"]] == ["p", "w", "t"]
+
+
+def test_an_expert_ghost_haunts_at_plus_two() -> None:
+    # "The expert monster's first attack is at +2 strength": the Ghost's 2 becomes 4, also
+    # for the one attack that may not hit the first adventurer. (Found by mutation testing.)
+    s = expert_fight("ghost", 0)
+    assert dmg(s)[0] == 0 and sum(dmg(s)) == 4
+
+
+def test_an_experts_automatic_target_is_chosen_for_the_strength_with_the_bonus() -> None:
+    # With the +2 the blow finishes the wounded warrior at the back; without it the thief
+    # (the weaker class) would be hit. The automatic choice must count "+2 strength".
+    for mid, opt in (("ghost", 0), ("vampire", 1)):
+        party = [adv("warrior", 20, uid="w"), adv("thief", 20, uid="t"), adv("warrior", 4, uid="v")]
+        s = battle(party, [mid])
+        s["players"][0]["monsters"][0]["expert"] = "large"
+        fight(s, send=[(mid, opt)], card="invisibility")
+        assert [a["uid"] for a in s["players"][0]["prison"]] == ["v"], mid
