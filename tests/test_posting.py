@@ -1,7 +1,8 @@
 """Posting a board (cogs/common.py), without Discord. The nonce each board is sent with
 (``board_nonce``): Discord drops a second message with a nonce it saw a few minutes
 before, so a re-sent board posts once, and a different board must never look like a
-re-send. (Found by mutation testing, docs/testing.md.)"""
+re-send. A board sent through a stand-in thread (its ping), and the order of the
+mover's answer and the other players' turns. (Found by mutation testing, docs/testing.md.)"""
 
 from __future__ import annotations
 
@@ -87,9 +88,14 @@ def posting(thread: Thread) -> Any:
     return SimpleNamespace(tables=PostingTables(), get_channel=lambda _id: thread)
 
 
-async def test_a_board_pings_the_player_whose_turn_begins_and_is_posted() -> None:
+async def no_places(*args: Any) -> set[int]:
+    return set()
+
+
+async def test_a_board_pings_the_player_whose_turn_begins_and_is_posted(monkeypatch: Any) -> None:
     """The board tells the next player it is their turn, pings only them, and is marked
     posted (a board that failed to send would stay owed and be sent again and again)."""
+    monkeypatch.setattr(common, "deliver", no_places)  # the private places: cogs/place.py's tests
     thread = Thread()
     client = posting(thread)
     update = Update(game_id=7, version=2, thread_id=55, text="Ann placed a worker.", ping=[111])
