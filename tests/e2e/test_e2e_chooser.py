@@ -155,8 +155,9 @@ async def test_e2e_moves_by_chooser_clicks_only(standin: StandIn, bot: BotProces
     r = await ann.slash("stats", channel=t.thread_id)
     m = await r.reply()
     assert m.ephemeral and m.content == "Posted."
+    # Since the ratings (issue 41) /stats posts an embed, and an empty server has no rated games.
     public = await standin.wait_for_message(
-        lambda x: not x.ephemeral and "No finished games" in x.content, 10
+        lambda x: not x.ephemeral and "No rated games here yet" in x.text, 10
     )
     assert public.channel_id == t.thread_id
     assert all(i.ack_seconds is not None and i.ack_seconds < 3 for i in standin.interactions.values())
