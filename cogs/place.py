@@ -234,8 +234,6 @@ async def deliver(
             for d in await t.deliveries(update, p.mover):
                 if await _deliver_one(client, t, update, d, p.mode, link):
                     reached.add(d.user_id)
-            if clicked is None and p.mover is not None:
-                await _mover_after_computers(client, t, update, p.mover, p.mode)
             if p.mode == "dm":  # each DM keeps one "games waiting on you" message up to date
                 for uid in dict.fromkeys([*reached, *([p.mover] if p.mover is not None else [])]):
                     await refresh_waiting(client, t, uid)
@@ -247,19 +245,6 @@ async def deliver(
     except Exception:
         log.exception("game %s: turns were not put into private places", update.game_id)
     return reached
-
-
-async def _mover_after_computers(
-    client: discord.Client, t: Tables, update: Update, mover: int, mode: str
-) -> None:
-    """The computers moved after the mover was answered and the turn came back to them:
-    their answer did not show it, so the turn message they clicked on, in their place,
-    is brought up to date (an edit: issue 37, the player who just moved is not notified)."""
-    place = await t.place_of(update.game_id, mover)
-    if place is None or place.message_id is None or place.problem is not None:
-        return
-    if place.version < update.version:
-        await _deliver_one(client, t, update, Delivery(mover, False, place), mode, None)
 
 
 async def close_places(
