@@ -249,7 +249,8 @@ async def post_board(
     for uid, sentence in update.heads_up:
         await _heads_up(client, update, uid, sentence)
     if update.dm:
-        for uid in [u for u in update.dm if u not in places.expected]:
+        # Not the mover who goes on: their answer showed the turn (issue 37: never notified).
+        for uid in [u for u in update.dm if u not in places.expected and u != places.mover]:
             await send_dm(client, uid, f"It is your turn in game #{update.game_id}: {message.jump_url}")
     if mover is None:
         await carry_turns(client, update, placed=places.expected)
