@@ -213,7 +213,7 @@ def make_bot(db_path: str, shards: tuple[list[int], int] | None = None):  # type
     import discord
     from discord.ext import commands
 
-    from cogs.common import DYNAMIC_ITEMS
+    from cogs.components import DYNAMIC_ITEMS
     from cogs.guide import GUIDE_ITEMS
     from cogs.hints import HINT_ITEMS
     from cogs.rematch import REMATCH_ITEMS

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from cogs.posting import post_board
 from cogs.stopping import stopper
 from tables import DatabaseTimeout, TableError, Tables, Update
 
@@ -33,8 +34,6 @@ async def computers_move(client: discord.Client, game_id: int) -> None:
     """Let the computer players of ``game_id`` move, then post the board owed. Never
     raises: what fails stays owed, and the timer loop posts it (or, for moves not
     made, the next start lets the computers move)."""
-    from cogs.common import post_board  # here: cogs.common imports this module
-
     tables: Tables = client.tables  # type: ignore[attr-defined]
     try:
         async with stopper(client).work():  # a stop waits for it

@@ -15,22 +15,21 @@ from discord.ext import commands
 from cogs.common import (
     AUTOCOMPLETE_SECONDS,
     NOBODY,
-    NOT_TAKEN,
     STRENGTHS,
     game_here,
     guarded,
     hours,
-    lobby_view,
-    play,
-    post_board,
     say,
-    show_hand,
     tables_of,
     thread_of,
 )
 from cogs.guide import send_guide
+from cogs.hand import show_hand
 from cogs.lobbies import open_thread
-from tables import TableError, parse_options
+from cogs.lobby_view import lobby_view
+from cogs.moves import play
+from cogs.posting import post_board
+from tables import NOT_TAKEN, TableError, parse_options
 
 log = logging.getLogger("lairkeeper.cogs")
 

@@ -82,7 +82,7 @@ async def _thread(client: discord.Client, t: Tables, game_id: int, uid: int, pla
 async def _turn_message(
     t: Tables, update: Update, uid: int, link: str | None
 ) -> tuple[str, discord.ui.View, list[discord.File]]:
-    from cogs.common import panel_message  # here: cogs.common imports this module
+    from cogs.panel import panel_message  # here: cogs.panel imports cogs.common, which imports this module
 
     panel = await t.panel(update.game_id, uid, update.version)
     news, picture = await t.turn_news(update.game_id, uid)
@@ -130,7 +130,7 @@ async def _put_new(
 async def _edit(client: discord.Client, t: Tables, update: Update, d: Delivery) -> None:
     """Another player's move changed what ``d``'s player may choose now: their turn
     message is brought up to date in place (an edit: no notification)."""
-    from cogs.common import panel_message
+    from cogs.panel import panel_message
 
     place = d.place
     assert place is not None and place.channel_id is not None and place.message_id is not None
@@ -323,7 +323,7 @@ async def refused_click(interaction: discord.Interaction, game_id: int | None, s
     """A click on a turn message in a place that was refused (its turn has passed):
     one sentence and the turn as it is now, privately. False: not such a click, or the
     player is not to act now (the caller says the refusal as usual)."""
-    from cogs.common import panel_message
+    from cogs.panel import panel_message
 
     message = interaction.message
     channel = interaction.channel

@@ -10,8 +10,9 @@ import re
 
 import discord
 
-from cogs.common import NOBODY, guarded, lobby_view, only, say, tables_of, thread_of
+from cogs.common import NOBODY, guarded, only, say, tables_of, thread_of
 from cogs.lobbies import open_thread
+from cogs.lobby_view import lobby_view
 from tables import Again, TableError, Tables
 
 log = logging.getLogger("lairkeeper.cogs")

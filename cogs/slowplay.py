@@ -19,15 +19,14 @@ from cogs.common import (
     guarded,
     hours,
     only,
-    post_board,
-    post_owed,
     post_public,
     say,
     tables_of,
-    take_back,
     thread_of,
 )
+from cogs.moves import take_back
 from cogs.place import send_dm
+from cogs.posting import post_board, post_owed
 from cogs.stopping import stopper
 from tables import AI_LEVELS, DatabaseTimeout, Notice, TableError, Tables
 from tables.place import THREADS_READABLE

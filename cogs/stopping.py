@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+from cogs.later import _later
 from tables import TableError
 
 log = logging.getLogger("lairkeeper")
@@ -110,8 +111,6 @@ async def graceful_stop(bot: Any, name: str) -> None:
         left = await state.drain(AFTER_POOL)
     if left:  # each is cancelled with the loop; a transaction not committed rolls back
         log.warning("%d requests still running after %.0f s are given up", left, GRACE + AFTER_POOL)
-    from cogs.common import _later  # here: cogs.common imports this module
-
     if _later:  # what an answer left running beside it (private messages carried on)
         await asyncio.wait(set(_later), timeout=AFTER_POOL)
     await bot.close()

@@ -44,7 +44,7 @@ LABEL_MAX = 80
 HEADER_MAX = 400
 # "Your move" opens a turn with what happened since the seat's last move (issue 37,
 # tables/since.py), in what its private message leaves of Discord's 2,000 characters
-# (the choices' text and the note under them, cogs/common.py panel_message), and only
+# (the choices' text and the note under them, cogs/panel.py panel_message), and only
 # where a few moves' lines fit.
 PANEL_ROOM = 1800
 SINCE_LEAST = 200

@@ -3,7 +3,7 @@ does no test notice?
 
     .venv/bin/pip install -e ".[mutation]"
     .venv/bin/python -m tests.mutation tables/turns.py [--tests tests/test_turns.py ...] [--sample 60]
-    .venv/bin/python -m tests.mutation cogs/common.py --only post_board,board_nonce,_send_board,post_owed
+    .venv/bin/python -m tests.mutation cogs/posting.py --only post_board,board_nonce,_send_board,post_owed
 
 Each mutant (an operator flipped, a constant changed, a condition negated, ...) is
 applied to a copy of the committed tree (``git archive HEAD``, so the work tree is never
@@ -53,7 +53,7 @@ TESTS = {
     "engine/dungeon_lords/combat.py": ["tests/dungeon_lords/test_dungeon_lords_combat.py"],
     "tables/turns.py": ["tests/test_turns.py", "tests/test_live_turns.py", "tests/test_chooser.py"],
     "tables/play.py": ["tests/test_tables.py", "tests/test_turns.py", "tests/test_thinking.py"],
-    "cogs/common.py": [
+    "cogs/posting.py": [
         "tests/test_bot.py",
         "tests/test_cog_ack.py",
         "tests/reliability/test_rel_kill.py",

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.common import DYNAMIC_ITEMS, step_message
+from cogs.components import DYNAMIC_ITEMS
+from cogs.panel import step_message
 from tables import Step
 
 BIG = 2**62  # the largest game id and version a custom_id has to carry
@@ -74,7 +75,7 @@ def test_a_select_says_what_each_pick_does_and_the_message_carries_the_turn() ->
     """Issue 26 item 3: one select menu with option descriptions (<= 100 characters),
     the instructions in the message, not the placeholder; item 2: the turn message is
     headed by the seat's own state and its turn so far."""
-    from cogs.common import panel_message
+    from cogs.panel import panel_message
     from tables import Panel
 
     options = [(f"t{i}", f"Place on C{i}") for i in range(12)]
@@ -100,7 +101,7 @@ def test_a_select_says_what_each_pick_does_and_the_message_carries_the_turn() ->
 def test_the_lobby_offers_each_strength_in_one_menu_that_says_what_it_does() -> None:
     """Issue 30: the lobby's Add AI offers the three strengths, one tap more at most:
     a menu whose options say what each does; its custom_id is read back by its item."""
-    from cogs.common import lobby_view
+    from cogs.lobby_view import lobby_view
     from engine.search import LEVELS
     from store import SeatRow
     from tables import Lobby

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from cogs.common import board_view
 from cogs.guide import GUIDE_ITEMS, guide_message
+from cogs.posting import board_view
 from engine import core
 from tables import GuidePage, Update
 from tables.rules import DOCS, guide_sections

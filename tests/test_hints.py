@@ -180,8 +180,8 @@ async def test_a_hints_job_holds_only_the_seats_view(tables: Tables) -> None:
 
 
 def test_hint_sits_beside_what_now_on_every_running_board() -> None:
-    from cogs.common import board_view
     from cogs.hints import HINT_ITEMS
+    from cogs.posting import board_view
     from tables import Update
 
     async def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -272,7 +272,8 @@ async def test_a_hint_that_cannot_be_worked_out_says_so(
 
 
 async def test_the_host_switches_hints_in_the_lobby(tables: Tables) -> None:
-    from cogs.common import DYNAMIC_ITEMS, lobby_view
+    from cogs.components import DYNAMIC_ITEMS
+    from cogs.lobby_view import lobby_view
 
     lobby = await tables.create(ALICE, "alice", "test-race", seed=987_654_321)
     await tables.join(lobby.game_id, BOB, "bob")

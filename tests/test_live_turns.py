@@ -11,8 +11,9 @@ from typing import Any
 import discord
 import pytest
 
-from cogs import common, live
+from cogs import live, turn_message
 from cogs.live import LiveTurns
+from cogs.panel import choices_version
 from tables import Panel, Step, TableError, Update
 
 
@@ -90,12 +91,12 @@ async def test_a_new_turn_is_carried_into_each_pinged_players_live_message() -> 
     client.live_turns.keep(5, 12, b, 2, version=None)
     client.live_turns.keep(5, 13, mover, 3, version=9)
     update = Update(5, 10, 77, "board", ping=[11, 12, 13, 14], private={12: "You drew the Troll."})
-    n = await common.carry_turns(client, update, skip=13)
+    n = await turn_message.carry_turns(client, update, skip=13)
     assert n == 2 and tables.asked == [11, 12]  # 13 answers their own click; 14 has no live message
     (edit,) = b.edits
-    assert edit["content"].startswith("You drew the Troll.\n" + common.YOUR_TURN)
+    assert edit["content"].startswith("You drew the Troll.\n" + turn_message.YOUR_TURN)
     assert "Your gold: 12" in edit["content"] and "Your gold: 11" not in edit["content"]
-    assert common.choices_version(edit["view"]) == 10
+    assert choices_version(edit["view"]) == 10
     assert client.live_turns.get(5, 12).version == 10  # its choices are of the new version now
     assert "drew" not in a.edits[0]["content"]  # another player's private news stays theirs
     assert mover.edits == []
@@ -108,9 +109,9 @@ async def test_a_player_still_choosing_gets_choices_brought_up_to_date_once() ->
     client.live_turns.keep(5, 11, stale, 1, version=8)
     client.live_turns.keep(5, 12, fresh, 2, version=10)
     update = Update(5, 10, 77, "", post=False, acting=[11, 12])
-    assert await common.carry_turns(client, update) == 1
-    assert stale.edits[0]["content"].startswith(common.MOVED_ON) and fresh.edits == []
-    assert await common.carry_turns(client, update) == 0  # up to date now: not edited again
+    assert await turn_message.carry_turns(client, update) == 1
+    assert stale.edits[0]["content"].startswith(turn_message.MOVED_ON) and fresh.edits == []
+    assert await turn_message.carry_turns(client, update) == 0  # up to date now: not edited again
 
 
 class KeptDraftTables(FakeTables):
@@ -129,16 +130,16 @@ async def test_a_choice_that_survived_another_move_is_told_so_once() -> None:
     client = client_with(tables)
     stale = FakeInteraction()
     client.live_turns.keep(5, 11, stale, 1, version=8)
-    assert await common.carry_turns(client, Update(5, 10, 77, "", post=False, acting=[11])) == 1
+    assert await turn_message.carry_turns(client, Update(5, 10, 77, "", post=False, acting=[11])) == 1
     content = stale.edits[0]["content"]
-    assert "still stand" in content and common.MOVED_ON not in content
+    assert "still stand" in content and turn_message.MOVED_ON not in content
 
 
 async def test_a_refused_token_is_forgotten_and_nothing_fails() -> None:
     tables = FakeTables(acting={11})
     client = client_with(tables)
     client.live_turns.keep(5, 11, FakeInteraction(fail=401), 1, version=9)
-    assert await common.carry_turns(client, Update(5, 10, 77, "", ping=[11])) == 0
+    assert await turn_message.carry_turns(client, Update(5, 10, 77, "", ping=[11])) == 0
     assert client.live_turns.get(5, 11) is None  # the player presses "Your move" next time
 
 
@@ -147,6 +148,6 @@ async def test_nothing_is_carried_when_the_game_is_over_or_not_theirs() -> None:
     client = client_with(tables)
     i = FakeInteraction()
     client.live_turns.keep(5, 11, i, 1, version=9)
-    assert await common.carry_turns(client, Update(5, 10, 77, "", ping=[11], over=True)) == 0
-    assert await common.carry_turns(client, Update(5, 10, 77, "", ping=[11])) == 0  # TableError
+    assert await turn_message.carry_turns(client, Update(5, 10, 77, "", ping=[11], over=True)) == 0
+    assert await turn_message.carry_turns(client, Update(5, 10, 77, "", ping=[11])) == 0  # TableError
     assert i.edits == [] and client.live_turns.get(5, 11) is not None

@@ -1,4 +1,4 @@
-"""Posting a board (cogs/common.py), without Discord. The nonce each board is sent with
+"""Posting a board (cogs/posting.py), without Discord. The nonce each board is sent with
 (``board_nonce``): Discord drops a second message with a nonce it saw a few minutes
 before, so a re-sent board posts once, and a different board must never look like a
 re-send. A board sent through a stand-in thread (its ping), and the order of the
@@ -12,8 +12,9 @@ from typing import Any
 
 import discord
 
-from cogs import common
-from cogs.common import board_nonce, post_board
+from cogs import posting as posting_module
+from cogs.later import _later
+from cogs.posting import board_nonce, post_board
 from tables import Update
 
 
@@ -33,7 +34,6 @@ def test_every_board_of_a_game_is_posted_and_a_resent_board_only_once() -> None:
 async def test_an_older_board_is_never_posted_under_a_newer_one() -> None:
     """A board that arrives after a newer board of the game went out (a slow answer, a
     retry) is skipped: the thread never shows an old position last."""
-    from cogs.common import post_board
 
     class Tables:
         marked: list[int] = []
@@ -95,7 +95,7 @@ async def no_places(*args: Any) -> set[int]:
 async def test_a_board_pings_the_player_whose_turn_begins_and_is_posted(monkeypatch: Any) -> None:
     """The board tells the next player it is their turn, pings only them, and is marked
     posted (a board that failed to send would stay owed and be sent again and again)."""
-    monkeypatch.setattr(common, "deliver", no_places)  # the private places: cogs/place.py's tests
+    monkeypatch.setattr(posting_module, "deliver", no_places)  # the private places: cogs/place.py's tests
     thread = Thread()
     client = posting(thread)
     update = Update(game_id=7, version=2, thread_id=55, text="Ann placed a worker.", ping=[111])
@@ -116,11 +116,11 @@ async def test_the_movers_own_answer_comes_before_the_other_players_turns(monkey
         seen.append("turns delivered")
         return set()
 
-    monkeypatch.setattr(common, "deliver", deliver)
+    monkeypatch.setattr(posting_module, "deliver", deliver)
     update = Update(game_id=8, version=2, thread_id=55, text="Ann placed a worker.", ping=[111])
     await post_board(posting(Thread()), update, mover=222)
     seen.append("mover answered")
-    await asyncio.gather(*common._later)
+    await asyncio.gather(*_later)
     assert seen == ["mover answered", "turns delivered"]
 
     seen.clear()

@@ -81,7 +81,7 @@ def test_the_final_board_carries_play_again_that_survives_a_restart() -> None:
     """A DynamicItem: the custom_id alone (the game id) rebuilds the button after a restart."""
     import asyncio
 
-    from cogs.common import board_view
+    from cogs.posting import board_view
     from cogs.rematch import REMATCH_ITEMS, PlayAgainButton
     from tables import Update
 

@@ -363,7 +363,7 @@ async def ai_game(t: Tables, ais: int = 1, key: str = "test-race") -> int:
 
 
 async def post_all(t: Tables, sink: list[tuple[int, int, str]]) -> None:
-    """What cogs.common.post_owed does, with a list for a thread."""
+    """What cogs.posting.post_owed does, with a list for a thread."""
     for gid in await t.owed():
         update = await t.owed_board(gid)
         assert update is not None

@@ -4,6 +4,7 @@ the AI behind the contract's hook, one seat reference, renderers behind one prot
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from pathlib import Path
 
@@ -78,3 +79,47 @@ def test_renderers_sit_behind_one_protocol_and_read_views_only(key: str) -> None
         assert set(imports) <= {"engine.core"}, f"{path.name} imports {imports}: renderers read views only"
     tables_src = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tables").glob("*.py"))
     assert "hasattr(" not in tables_src, "tables finds a renderer's abilities through the protocol"
+
+
+def _cogs_imports() -> tuple[dict[str, set[str]], list[tuple[str, str, list[str]]]]:
+    """cogs/'s imports of cogs modules: per module the ones imported at the top, and
+    every import made inside a function (module, imported module, names)."""
+    top: dict[str, set[str]] = {}
+    local: list[tuple[str, str, list[str]]] = []
+    for path in sorted((ROOT / "cogs").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top[path.stem] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("cogs."):
+                dep = (node.module or "").split(".")[1]
+                if node in tree.body:
+                    top[path.stem].add(dep)
+                else:
+                    local.append((path.stem, dep, [a.name for a in node.names]))
+    return top, local
+
+
+def test_cogs_modules_stay_small_and_import_each_other_without_a_cycle() -> None:
+    """A grab bag is split when touched (cogs/common.py was 975 lines): no module of cogs/
+    over 400 lines, and the imports at the top of the modules form no cycle, so any
+    module can be imported first. An import that must stay inside a function (its
+    module imports this one) is checked to name what that module defines: it runs
+    only on a click, where no unit test might reach it."""
+    sizes = {p.name: p.read_text(encoding="utf-8").count("\n") for p in (ROOT / "cogs").glob("*.py")}
+    big = {name: lines for name, lines in sizes.items() if lines > 400}
+    assert not big, f"cogs/ modules over 400 lines: {big}"
+    top, local = _cogs_imports()
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> None:
+        assert module not in path, f"cogs import cycle: {' -> '.join([*path, module])}"
+        if module not in done:
+            for dep in sorted(top.get(module, ())):
+                visit(dep, [*path, module])
+            done.add(module)
+
+    for module in top:
+        visit(module, [])
+    for module, dep, names in local:
+        defined = vars(importlib.import_module(f"cogs.{dep}"))
+        assert all(n in defined for n in names), f"cogs/{module}.py imports {names} from cogs.{dep}"

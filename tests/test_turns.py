@@ -67,7 +67,7 @@ async def first_move_made(path: str) -> tuple[Store, Tables, int, int]:
 
 
 async def posted(t: Tables, update: Update, boards: list[Update]) -> None:
-    """What cogs.common.post_board does: only a board the thread is owed, once."""
+    """What cogs.posting.post_board does: only a board the thread is owed, once."""
     if update.post and await t.posted_version(update.game_id) < update.version:
         boards.append(update)
         await t.mark_posted(update)

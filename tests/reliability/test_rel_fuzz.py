@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from cogs.common import DYNAMIC_ITEMS
+from cogs.components import DYNAMIC_ITEMS
 from engine import core
 from engine.core import IllegalAction
 from store import Store

@@ -22,7 +22,7 @@ from tests.reliability._util import LONG, ROOT, keys, record, size
 
 DRIVER = Path(__file__).with_name("driver.py")
 
-# Posts every owed board with the bot's own code (cogs.common.post_owed, board_nonce and
+# Posts every owed board with the bot's own code (cogs.posting.post_owed, board_nonce and
 # all) into a file standing for the threads: one JSON line a message, with the nonce the
 # bot gave Discord. Run as its own process so it can be killed between the send and the
 # mark, like the bot.
@@ -30,7 +30,7 @@ POSTER = """
 import asyncio, json, sys
 sys.path.insert(0, {root!r})
 import discord
-from cogs.common import post_owed
+from cogs.posting import post_owed
 from store import Store
 from tables import Tables
 
