@@ -41,7 +41,7 @@ _SLIPS = (
     (re.compile(r"\w\(s\)"), "a count that does not say singular or plural"),
     (re.compile(r"[!?]\.(?=\s|$)"), "a mark and a full stop"),
     (re.compile(r"(?<!\.)\.\.(?!\.)"), "two full stops"),
-    (re.compile(r"\bleaves? the dungeon\b"), "a dungeon that does not say whose"),
+    (re.compile(r"\bleaves? the dungeon alive\b"), "a dungeon that does not say whose"),
 )  # fmt: skip
 
 
