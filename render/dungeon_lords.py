@@ -523,8 +523,9 @@ def _last_lines(view: dict[str, Any], names: list[str]) -> list[str]:
 def _last_battles(view: dict[str, Any]) -> list[tuple[bool, list[str]]]:
     """The last 4 lines of the combat log by battle, (whether the group begins with its
     battle's first line, its lines): a battle whose later lines only are among the 4 gets its
-    first line back, written as the board says it ("Battle in Bob's dungeon on C2 (Fireball):").
-    A dungeon found fully conquered between rounds is a group of its own, naming the lord."""
+    first line back. A battle's first line is written as the board says it ("Battle in Bob's
+    dungeon on C2 (Fireball):"); a dungeon found fully conquered between rounds is a group of
+    its own, its line naming the lord."""
     groups: list[list[str]] = []
     for x in view.get("combat_log_full") or view["combat_log"]:
         if HEADER.match(x) or FULLY.match(x) or not groups:
