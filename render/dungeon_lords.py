@@ -17,7 +17,7 @@ from typing import Any
 
 from render import Renderer, default_names
 from render.base import PALETTE, box, canvas, grid, seat_colour, text, text_width, to_palette, to_png
-from render.dungeon_lords_combat import adventurer, named, steps, wrap
+from render.dungeon_lords_combat import FULLY, HEADER, adventurer, named, steps, wrap
 
 W = 1200
 CLS_WORDS = {"warrior": "Warrior", "thief": "Thief", "priest": "Priest", "wizard": "Wizard", "bard": "Bard"}
@@ -497,15 +497,59 @@ def _evil_count(view: dict[str, Any], v: int) -> int:
 
 
 def _last_lines(view: dict[str, Any], names: list[str]) -> list[str]:
-    """The last things that happened, in words (the last 4 log lines, wrapped); none on the
-    last board, which ends with the result."""
+    """The last things that happened, in words (the last 4 log lines, wrapped, at most 6 lines);
+    none on the last board, which ends with the result. During Combat a battle's lines keep
+    their battle's first line above them, which says whose dungeon they are about (issue 40)."""
     if view.get("result"):
         return []
-    log = view["combat_log"] if view["phase"] == "plan" or view["combat_round"] else view["log"]
-    out: list[str] = []
-    for x in log[-4:]:
-        out += wrap(named(x, names), W - 24, TEXT_MIN)[:2]
-    return out[-6:]
+    if not (view["phase"] == "plan" or view["combat_round"]):
+        out: list[str] = []
+        for x in view["log"][-4:]:
+            out += wrap(named(x, names), W - 24, TEXT_MIN)[:2]
+        return out[-6:]
+    groups = [
+        (headed, [wrap(named(x, names), W - 24, TEXT_MIN)[:2] for x in lines])
+        for headed, lines in _last_battles(view)
+    ]
+    while sum(len(w) for _, lines in groups for w in lines) > 6:
+        headed, oldest = groups[0]
+        # The oldest line goes first; a battle's first line goes only with the last of its lines.
+        del oldest[1 if headed and len(oldest) > 1 else 0]
+        if len(oldest) == (1 if headed else 0):
+            groups.pop(0)
+    return [line for _, lines in groups for w in lines for line in w]
+
+
+def _last_battles(view: dict[str, Any]) -> list[tuple[bool, list[str]]]:
+    """The last 4 lines of the combat log by battle, (whether the group begins with its
+    battle's first line, its lines): a battle whose later lines only are among the 4 gets its
+    first line back. A battle's first line is written as the board says it ("Battle in Bob's
+    dungeon on C2 (Fireball):"); a dungeon found fully conquered between rounds is a group of
+    its own, its line naming the lord."""
+    groups: list[list[str]] = []
+    for x in view.get("combat_log_full") or view["combat_log"]:
+        if HEADER.match(x) or FULLY.match(x) or not groups:
+            groups.append([x])
+        else:
+            groups[-1].append(x)
+    out: list[tuple[bool, list[str]]] = []
+    left = 4
+    for g in reversed(groups):
+        if left <= 0:
+            break
+        head = HEADER.match(g[0])
+        kept = g if len(g) <= left else ([g[0]] if head else []) + g[-left:]
+        left -= len(g)
+        out.insert(0, (bool(head), [_battle_words(x) for x in kept]))
+    return out
+
+
+def _battle_words(line: str) -> str:
+    """A battle's first line as the board says it, whose dungeon first; other lines as they are."""
+    h = HEADER.match(line)
+    if h is None:
+        return line
+    return f"Battle in Player {h.group(1)}'s dungeon on {h.group(2)} ({h.group(3)}):"
 
 
 def _not_square(height: int) -> int:

@@ -67,6 +67,8 @@ DEALS = re.compile(r"^(.+?) deals (\d+) to (.+) \((\d+) left\)\.$")
 PRISON = re.compile(rf"^(.+) is knocked out and thrown into {SEAT}'s prison\.$")
 SEAT_WORD = re.compile(rf"\b{SEAT}\b")
 SPRINGS = re.compile(rf"^{SEAT} springs (.+)\.$")
+# A dungeon with no tile left to fight on, said between two rounds (rules revision 5): no battle's line.
+FULLY = re.compile(rf"^{SEAT}'s dungeon is fully conquered\b")
 
 
 LEVEL = re.compile(r"\([lL](\d+)\)")
@@ -365,7 +367,7 @@ def _battles(before: dict[str, Any], after: dict[str, Any]) -> list[Battle]:
         key = (
             "combat_log_full" if "combat_log_full" in before and "combat_log_full" in after else "combat_log"
         )
-        lines = _added(before[key], after[key])
+        lines = [ln for ln in _added(before[key], after[key]) if not FULLY.match(ln)]
     else:
         lines = []
     rounds = _rounds(before, after)

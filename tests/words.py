@@ -31,8 +31,8 @@ def not_words(text: str) -> list[str]:
 
 
 # Issue 40's slips: "1 imps", "a Arcane Architect", "adventurer(s)", "Scouts at the
-# Entrance!." and "Gain 2 gold.." (a name ending in a number, "Bot 3 9", is checked on
-# the boards' final lines: tests/test_words.py).
+# Entrance!.", "Gain 2 gold.." and adventurers leaving "the dungeon" (whose?) (a name ending
+# in a number, "Bot 3 9", is checked on the boards' final lines: tests/test_words.py).
 _SLIPS = (
     (re.compile(r"(?<![\d.,/-])\b1 (?:[A-Z][a-z]+ )?(?:imps|gems|treasures|cards|Cards|points|skulls|monsters"
                 r"|tunnels|rooms|adventurers|tiles|spaces|goals|minions|traps|tokens|decorations|hearts)\b"),
@@ -41,6 +41,7 @@ _SLIPS = (
     (re.compile(r"\w\(s\)"), "a count that does not say singular or plural"),
     (re.compile(r"[!?]\.(?=\s|$)"), "a mark and a full stop"),
     (re.compile(r"(?<!\.)\.\.(?!\.)"), "two full stops"),
+    (re.compile(r"\bleaves? the dungeon alive\b"), "a dungeon that does not say whose"),
 )  # fmt: skip
 
 

@@ -31,6 +31,12 @@ def how_many(state: State, k: int, noun: str) -> str:
     return f"{k} {noun}{'' if k == 1 else 's'}"
 
 
+def left_alive(seat: int, n: int) -> str:
+    """The line said when ``n`` adventurers leave ``seat``'s dungeon alive at the end of Combat."""
+    gone = "1 adventurer leaves" if n == 1 else f"{n} adventurers leave"
+    return f"{gone} {who(seat)}'s dungeon alive."
+
+
 def log(state: State, ev: list[Event], text: str) -> None:
     """A public event that also stays in the board's short log."""
     ev.append(Event(text))

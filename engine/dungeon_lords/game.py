@@ -454,13 +454,7 @@ class DungeonLords(core.Game):
     def _end_combat(self, state: State, ev: list[Event]) -> None:
         for s, p in enumerate(state["players"]):
             if p["party"]:
-                # The board's log keeps the words stored games hold; the news says whose dungeon.
-                state["log"] = (state["log"] + [f"{len(p['party'])} adventurer(s) leave the dungeon alive."])[
-                    -12:
-                ]
-                n = len(p["party"])
-                gone = "1 adventurer leaves" if n == 1 else f"{n} adventurers leave"
-                ev.append(Event(f"{gone} {who(s)}'s dungeon alive."))
+                _say_leaving(state, s, len(p["party"]), ev)
             p["party"] = []
             p.pop("illusion", None)
             p["monsters"] = [m for m in p["monsters"] if not m.get("pet")]  # Baby Golem goes home
@@ -628,13 +622,30 @@ class DungeonLords(core.Game):
         return scoring.score(state)
 
 
+def _say_leaving(state: State, seat: int, n: int, ev: list[Event]) -> None:
+    """The party of ``seat`` leaves alive at the end of Combat. From revision 5 the board's log
+    says whose dungeon, as the news does (issue 40); games begun earlier replay their old words,
+    which named no one."""
+    said = board.left_alive(seat, n)
+    if core.rules_revision(state) >= 5:
+        log(state, ev, said)
+        return
+    state["log"] = (state["log"] + [f"{n} adventurer(s) leave the dungeon alive."])[-12:]
+    ev.append(Event(said))
+
+
 def _say_conquered(state: State, dropped: list[int], ev: list[Event]) -> None:
     """A lord who fought last round and has no tile left to fight on: the dungeon is fully
-    conquered, said in the news (not the stored log) so it does not drop out unremarked."""
+    conquered, said in the news so it does not drop out unremarked. From revision 5 the line
+    also ends the combat log, which the board shows during Combat; earlier games keep their
+    log as it was written."""
     for s in dropped:
         p = state["players"][s]
         if (p["party"] or paladin_here(state, s)) and not board.battle_tiles(p):
-            ev.append(Event(f"{who(s)}'s dungeon is fully conquered: no battle is left to fight there."))
+            said = f"{who(s)}'s dungeon is fully conquered: no battle is left to fight there."
+            ev.append(Event(said))
+            if core.rules_revision(state) >= 5:
+                state["combat"]["log"].append(said)
 
 
 # A move's canonical notation: a pure function of its text, and search plays the same few

@@ -3,11 +3,14 @@ carried (the contract: ``engine.core.Game.upgrade``; how to make a change: docs/
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from engine.core import State
 
-REVISION = 4
+from .board import left_alive
+
+REVISION = 5
 
 
 def _to_3(state: State) -> State:
@@ -23,7 +26,31 @@ def _to_4(state: State) -> State:
     return state
 
 
-STEPS: dict[int, Callable[[State], State]] = {3: _to_3, 4: _to_4}
+# The line a party leaving alive wrote in the board's log before revision 5: it named no one.
+_LEFT_UNNAMED = re.compile(r"^(\d+) adventurer\(s\) leave the dungeon alive\.$")
+
+
+def _to_5(state: State) -> State:
+    """Revision 5 (issue 40) changes the words the board's log stores, not the rules: a party
+    leaving alive says whose dungeon it leaves. The lines already written are rewritten only
+    where whose they are is certain: the end of Combat wrote one line for each lord whose party
+    was still there, in seat order, so a run of as many lines as there are lords is one line
+    for each lord in turn. A shorter run (some party was all captured) could be anyone's and
+    keeps its words (house decision 54)."""
+    lines = state.get("log", [])
+    counts = [int(m.group(1)) if m else None for m in map(_LEFT_UNNAMED.match, lines)]
+    start = 0  # where the current run of such lines began
+    for k, count in enumerate([*counts, None]):
+        if count is not None:
+            continue
+        if k - start == state["seats"]:
+            for seat, i in enumerate(range(start, k)):
+                lines[i] = left_alive(seat, int(counts[i] or 0))
+        start = k + 1
+    return state
+
+
+STEPS: dict[int, Callable[[State], State]] = {3: _to_3, 4: _to_4, 5: _to_5}
 
 CHANGES: dict[int, str] = {
     2: "The rules now follow the rulebook's sources: in a 3-player game Year 2 starts to the right of the "
@@ -48,5 +75,10 @@ CHANGES: dict[int, str] = {
         "Hire Expert Monster offers both ways to pay a Cockatrice. You aim an installed Poisoned Dart, "
         "you choose the monster loaded into the Monster Catapult (a big monster hits harder), and the "
         "Witch's 1 and 1 hit two different adventurers."
+    ),
+    5: (
+        "The board's list of what happened last now says whose dungeon each line of Combat is about: "
+        "the adventurers who leave alive at the end of Combat, the battle each line belongs to, and a "
+        "dungeon left with no tile to fight on. The rules do not change."
     ),
 }
