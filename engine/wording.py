@@ -9,6 +9,7 @@ rule matches only a slip, never a word that is right as it stands."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 # "a" before a word that starts with a vowel sound ("a Evil Eye", "a orc"); "one" and
@@ -55,8 +56,17 @@ def _count(m: re.Match[str]) -> str:
 
 def mend(text: str) -> str:
     """``text`` with the slips above mended; any other text as it is."""
-    if not text:
+    # Every slip above holds a space, a bracket or a full stop: most strings of a view
+    # ("wall", "H6", "goblin") hold none and are left without a look (a board's view
+    # holds hundreds of them, mended before every board: tables/board.py).
+    if " " not in text and "(" not in text and "." not in text:
         return text
+    return _mended(text)
+
+
+# A game's sentences come back at every board (its log, its news): each is mended once.
+@lru_cache(maxsize=8192)
+def _mended(text: str) -> str:
     text = _A_VOWEL.sub(lambda m: m[1] + "n ", text)
     text = _ONE.sub(_one, text)
     text = _MAYBE_PLURAL.sub(_count, text)
