@@ -24,7 +24,9 @@ _PLURALS = {
     "humanoids": "humanoid", "creatures": "creature", "prisoners": "prisoner", "turns": "turn",
     "rounds": "round", "moves": "move", "hints": "hint", "boxes": "box", "heroes": "hero",
 }  # fmt: skip
-_ONE = re.compile(r"(?<![\d.,/-])\b1 ((?:[A-Z][a-z]+ )?)(" + "|".join(_PLURALS) + r")\b")
+# "Player 1" names a seat (engine.core.seat_ref; boards mend before the names go in):
+# "Player 1 turns card #27 over" is a verb, not a count.
+_ONE = re.compile(r"(?<![\d.,/-])(?<!Player )\b1 ((?:[A-Z][a-z]+ )?)(" + "|".join(_PLURALS) + r")\b")
 # "4 adventurer(s)", "1 Decorative Mimic token(s)": the count says which.
 _MAYBE_PLURAL = re.compile(
     r"\b(\d+) ((?:[A-Z][a-z]+ )*)([a-z]+)\(s\)(?: (leave|are|have|arrive|escape|survive)\b)?"

@@ -273,3 +273,14 @@ def test_a_board_s_words_are_mended_as_when_every_string_was_looked_at(key: str)
     for _twice in range(2):  # the second time from the kept sentences
         wrong = [(t, wording.mend(t), afresh(t)) for t in texts if wording.mend(t) != afresh(t)]
         assert not wrong, wrong[:5]
+
+
+def test_a_seat_named_by_its_number_is_not_a_count() -> None:
+    """Boards mend a view's sentences before the players' names go in (tables/board.py):
+    Dungeon Drawers' "Player 1 turns card #27 over" must not become "Player 1 turn card";
+    a count of one still reads in the singular."""
+    from engine.wording import mend
+
+    said = "Player 1 turns card #27 over: goblin B5; trap A8; improvement trap."
+    assert mend(said) == said
+    assert mend("1 turns left, 1 Evil points.") == "1 turn left, 1 Evil point."
