@@ -171,27 +171,29 @@ def markdown(r: dict[str, Any]) -> str:
         lines += [
             "## Moves played for a player: the check (issue 38)",
             "",
-            "| game | states with one move | played for the player | median s | p90 s | max s |",
-            "|---|---|---|---|---|---|",
+            "| game | states with one move | played for the player | median s | p90 s | max s "
+            "| situations dealt median / total | asked again median s |",
+            "|---|---|---|---|---|---|---|---|",
         ]
         for k, v in r["forced"].items():
             lines.append(
-                f"| {k} | {v['states']} | {v['played_for_a_player']} | {v['median_s']} | {v['p90_s']} | {v['max_s']} |"
+                f"| {k} | {v['states']} | {v['played_for_a_player']} | {v['median_s']} | {v['p90_s']} | {v['max_s']} "
+                f"| {v.get('deals_median')} / {v.get('deals_total')} | {v.get('again_median_s')} |"
             )
         lines.append("")
     if "render" in r:
         lines += [
             "## Render: public board (target ratio <= 2.0, PNG <= 250 KB)",
             "",
-            "| game | boards | render median ms | bare encode median ms | ratio | CPU ms render / encode | CPU ratio | PNG median KB | PNG max KB | max size px | private render median ms |",
-            "|---|---|---|---|---|---|---|---|---|---|---|",
+            "| game | boards | render median ms | bare encode median ms | ratio | CPU ms render / encode | CPU ratio | PNG median KB | PNG max KB | max size px | private render median ms | words mended median / max ms |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         for k, v in r["render"].items():
             lines.append(
                 f"| {k} | {v['boards']} | {v['render_ms_median']} | {v['bare_encode_ms_median']} | {v['ratio']} | "
                 f"{v['render_cpu_ms_median']} / {v['bare_encode_cpu_ms_median']} | {v['ratio_cpu']} | "
                 f"{v['png_kb_median']} | {v['png_kb_max']} | {v['size_px_max'][0]}x{v['size_px_max'][1]} | "
-                f"{v['private_render_ms_median']} |"
+                f"{v['private_render_ms_median']} | {v.get('mend_ms_median')} / {v.get('mend_ms_max')} |"
             )
         lines.append("")
     if "storage" in r:

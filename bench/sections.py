@@ -82,6 +82,7 @@ def render(keys: list[str], pools: dict[str, list[Playout]], n: int, log: Log) -
     of the same size is reported too, for reference."""
     from PIL import Image
 
+    from engine.wording import mend_all
     from render.base import PALETTE, to_png
 
     out: dict[str, Any] = {}
@@ -110,6 +111,13 @@ def render(keys: list[str], pools: dict[str, list[Playout]], n: int, log: Log) -
             flat_ms.append((time.perf_counter() - t) * 1000)
             sizes.append(len(png))
             dims.append(img.size)
+        # The words of each view mended as tables/board.py does before a board is drawn
+        # (engine/wording.mend_all, on the event loop), the same views in the same order.
+        mend_ms: list[float] = []
+        for v in views:
+            t = time.perf_counter()
+            mend_all(v)
+            mend_ms.append((time.perf_counter() - t) * 1000)
         priv: list[float] = []
         if hasattr(mod, "render_private"):
             for s in sample_states(pools[key], max(5, n // 4)):
@@ -131,12 +139,15 @@ def render(keys: list[str], pools: dict[str, list[Playout]], n: int, log: Log) -
             "png_kb_max": round(max(sizes) / 1024, 1),
             "size_px_max": [max(d[0] for d in dims), max(d[1] for d in dims)],
             "private_render_ms_median": round(median(priv), 2) if priv else None,
+            "mend_ms_median": round(median(mend_ms), 3),
+            "mend_ms_max": round(max(mend_ms), 3),
             "target_ratio_ok": median(r_ms) / median(bare_ms) <= 2.0,
             "target_png_ok": max(sizes) <= 250 * 1024,
         }
         log(
             f"  render {key}: {out[key]['render_ms_median']} ms vs bare encode {out[key]['bare_encode_ms_median']} ms "
-            f"(ratio {out[key]['ratio']}), PNG median {out[key]['png_kb_median']} KB, max {out[key]['png_kb_max']} KB"
+            f"(ratio {out[key]['ratio']}), PNG median {out[key]['png_kb_median']} KB, max {out[key]['png_kb_max']} KB, "
+            f"words mended {out[key]['mend_ms_median']} ms (max {out[key]['mend_ms_max']} ms)"
         )
     return out
 

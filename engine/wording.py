@@ -9,6 +9,7 @@ rule matches only a slip, never a word that is right as it stands."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 # "a" before a word that starts with a vowel sound ("a Evil Eye", "a orc"); "one" and
@@ -23,7 +24,9 @@ _PLURALS = {
     "humanoids": "humanoid", "creatures": "creature", "prisoners": "prisoner", "turns": "turn",
     "rounds": "round", "moves": "move", "hints": "hint", "boxes": "box", "heroes": "hero",
 }  # fmt: skip
-_ONE = re.compile(r"(?<![\d.,/-])\b1 ((?:[A-Z][a-z]+ )?)(" + "|".join(_PLURALS) + r")\b")
+# "Player 1" names a seat (engine.core.seat_ref; boards mend before the names go in):
+# "Player 1 turns card #27 over" is a verb, not a count.
+_ONE = re.compile(r"(?<![\d.,/-])(?<!Player )\b1 ((?:[A-Z][a-z]+ )?)(" + "|".join(_PLURALS) + r")\b")
 # "4 adventurer(s)", "1 Decorative Mimic token(s)": the count says which.
 _MAYBE_PLURAL = re.compile(
     r"\b(\d+) ((?:[A-Z][a-z]+ )*)([a-z]+)\(s\)(?: (leave|are|have|arrive|escape|survive)\b)?"
@@ -55,8 +58,17 @@ def _count(m: re.Match[str]) -> str:
 
 def mend(text: str) -> str:
     """``text`` with the slips above mended; any other text as it is."""
-    if not text:
+    # Every slip above holds a space, a bracket or a full stop: most strings of a view
+    # ("wall", "H6", "goblin") hold none and are left without a look (a board's view
+    # holds hundreds of them, mended before every board: tables/board.py).
+    if " " not in text and "(" not in text and "." not in text:
         return text
+    return _mended(text)
+
+
+# A game's sentences come back at every board (its log, its news): each is mended once.
+@lru_cache(maxsize=8192)
+def _mended(text: str) -> str:
     text = _A_VOWEL.sub(lambda m: m[1] + "n ", text)
     text = _ONE.sub(_one, text)
     text = _MAYBE_PLURAL.sub(_count, text)

@@ -8,7 +8,6 @@ from hypothesis import settings as hypothesis_settings
 from tests import fakegame
 from tests.pgserver import db_target  # noqa: F401  (the fixture: each store test on SQLite and PostgreSQL)
 
-
 # Hypothesis draws new examples every run: welcome on a developer's machine (more games
 # seen over time), not in CI, where a run must be repeatable to be worth a red. CI (CI
 # set in the environment, as the CI runner does) and LAIRKEEPER_HYPOTHESIS=ci use fixed
@@ -60,3 +59,13 @@ def _easy_computer_players() -> None:
     from tables import settings
 
     settings.DEFAULT_SETTINGS["ai_level"] = "easy"
+
+
+@pytest.fixture(autouse=True)
+def _forced_decisions_forgotten() -> None:
+    # tables/forced.py keeps its decisions for the process, keyed by the state: a test
+    # that changes a game's rules for itself (monkeypatch) must not be answered from
+    # another test's decision on an equal state, whatever order the tests run in.
+    from tables import forced
+
+    forced.forget()

@@ -94,6 +94,43 @@ def test_finishing_is_played_where_no_goal_could_be_scored() -> None:
     assert only_move(DECO, s, [0]) == (0, {"a": "done"})
 
 
+def test_the_same_question_is_dealt_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot asks whether a move may be played for her after each move, and her private
+    message asks again at each click (tables/forced.py keeps the decision): the second
+    ask deals nothing; another seat, or the state changed in place (as an upgrade to a
+    new rules revision does, its version aside), is dealt again."""
+    from tables import forced as rule
+    from tables.turns import the_one_move
+
+    dealt: list[int] = []
+    real = DECO.sample
+    monkeypatch.setattr(DECO, "sample", lambda view, rnd: dealt.append(1) or real(view, rnd))
+    rule.forget()
+    s = _scoring_step(1)
+    done = {"a": "done"}
+    assert only_move(DECO, s, [0]) == (0, done) and len(dealt) == rule.SAMPLES, "a yes deals them all"
+    assert only_move(DECO, s, [0]) == (0, done) and len(dealt) == rule.SAMPLES, "asked again: kept"
+    rule.tells_nothing(DECO, s, 1, done, the_one_move)
+    assert len(dealt) > rule.SAMPLES, "another seat's question is its own"
+    asked = len(dealt)
+    s["players"][1]["hand"].reverse()  # the same game, the state rewritten in place
+    only_move(DECO, s, [0])
+    assert len(dealt) > asked, "a state changed in place is dealt again"
+
+
+def test_a_no_stops_at_the_first_situation_with_another_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Her dungeon meets Grim Hallway, which she could hold in some deals: the check stops
+    at the first deal that offers her another move instead of dealing all of them."""
+    from tables import forced as rule
+
+    dealt: list[int] = []
+    real = DECO.sample
+    monkeypatch.setattr(DECO, "sample", lambda view, rnd: dealt.append(1) or real(view, rnd))
+    rule.forget()
+    assert only_move(DECO, _scoring_step(2), [0]) is None
+    assert 1 <= len(dealt) < rule.SAMPLES, len(dealt)
+
+
 # ---- through the tables: the message says why; steps with one option are taken --------------
 async def test_an_only_move_kept_for_a_secret_says_why(tmp_path: Path) -> None:
     """Issue 40 point 5: "where it must stay (it would reveal a secret), say why in the

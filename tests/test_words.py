@@ -238,3 +238,53 @@ def test_stored_slips_are_mended_where_shown() -> None:
     assert [why.split(" '")[0] for why in slips(shown[3])] == ["a dungeon that does not say whose"]
     assert [mend(t) for t in shown] == shown, "mending twice changes nothing"
     assert "1 imps" in stored[0], "the stored text itself is left as it is"
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_a_board_s_words_are_mended_as_when_every_string_was_looked_at(key: str) -> None:
+    """The mending before every board (tables/board.py) skips the strings that cannot hold
+    a slip (no space, bracket or full stop) and mends each sentence once: what it shows
+    must be exactly what mending every string afresh shows, on the views of whole games
+    and on slips that hold no space at all."""
+    from engine import wording
+    from tests.playout import random_playout
+
+    game = core.get(key)
+    afresh = wording._mended.__wrapped__  # the mending itself, nothing skipped, nothing kept
+    texts = ["gold..", "Entrance!.", "imp(s)", "a orc", "1 imps", "A", ""]
+    moves = [0]
+
+    def seen(state: dict[str, Any]) -> None:
+        moves[0] += 1
+        if moves[0] % 5 == 0:  # the public view, and a seat's own (the "my area" picture)
+            texts.extend(
+                _strings(game.view(state, None)) + _strings(game.view(state, moves[0] % state["seats"]))
+            )
+
+    state, _log = random_playout(game, game.min_players, seed=41, check=seen)
+    texts += _strings(game.view(state, None))
+    assert sum(" " in t for t in texts) > 10, "the games' sentences are among them"
+    for _twice in range(2):  # the second time from the kept sentences
+        wrong = [(t, wording.mend(t), afresh(t)) for t in texts if wording.mend(t) != afresh(t)]
+        assert not wrong, wrong[:5]
+
+
+def test_a_seat_named_by_its_number_is_not_a_count() -> None:
+    """Boards mend a view's sentences before the players' names go in (tables/board.py):
+    Dungeon Drawers' "Player 1 turns card #27 over" must not become "Player 1 turn card";
+    a count of one still reads in the singular."""
+    from engine.wording import mend
+
+    said = "Player 1 turns card #27 over: goblin B5; trap A8; improvement trap."
+    assert mend(said) == said
+    assert mend("1 turns left, 1 Evil points.") == "1 turn left, 1 Evil point."

@@ -11,7 +11,9 @@ played, or none."""
 
 from __future__ import annotations
 
+import json
 import random
+import zlib
 from typing import Any
 
 import pytest
@@ -104,3 +106,112 @@ def test_a_move_played_for_a_player_tells_no_other_player_anything(key: str) -> 
         examples=problems[:3],
     )
     assert not problems, f"{key}: {len(problems)} of {pairs} pairs differ, e.g. {problems[:3]}"
+
+
+# ---- the check made cheaper decides as before (the hot-path brief) --------------------------
+def _dealt_all_first(
+    game: core.Game, state: dict[str, Any], seat: int, holds: Any
+) -> tuple[bool, list[dict[str, Any]]]:
+    """``forced.same_everywhere`` as it was before it dealt lazily (main at 8c205d0),
+    copied whole, seed included, so that a change to the product cannot change the
+    reference: every situation dealt first, then checked. Returns the decision and the
+    situations dealt, in order."""
+    others = [s for s in range(state["seats"]) if s != seat]
+    try:
+        views = [game.view(state, o) for o in others]
+        public = json.dumps(game.view(state, None), sort_keys=True, default=str)
+        rnd = random.Random(zlib.crc32(f"{game.key}:{seat}:{public}".encode()))
+        dealt = [game.sample(views[i % len(views)], rnd) for i in range(128)] if others else []
+    except Exception:  # noqa: BLE001 - as the reference did: ask the player
+        return False, []
+    for other in dealt:
+        try:
+            if seat not in game.to_act(other) or not holds(other):
+                return False, dealt
+        except Exception:  # noqa: BLE001 - as the reference did
+            return False, dealt
+    return True, dealt
+
+
+def _seen(state: dict[str, Any]) -> str:
+    return json.dumps(state, sort_keys=True, default=str)
+
+
+def _questions(game: core.Game, state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The house rule's question (the real only move stays the only one), and one asked
+    of every seat to act in every game (the same moves to choose from), so Dungeon Lair,
+    whose random games meet no only move, is checked too; each is "no" at varying depths."""
+    one = the_one_move(game, state, seat)
+    text = None if one is None else game.format(one)
+    moves = sorted(game.format(a) for a in game.legal_actions(state, seat))
+
+    def forced(other: dict[str, Any]) -> bool:
+        move = the_one_move(game, other, seat)
+        return move is not None and game.format(move) == text
+
+    def same_moves(other: dict[str, Any]) -> bool:
+        return sorted(game.format(a) for a in game.legal_actions(other, seat)) == moves
+
+    return {"forced": forced, "same moves": same_moves} if one is not None else {"same moves": same_moves}
+
+
+def _states(game: core.Game, seed: int, every: int, want: int) -> list[dict[str, Any]]:
+    """Every ``every``-th state of a random game, and every state with an only move."""
+    rnd = random.Random(seed)
+    state = game.new(game.min_players + seed % (game.max_players - game.min_players + 1), None, seed)
+    out: list[dict[str, Any]] = []
+    for i in range(3000):
+        if game.is_over(state) or len(out) >= want:
+            break
+        acting = sorted(game.to_act(state))
+        if i % every == 0 or any(the_one_move(game, state, s) is not None for s in acting):
+            out.append(state)
+        seat = rnd.choice(acting)
+        state, _ = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
+    return out
+
+
+@pytest.mark.parametrize("key", keys())
+def test_the_cheaper_check_decides_as_dealing_every_situation_first(key: str) -> None:
+    """The check deals one situation at a time and stops at the first "no", and keeps
+    its decisions: for the same state and seat (the same seed) it must answer exactly as
+    dealing all ``SAMPLES`` situations first did, the first time and when asked again."""
+    from tables import forced as rule
+
+    game = core.get(key)
+    compared: dict[bool, int] = {True: 0, False: 0}
+    problems: list[str] = []
+    budget = size(60, 600)  # questions a game (Dungeon Lords' deals are the slowest)
+    for g in range(size(3, 12)):
+        for state in _states(game, 500 + g, size(25, 10), size(12, 60)):
+            for seat in sorted(game.to_act(state)):
+                if sum(compared.values()) >= budget:
+                    break
+                for name, holds in _questions(game, state, seat).items():
+                    before, dealt = _dealt_all_first(game, state, seat, holds)
+                    seen: list[str] = []
+
+                    def watched(other: dict[str, Any], holds: Any = holds, seen: list[str] = seen) -> bool:
+                        seen.append(_seen(other))
+                        return bool(holds(other))
+
+                    now = rule.same_everywhere(game, state, seat, watched)
+                    compared[before] += 1
+                    if now != before:
+                        problems.append(f"game {g}, seat {seat}, {name}: {before} before, {now} now")
+                    if seen != [
+                        _seen(d) for d in dealt[: len(seen)]
+                    ]:  # the same situations, in the same order
+                        problems.append(f"game {g}, seat {seat}, {name}: other situations dealt")
+                    if name == "forced":  # the decision as asked, kept: the same first and again
+                        one = the_one_move(game, state, seat)
+                        rule.forget()
+                        first = rule.tells_nothing(game, state, seat, one, the_one_move)
+                        again = rule.tells_nothing(game, state, seat, one, the_one_move)
+                        if not first == again == before:
+                            problems.append(
+                                f"game {g}, seat {seat}: {before} before, {first} now, {again} again"
+                            )
+    record("forced_cheaper", game=key, yes=compared[True], no=compared[False], differ=len(problems))
+    assert compared[True] and compared[False], f"{key}: both answers must be met, met {compared}"
+    assert not problems, f"{key}: {len(problems)} decisions differ, e.g. {problems[:3]}"
