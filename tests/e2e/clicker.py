@@ -34,14 +34,14 @@ import re
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine import core
 from tables.forced import WAITS_FOR_YOU
-from tests.e2e.harness import CHOOSE_ID, Table, board_move
+from tests.e2e.harness import CHOOSE_ID, GOES_ON, Table, board_move
 from tests.standin import Actor, Interaction, Message, StandIn
 from tests.standin.server import SUPPRESS_NOTIFICATIONS
 
@@ -291,6 +291,20 @@ class ClickGame:
                     )
                 await self._wait_board(self.standin.mark(), 5.0)
         self.seconds = time.monotonic() - t0
+
+    async def turns_going_on(self, clicks: int = 150) -> AsyncIterator[tuple[Actor, Message]]:
+        """Plays on click by click, ``clicks`` clicks at most; after each click whose
+        player's private turn message says the turn goes on (a move inside the turn),
+        yields that player and message (e.g. for /undo). Ends without a word when the
+        clicks run out: the caller says what it looked for."""
+        for _ in range(clicks):
+            await self.play(max_clicks=len(self.clicks) + 1)
+            row = await self._row()
+            last = self.clicks[-1].seat if self.clicks else None
+            who = next((h for h in self.humans if row.seat_of(h.id) == last), None)
+            m = self._panels.get(who.id) if who is not None else None
+            if who is not None and m is not None and m.content.startswith(GOES_ON):
+                yield who, m
 
     async def _glance(self, who: Actor) -> list[tuple[dict[str, Any], str | None]]:
         """``who`` was pinged and looks at their private turn message for a moment: what it
