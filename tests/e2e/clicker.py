@@ -34,7 +34,7 @@ import re
 import statistics
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -292,19 +292,34 @@ class ClickGame:
                 await self._wait_board(self.standin.mark(), 5.0)
         self.seconds = time.monotonic() - t0
 
-    async def turns_going_on(self, clicks: int = 150) -> AsyncIterator[tuple[Actor, Message]]:
-        """Plays on click by click, ``clicks`` clicks at most; after each click whose
-        player's private turn message says the turn goes on (a move inside the turn),
-        yields that player and message (e.g. for /undo). Ends without a word when the
-        clicks run out: the caller says what it looked for."""
+    async def undo_inside_a_turn(
+        self,
+        clicks: int = 150,
+        where: Callable[[Actor, Message], bool] | None = None,
+        later: float = 0.0,
+    ) -> tuple[Actor, Message, int, Message]:
+        """Plays on click by click, ``clicks`` clicks at most, until /undo takes back a
+        move inside a turn: after each click whose player's private turn message says the
+        turn goes on (and that ``where`` accepts), that player sends /undo ``later``
+        seconds on (the stand-in's clock: an expired click token). Returns the player,
+        that message, the stand-in's mark before /undo and its answer."""
         for _ in range(clicks):
             await self.play(max_clicks=len(self.clicks) + 1)
             row = await self._row()
             last = self.clicks[-1].seat if self.clicks else None
             who = next((h for h in self.humans if row.seat_of(h.id) == last), None)
             m = self._panels.get(who.id) if who is not None else None
-            if who is not None and m is not None and m.content.startswith(GOES_ON):
-                yield who, m
+            if who is None or m is None or not m.content.startswith(GOES_ON):
+                continue
+            if where is not None and not where(who, m):
+                continue
+            self.standin.advance(later)
+            mark = self.standin.mark()
+            answer = await (await who.slash("undo", channel=self.table.thread_id)).reply()
+            if "taken back" in answer.content:
+                return who, m, mark, answer
+            # else that move stands (it revealed something): play on
+        raise AssertionError(f"no move inside a turn could be taken back in {clicks} clicks")
 
     async def _glance(self, who: Actor) -> list[tuple[dict[str, Any], str | None]]:
         """``who`` was pinged and looks at their private turn message for a moment: what it

@@ -240,14 +240,7 @@ async def test_e2e_undo_inside_a_turn_edits_the_private_message_back(
     await g.__aenter__()
     try:
         await g.open()
-        async for who, m in g.turns_going_on(150):  # noqa: B007 (m: the message the asserts read)
-            mark = standin.mark()
-            r = await who.slash("undo", channel=g.table.thread_id)
-            answer = await r.reply()
-            if "taken back" in answer.content:
-                break  # else that move stands (it revealed something): play on
-        else:
-            raise AssertionError("no move inside a turn could be taken back in 150 clicks")
+        _, m, mark, answer = await g.undo_inside_a_turn()
         assert answer.ephemeral and answer.content.startswith(TAKEN_BACK), answer.content
         await standin.wait_until(lambda: m.content.startswith(TAKEN_BACK), 10, "the message taken back")
         row = await g._row()

@@ -189,17 +189,10 @@ async def test_e2e_undo_edits_the_turn_in_the_place(standin: StandIn, bot: BotPr
     actors = [standin.user(37_500 + i, f"player{i + 1}") for i in range(2)]
     async with ClickGame(standin, bot.db, "dungeon-drawers", actors, seed=SEED, slow=True) as g:
         await g.open()
-        async for who, m in g.turns_going_on(150):
-            if not standin.in_place_of(m, who.id):
-                continue
-            standin.advance(20 * 60)
-            mark = standin.mark()
-            r = await who.slash("undo", channel=g.table.thread_id)
-            answer = await r.reply()
-            if "taken back" in answer.content:
-                break  # else that move stands (it revealed something): play on
-        else:
-            raise AssertionError("no move inside a turn could be taken back in 150 clicks")
+        # A turn message in the player's place, /undo 20 minutes after the click (its token expired).
+        who, m, mark, answer = await g.undo_inside_a_turn(
+            where=lambda who, m: standin.in_place_of(m, who.id), later=20 * 60
+        )
         assert answer.ephemeral and answer.content.startswith(TAKEN_BACK.removesuffix(".")), answer.content
         assert f"/{m.channel_id}/{m.id}" in answer.content and "\n" not in answer.content, answer.content
         await standin.wait_until(
