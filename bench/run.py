@@ -1,7 +1,7 @@
 """Lairkeeper benchmarks: engine playouts, render, storage, the move pipeline,
 start-up, whole games by clicks; and the long reliability figures.
 
-    python -m bench [--quick] [--only engine,render,storage,pipeline,startup,clicks,backends,reliability,aiload,stats,forced]
+    python -m bench [--quick] [--only engine,render,storage,pipeline,startup,clicks,backends,reliability,aiload,stats,forced,hints]
                     [--games monster-inn,...] [--out bench/results]
                     [--clicks-players min,4] [--clicks-max N] [--clicks-seconds S] [--clicks-seed K]
     python bench/run.py ...          (the same)
@@ -12,6 +12,8 @@ as they were (``sections_run`` says when and how each was last measured).
 ``clicks`` plays whole games through the real bot and the stand-in (bench/clicks.py):
 full mode at each game's minimum player count and at 4 players, some minutes a game;
 ``--quick`` only the minimum count, each run stopped after 40 clicks.
+``hints`` (bench/hints.py) asks the Hint button's search at positions of every game and
+times other clicks on the same game meanwhile.
 ``reliability`` (the full kill -9 / race / fuzz / secrets figures, several
 minutes) and ``backends`` (SQLite and PostgreSQL side by side: saves, Tables.act
 with 100,000 games, throughput through the stand-in; it builds a 100,000-game
@@ -35,7 +37,7 @@ from bench import sections  # noqa: E402
 from bench.common import ROOT, game_keys, machine  # noqa: E402
 
 DEFAULT = ("engine", "render", "storage", "pipeline", "startup", "clicks")
-ALL = (*DEFAULT, "backends", "reliability", "aiload", "stats", "forced")
+ALL = (*DEFAULT, "backends", "reliability", "aiload", "stats", "forced", "hints")
 
 
 def log(msg: str) -> None:
@@ -107,6 +109,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
         log("forced: the check before a move is played for a player (issue 38)")
         out["forced"] = forced(keys, 2 if q else 6, log)
+    if "hints" in only:
+        from bench.hints import hint_bench
+
+        log("hints: the Hint button's search, and clicks on the same game meanwhile (issue 40)")
+        out["hints"] = hint_bench(keys, 1 if q else 6, 8 if q else 10, log)
     if "aiload" in only:
         from bench import aiload
 
@@ -181,6 +188,7 @@ def markdown(r: dict[str, Any]) -> str:
                 f"| {v.get('deals_median')} / {v.get('deals_total')} | {v.get('again_median_s')} |"
             )
         lines.append("")
+    lines += hints_markdown(r)
     if "render" in r:
         lines += [
             "## Render: public board (target ratio <= 2.0, PNG <= 250 KB)",
@@ -257,6 +265,35 @@ def markdown(r: dict[str, Any]) -> str:
             lines.append(f"- {json.dumps(f)}")
         lines.append("")
     return "\n".join(lines)
+
+
+def hints_markdown(r: dict[str, Any]) -> list[str]:
+    if "hints" not in r:
+        return []
+    lines = [
+        "## Hints: the search, and clicks on the same game meanwhile (issue 40)",
+        "",
+        "A hint at positions spread over seeded random games (minimum players), searched in the real pool;",
+        "'Your move' of another seat and of the asker clicked while the search runs, and alone before it.",
+        "The normal strength's budget: its seconds a decision, or the game's playouts, whichever ends first.",
+        "",
+        "| game | players | hints (no search) | budget s (playouts) | hint p50 s | p99 s | max s | "
+        "within the seconds | search ended before them | hint minus its search p50 s | another seat's click alone p50 s | during p50 s | p99 s | the asker's click "
+        "alone p50 s | during p50 s | p99 s | clicked as a search started, answered after the hint |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for k, v in r["hints"].items():
+        o, w = v["other_click"], v["own_click"]
+        lines.append(
+            f"| {k} | {v['players']} | {v['hints']} ({v['no_search']}) | {v['budget_s']} ({v['budget_iterations']}) | "
+            f"{v['hint']['p50_s']} | {v['hint']['p99_s']} | {v['hint']['max_s']} | {v['within_budget']:.0%} | "
+            f"{v['search_ended_before_time_budget']:.0%} | {v['overhead_p50_s']} | {o['alone']['p50_s']} | {o['during']['p50_s']} | {o['during']['p99_s']} | {w['alone']['p50_s']} | "
+            f"{w['during']['p50_s']} | {w['during']['p99_s']} | "
+            f"{o['first_answered_after_the_hint'] + w['first_answered_after_the_hint']} of "
+            f"{2 * (v['hints'] - v['no_search'])} |"
+        )
+    lines.append("")
+    return lines
 
 
 def clicks_markdown(r: dict[str, Any]) -> list[str]:

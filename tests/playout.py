@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from engine.core import Game, State
@@ -40,6 +41,27 @@ def random_playout(
         if check is not None:
             check(state)
     raise AssertionError(f"game did not end within {MAX_STEPS} moves")
+
+
+def random_game(game: Game, seed: int, moves: int = MAX_STEPS) -> Iterator[State]:
+    """The states of one random legal game, from the start, each before its move (never
+    a finished one), ``moves`` at most; the player count goes with the seed over the
+    game's range, so seeds in a row cover every count."""
+    pick = random.Random(seed)
+    state = game.new(game.min_players + seed % (game.max_players - game.min_players + 1), None, seed)
+    for _ in range(moves):
+        if game.is_over(state):
+            return
+        yield state
+        seat = pick.choice(sorted(game.to_act(state)))
+        state, _ = game.apply(state, seat, pick.choice(game.legal_actions(state, seat)))
+
+
+def random_states(game: Game, seed: int, n: int) -> list[State]:
+    """``n`` states spread evenly over one random game (:func:`random_game`)."""
+    states = list(random_game(game, seed))
+    step = max(1, len(states) // n)
+    return states[::step][:n]
 
 
 def ai_playout(game: Game, players: int, seed: int, options: dict[str, Any] | None = None) -> State:

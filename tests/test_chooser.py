@@ -207,30 +207,34 @@ async def test_a_long_step_is_paged_25_at_a_time(tables: Tables, wide: str, monk
 async def test_a_half_made_move_survives_a_restart_until_the_game_moves_on(tmp_path: Path, wide: str) -> None:
     path = str(tmp_path / "r.db")
     store = await Store(path).open()
-    t = Tables(store)
-    gid, user, ver = await two_humans(t, wide)
-    await t.choose(gid, user, ver, 0, "pick", 3)
-    await store.close()
+    try:
+        t = Tables(store)
+        gid, user, ver = await two_humans(t, wide)
+        await t.choose(gid, user, ver, 0, "pick", 3)
+    finally:
+        await store.close()  # the restart; closed in finally, as an open store keeps pytest from ending
 
     store = await Store(path).open()
-    t = Tables(store)
-    panel = await t.panel(gid, user, ver)
-    assert panel.step is not None and panel.step.depth == 1 and panel.step.path == ["Tens 3"]
-    step = await t.choose(gid, user, ver, 1, "pick", 0)
-    assert step.update is not None, "the pick completed the move and played it"
-    other = BOB if user == ALICE else ALICE
-    row = await store.get(gid)
-    assert row is not None
-    await t.choose(gid, other, row.version, 0, "pick", 1)
-    assert await store.get_draft(gid, other) == (row.version, ["t1"])
-    await t.act(gid, other, "7")  # typed instead: the game moves on
-    await t.act(gid, user, "1")
-    row = await store.get(gid)
-    assert row is not None
-    panel = await t.panel(gid, other, row.version)
-    assert panel.step is not None and panel.step.depth == 0, "a draft of an earlier version is dropped"
-    assert await store.get_draft(gid, other) is None
-    await store.close()
+    try:
+        t = Tables(store)
+        panel = await t.panel(gid, user, ver)
+        assert panel.step is not None and panel.step.depth == 1 and panel.step.path == ["Tens 3"]
+        step = await t.choose(gid, user, ver, 1, "pick", 0)
+        assert step.update is not None, "the pick completed the move and played it"
+        other = BOB if user == ALICE else ALICE
+        row = await store.get(gid)
+        assert row is not None
+        await t.choose(gid, other, row.version, 0, "pick", 1)
+        assert await store.get_draft(gid, other) == (row.version, ["t1"])
+        await t.act(gid, other, "7")  # typed instead: the game moves on
+        await t.act(gid, user, "1")
+        row = await store.get(gid)
+        assert row is not None
+        panel = await t.panel(gid, other, row.version)
+        assert panel.step is not None and panel.step.depth == 0, "a draft of an earlier version is dropped"
+        assert await store.get_draft(gid, other) is None
+    finally:
+        await store.close()
 
 
 async def test_a_preview_image_follows_each_step(tables: Tables, wide: str, monkeypatch: Any) -> None:

@@ -6,8 +6,11 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from engine import core
 from render import register
@@ -30,6 +33,43 @@ def slow(job: thinking.Job) -> Any:
     while time.perf_counter() < end:
         pass
     return thinking.easy(job)
+
+
+# Tables whose computer players think in a thread, and the total each decision saw.
+Recording = tuple[Tables, list[int]]
+
+
+@pytest.fixture
+async def recording(tmp_path: Path) -> AsyncIterator[Recording]:
+    """Computer players that think in a thread (no pool), note the total of the test
+    game each decision saw, and play the easy move."""
+    store = await Store(str(tmp_path / "t.db")).open()
+    totals: list[int] = []
+
+    def run(job: thinking.Job) -> Any:
+        totals.append(job.view["total"])
+        return thinking.easy(job)
+
+    t = Tables(store, thinker=thinking.Thinker(0, run=run))
+    try:
+        yield t, totals
+    finally:
+        t.close()
+        await store.close()
+
+
+def meanwhile(t: Tables, totals: list[int], move: Callable[[], Awaitable[Any]]) -> None:
+    """``move`` lands while the first decision recorded in ``totals`` is out: after it
+    was thought, before the game hears of it."""
+    real = t.thinker.decide
+
+    async def decide(job: thinking.Job) -> Any:
+        action = await real(job)
+        if len(totals) == 1:
+            await move()
+        return action
+
+    t.thinker.decide = decide  # type: ignore[method-assign]
 
 
 def with_fake(job: thinking.Job) -> Any:
@@ -104,38 +144,17 @@ async def test_a_person_is_not_held_while_a_computer_player_thinks(tmp_path: Pat
         await store.close()
 
 
-async def test_a_decision_overtaken_by_a_move_is_thought_again(tmp_path: Path) -> None:
+async def test_a_decision_overtaken_by_a_move_is_thought_again(recording: Recording) -> None:
     """The game moved on while the player thought: its decision is not applied on
     the new position; it thinks again from there."""
-    store = await Store(str(tmp_path / "t.db")).open()
-    seen: list[int] = []
-
-    def run(job: thinking.Job) -> Any:
-        seen.append(job.view["total"])
-        return thinking.easy(job)
-
-    t = Tables(store, thinker=thinking.Thinker(0, run=run))
-    try:
-        lobby = await t.create(0, "host", "test-race", seed=1, take_seat=False, ai_players=2, ai_level="hard")
-        await t.start(lobby.game_id, None, run_ai=False)
-        real = t.thinker.decide
-
-        async def overtaken(job: thinking.Job) -> Any:
-            action = await real(job)
-            if len(seen) == 1:  # another move lands while the first decision is out
-                row = await store.get(lobby.game_id)
-                assert row is not None
-                await t.step_ai(lobby.game_id)
-            return action
-
-        t.thinker.decide = overtaken  # type: ignore[method-assign]
-        await t.step_ai(lobby.game_id)
-        row = await store.get(lobby.game_id)
-        assert row is not None and row.moves == 2
-        assert seen[0] == 0 and seen[-1] > 0, "the overtaken decision was made again on the new total"
-    finally:
-        t.close()
-        await store.close()
+    t, seen = recording
+    lobby = await t.create(0, "host", "test-race", seed=1, take_seat=False, ai_players=2, ai_level="hard")
+    await t.start(lobby.game_id, None, run_ai=False)
+    meanwhile(t, seen, lambda: t.step_ai(lobby.game_id))  # the other computer player moves
+    await t.step_ai(lobby.game_id)
+    row = await t.store.get(lobby.game_id)
+    assert row is not None and row.moves == 2
+    assert seen[0] == 0 and seen[-1] > 0, "the overtaken decision was made again on the new total"
 
 
 async def test_a_stuck_worker_is_given_up_and_the_easy_player_moves(monkeypatch: Any) -> None:
@@ -220,7 +239,7 @@ async def test_a_computer_player_never_moves_in_a_game_abandoned_while_it_though
 
 
 async def test_a_decision_stands_when_the_game_moved_on_only_where_the_player_cannot_see(
-    tmp_path: Path,
+    recording: Recording,
 ) -> None:
     """In a secret vote, a person votes while the computer player thinks: what the computer
     sees and may do is unchanged, so its decision is played, not thought again (a hard
@@ -237,45 +256,26 @@ async def test_a_decision_stands_when_the_game_moved_on_only_where_the_player_ca
     core._loaded[SecretVote.key] = SecretVote()
     core.MODULES.setdefault(SecretVote.key, "fakegame")
     register(SecretVote.key, fakegame.RENDERER)
-    store = await Store(str(tmp_path / "t.db")).open()
-    thoughts: list[int] = []
-
-    def run(job: thinking.Job) -> Any:
-        thoughts.append(job.view["total"])
-        return thinking.easy(job)
-
-    t = Tables(store, thinker=thinking.Thinker(0, run=run))
-    try:
-        lobby = await t.create(ALICE, "alice", SecretVote.key, seed=1)
-        await t.add_ai(lobby.game_id, ALICE, "hard")
-        await t.start(lobby.game_id, ALICE, run_ai=False)
-        gid = lobby.game_id
-        for _ in range(40):  # play to the vote: Alice adds/marks, the computer too
-            row = await store.get(gid)
-            assert row is not None and row.state is not None
-            if row.state["stage"] == "vote":
-                break
-            if row.seats[row.state["turn"] % 2].user_id == ALICE:
-                legal = SecretVote().legal_actions(row.state, row.state["turn"] % 2)
-                await t.act(gid, ALICE, str(legal[0]), think=False)
-            else:
-                await t.step_ai(gid)
-        assert row.state["stage"] == "vote"
-        thoughts.clear()
-        real = t.thinker.decide
-
-        async def alice_votes_meanwhile(job: thinking.Job) -> Any:
-            action = await real(job)
-            if len(thoughts) == 1:
-                await t.act(gid, ALICE, "7", think=False)
-            return action
-
-        t.thinker.decide = alice_votes_meanwhile  # type: ignore[method-assign]
-        done = await t.step_ai(gid)
-        assert done is not None
-        assert len(thoughts) == 1, "the computer player thought again on what it had already seen"
-        row = await store.get(gid)
-        assert row is not None and row.state is not None and row.state["stage"] == "add"
-    finally:
-        t.close()
-        await store.close()
+    t, thoughts = recording
+    lobby = await t.create(ALICE, "alice", SecretVote.key, seed=1)
+    await t.add_ai(lobby.game_id, ALICE, "hard")
+    await t.start(lobby.game_id, ALICE, run_ai=False)
+    gid = lobby.game_id
+    for _ in range(40):  # play to the vote: Alice adds/marks, the computer too
+        row = await t.store.get(gid)
+        assert row is not None and row.state is not None
+        if row.state["stage"] == "vote":
+            break
+        if row.seats[row.state["turn"] % 2].user_id == ALICE:
+            legal = SecretVote().legal_actions(row.state, row.state["turn"] % 2)
+            await t.act(gid, ALICE, str(legal[0]), think=False)
+        else:
+            await t.step_ai(gid)
+    assert row.state["stage"] == "vote"
+    thoughts.clear()
+    meanwhile(t, thoughts, lambda: t.act(gid, ALICE, "7", think=False))  # Alice votes
+    done = await t.step_ai(gid)
+    assert done is not None
+    assert len(thoughts) == 1, "the computer player thought again on what it had already seen"
+    row = await t.store.get(gid)
+    assert row is not None and row.state is not None and row.state["stage"] == "add"

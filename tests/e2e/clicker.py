@@ -41,7 +41,7 @@ from typing import Any
 
 from engine import core
 from tables.forced import WAITS_FOR_YOU
-from tests.e2e.harness import CHOOSE_ID, Table, board_move
+from tests.e2e.harness import CHOOSE_ID, GOES_ON, Table, board_move
 from tests.standin import Actor, Interaction, Message, StandIn
 from tests.standin.server import SUPPRESS_NOTIFICATIONS
 
@@ -291,6 +291,35 @@ class ClickGame:
                     )
                 await self._wait_board(self.standin.mark(), 5.0)
         self.seconds = time.monotonic() - t0
+
+    async def undo_inside_a_turn(
+        self,
+        clicks: int = 150,
+        where: Callable[[Actor, Message], bool] | None = None,
+        later: float = 0.0,
+    ) -> tuple[Actor, Message, int, Message]:
+        """Plays on click by click, ``clicks`` clicks at most, until /undo takes back a
+        move inside a turn: after each click whose player's private turn message says the
+        turn goes on (and that ``where`` accepts), that player sends /undo ``later``
+        seconds on (the stand-in's clock: an expired click token). Returns the player,
+        that message, the stand-in's mark before /undo and its answer."""
+        for _ in range(clicks):
+            await self.play(max_clicks=len(self.clicks) + 1)
+            row = await self._row()
+            last = self.clicks[-1].seat if self.clicks else None
+            who = next((h for h in self.humans if row.seat_of(h.id) == last), None)
+            m = self._panels.get(who.id) if who is not None else None
+            if who is None or m is None or not m.content.startswith(GOES_ON):
+                continue
+            if where is not None and not where(who, m):
+                continue
+            self.standin.advance(later)
+            mark = self.standin.mark()
+            answer = await (await who.slash("undo", channel=self.table.thread_id)).reply()
+            if "taken back" in answer.content:
+                return who, m, mark, answer
+            # else that move stands (it revealed something): play on
+        raise AssertionError(f"no move inside a turn could be taken back in {clicks} clicks")
 
     async def _glance(self, who: Actor) -> list[tuple[dict[str, Any], str | None]]:
         """``who`` was pinged and looks at their private turn message for a moment: what it

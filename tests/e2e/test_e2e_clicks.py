@@ -233,7 +233,6 @@ async def test_e2e_undo_inside_a_turn_edits_the_private_message_back(
     element installed while the card is face up): no board in the thread, the private
     turn message shows the turn as it stands again, /undo answers in one sentence."""
     from tables import TAKEN_BACK
-    from tests.e2e.harness import GOES_ON
 
     await ephemeral_flow(standin)
     actors = [standin.user(26_400 + i, f"player{i + 1}") for i in range(2)]
@@ -241,22 +240,7 @@ async def test_e2e_undo_inside_a_turn_edits_the_private_message_back(
     await g.__aenter__()
     try:
         await g.open()
-        for _ in range(150):
-            await g.play(max_clicks=len(g.clicks) + 1)
-            row = await g._row()
-            last = g.clicks[-1].seat if g.clicks else None
-            who = next((h for h in g.humans if row.seat_of(h.id) == last), None)
-            m = g._panels.get(who.id) if who is not None else None
-            if who is None or m is None or not m.content.startswith(GOES_ON):
-                continue
-            mark = standin.mark()
-            r = await who.slash("undo", channel=g.table.thread_id)
-            answer = await r.reply()
-            if "taken back" not in answer.content:
-                continue  # that move stands (it revealed something): play on
-            break
-        else:
-            raise AssertionError("no move inside a turn could be taken back in 150 clicks")
+        _, m, mark, answer = await g.undo_inside_a_turn()
         assert answer.ephemeral and answer.content.startswith(TAKEN_BACK), answer.content
         await standin.wait_until(lambda: m.content.startswith(TAKEN_BACK), 10, "the message taken back")
         row = await g._row()

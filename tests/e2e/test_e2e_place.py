@@ -184,33 +184,15 @@ async def test_e2e_undo_edits_the_turn_in_the_place(standin: StandIn, bot: BotPr
     the bot's token (no new message there), and /undo answers in one sentence with its link."""
     from tables import TAKEN_BACK
     from tests.e2e.clicker import offered
-    from tests.e2e.harness import GOES_ON
     from tests.e2e.test_e2e_clicks import version_on
 
     actors = [standin.user(37_500 + i, f"player{i + 1}") for i in range(2)]
     async with ClickGame(standin, bot.db, "dungeon-drawers", actors, seed=SEED, slow=True) as g:
         await g.open()
-        for _ in range(150):
-            await g.play(max_clicks=len(g.clicks) + 1)
-            row = await g._row()
-            last = g.clicks[-1].seat if g.clicks else None
-            who = next((h for h in g.humans if row.seat_of(h.id) == last), None)
-            m = g._panels.get(who.id) if who is not None else None
-            if (
-                who is None
-                or m is None
-                or not m.content.startswith(GOES_ON)
-                or not standin.in_place_of(m, who.id)
-            ):
-                continue
-            standin.advance(20 * 60)
-            mark = standin.mark()
-            r = await who.slash("undo", channel=g.table.thread_id)
-            answer = await r.reply()
-            if "taken back" in answer.content:
-                break  # else that move stands (it revealed something): play on
-        else:
-            raise AssertionError("no move inside a turn could be taken back in 150 clicks")
+        # A turn message in the player's place, /undo 20 minutes after the click (its token expired).
+        who, m, mark, answer = await g.undo_inside_a_turn(
+            where=lambda who, m: standin.in_place_of(m, who.id), later=20 * 60
+        )
         assert answer.ephemeral and answer.content.startswith(TAKEN_BACK.removesuffix(".")), answer.content
         assert f"/{m.channel_id}/{m.id}" in answer.content and "\n" not in answer.content, answer.content
         await standin.wait_until(

@@ -54,6 +54,19 @@ async def new_table(t: Tables, key: str, seed: int, players: int | None = None) 
     return gid, users
 
 
+async def games_at(t: Tables, key: str, *states: dict[str, Any]) -> list[tuple[int, list[int]]]:
+    """A started game of people at each of ``states`` (all of the first's seed and
+    seats), as :func:`new_table` returns them: states to compare through Tables."""
+    first = states[0]
+    out = []
+    for state in states:
+        gid, users = await new_table(t, key, seed=first["rng"]["seed"], players=first["seats"])
+        async with t.store.transaction() as tx:
+            await tx.execute("UPDATE games SET state=? WHERE id=?", json.dumps(state), gid)
+        out.append((gid, users))
+    return out
+
+
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 _NOISE = ("Traceback", "Error(", "Exception", "<object", "KeyError", "NoneType", "object at 0x")
 

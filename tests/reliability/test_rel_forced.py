@@ -21,24 +21,19 @@ import pytest
 from engine import core
 from tables.forced import situations
 from tables.turns import only_move, the_one_move
+from tests.playout import random_game
 from tests.reliability._util import keys, record, size
 from tests.reliability.test_rel_secrets import leaves, safe, variants
 
 
 def forced_states(game: core.Game, seed: int, want: int) -> list[dict[str, Any]]:
     """Up to ``want`` states of a random game where a seat to act has one move only."""
-    rnd = random.Random(seed)
-    players = game.min_players + seed % (game.max_players - game.min_players + 1)
-    state = game.new(players, None, seed)
     out: list[dict[str, Any]] = []
-    for _ in range(size(500, 3000)):
-        if game.is_over(state) or len(out) >= want:
+    for state in random_game(game, seed, size(500, 3000)):
+        if len(out) >= want:
             break
-        acting = sorted(game.to_act(state))
-        if any(the_one_move(game, state, s) is not None for s in acting):
+        if any(the_one_move(game, state, s) is not None for s in game.to_act(state)):
             out.append(state)
-        seat = rnd.choice(acting)
-        state, _ = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
     return out
 
 

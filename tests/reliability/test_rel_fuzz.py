@@ -17,6 +17,7 @@ from engine import core
 from engine.core import IllegalAction
 from store import Store
 from tables import TableError, Tables, parse_options
+from tests.playout import random_states
 from tests.reliability._hostile import (
     BAD_KEYS,
     BAD_VALUES,
@@ -38,6 +39,32 @@ def where(exc: BaseException) -> str:
 
     tb = traceback.extract_tb(exc.__traceback__)[-1]
     return f"{type(exc).__name__} at {tb.filename.split('/main/')[-1]}:{tb.lineno}"
+
+
+def report(
+    test: str,
+    key: str,
+    bucket: str,
+    cases: int,
+    refused: int,
+    accepted: int,
+    slowest: float,
+    crashes: list[tuple[str, str, str]],
+) -> None:
+    """A fuzz test's figures for one game (with the style problems seen in ``bucket``),
+    then no crash allowed."""
+    record(
+        test,
+        game=key,
+        cases=cases,
+        refused=refused,
+        accepted=accepted,
+        crashes=len(crashes),
+        crash_kinds=sorted({c[1] for c in crashes}),
+        slowest_s=round(slowest, 3),
+        **style_figures(bucket),
+    )
+    no_crashes(key, crashes)
 
 
 def no_crashes(key: str, crashes: list[tuple[str, str, str]]) -> None:
@@ -75,26 +102,12 @@ def style_figures(bucket: str) -> dict[str, Any]:
     return {"style_problems": kinds, "style_examples": [list(e) for e in seen[:3]]}
 
 
-def playout_states(game: core.Game, seed: int, n: int) -> list[dict[str, Any]]:
-    """``n`` states spread over one random game (never a finished one)."""
-    rnd = random.Random(seed)
-    state = game.new(game.min_players + seed % (game.max_players - game.min_players + 1), None, seed)
-    states = [state]
-    while not game.is_over(state) and len(states) < 5000:
-        seat = rnd.choice(sorted(game.to_act(state)))
-        state, _ = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
-        if not game.is_over(state):
-            states.append(state)
-    step = max(1, len(states) // n)
-    return states[::step][:n]
-
-
 @pytest.mark.parametrize("key", keys())
 def test_engine_refuses_hostile_notation_cleanly(key: str) -> None:
     game = core.get(key)
     rnd = random.Random(f"fuzz:{key}")
     total = size(300, 10_000)
-    states = playout_states(game, 5, size(6, 40))
+    states = random_states(game, 5, size(6, 40))
     cases = refused = accepted = 0
     slowest = 0.0
     crashes: list[tuple[str, str, str]] = []
@@ -131,18 +144,7 @@ def test_engine_refuses_hostile_notation_cleanly(key: str) -> None:
                 f"{key}: apply({text[:60]!r}) changed the state"
             )
     assert slowest < SLOW_CASE_S, f"{key}: one input took {slowest:.2f} s"
-    record(
-        "fuzz_engine",
-        game=key,
-        cases=cases,
-        refused=refused,
-        accepted=accepted,
-        crashes=len(crashes),
-        crash_kinds=sorted({c[1] for c in crashes}),
-        slowest_s=round(slowest, 3),
-        **style_figures(f"engine:{key}"),
-    )
-    no_crashes(key, crashes)
+    report("fuzz_engine", key, f"engine:{key}", cases, refused, accepted, slowest, crashes)
 
 
 async def snapshot(t: Tables, gid: int) -> tuple[int, int, str, str]:
@@ -201,18 +203,7 @@ async def test_tables_refuse_hostile_moves_and_save_nothing(key: str, tables: Ta
             seat = rnd.choice(seats)
             await t.act(gid, users[seat], game.format(rnd.choice(game.legal_actions(row.state, seat))))
     assert slowest < SLOW_CASE_S, f"{key}: one /play took {slowest:.2f} s"
-    record(
-        "fuzz_tables",
-        game=key,
-        cases=cases,
-        refused=refused,
-        accepted=accepted,
-        crashes=len(crashes),
-        crash_kinds=sorted({c[1] for c in crashes}),
-        slowest_s=round(slowest, 3),
-        **style_figures(f"tables:{key}"),
-    )
-    no_crashes(key, crashes)
+    report("fuzz_tables", key, f"tables:{key}", cases, refused, accepted, slowest, crashes)
 
 
 @pytest.mark.parametrize("key", keys())

@@ -35,7 +35,8 @@ from render import default_names
 from render import get as renderer
 from store import Store
 from tables import Tables
-from tests.reliability._util import keys, new_table, record, size
+from tests.playout import random_states
+from tests.reliability._util import games_at, keys, new_table, record, size
 
 SKIP_TOP = {"rng", "options", "game", "seats"}
 Path_ = tuple[Any, ...]
@@ -122,19 +123,6 @@ def without_texts(view: Any, texts: set[str]) -> Any:
     return "<event>" if isinstance(view, str) and view in texts else view
 
 
-def random_states(game: core.Game, seed: int, n: int) -> list[dict[str, Any]]:
-    rnd = random.Random(seed)
-    players = game.min_players + seed % (game.max_players - game.min_players + 1)
-    state = game.new(players, None, seed)
-    states = []
-    while not game.is_over(state):
-        states.append(state)
-        seat = rnd.choice(sorted(game.to_act(state)))
-        state, _ = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
-    step = max(1, len(states) // n)
-    return states[::step][:n]
-
-
 @pytest.mark.parametrize("key", keys())
 def test_hidden_information_never_reaches_the_public(key: str) -> None:
     game = core.get(key)
@@ -201,11 +189,6 @@ def test_hidden_information_never_reaches_the_public(key: str) -> None:
     assert not problems, f"{key}: {len(problems)} leaks, e.g. {problems[:3]}"
 
 
-async def set_state(store: Store, gid: int, state: dict[str, Any]) -> None:
-    async with store.transaction() as tx:
-        await tx.execute("UPDATE games SET state=? WHERE id=?", json.dumps(state), gid)
-
-
 @pytest.mark.parametrize("key", keys())
 async def test_tables_updates_hide_secrets(key: str, db_target: str) -> None:
     game = core.get(key)
@@ -219,9 +202,7 @@ async def test_tables_updates_hide_secrets(key: str, db_target: str) -> None:
         for g in range(40):
             if found >= want:
                 break
-            states = random_states(game, 500 + g, 6)
-            players = states[0]["seats"]
-            for state in states:
+            for state in random_states(game, 500 + g, 6):
                 pub = game.view(state, None)
                 s2 = next(
                     (v for v in variants(state, rnd, 200, key) if safe(game.view, v, None) == pub), None
@@ -232,10 +213,7 @@ async def test_tables_updates_hide_secrets(key: str, db_target: str) -> None:
                     skipped_turn += 1  # whose turn is public in the thread; the view may omit it
                     continue
                 found += 1
-                a, users_a = await new_table(t, key, seed=state["rng"]["seed"], players=players)
-                b, users_b = await new_table(t, key, seed=state["rng"]["seed"], players=players)
-                await set_state(store, a, state)
-                await set_state(store, b, s2)
+                (a, users_a), (b, users_b) = await games_at(t, key, state, s2)
                 ua, ub = await t.board(a), await t.board(b)
                 pa, pb = [users_a.index(u) for u in ua.ping], [users_b.index(u) for u in ub.ping]
                 assert (ua.text, ua.png, ua.choose, pa) == (ub.text, ub.png, ub.choose, pb), (
@@ -421,9 +399,7 @@ async def test_a_seats_place_shows_only_its_seats_view(key: str, db_target: str)
         for g in range(30):
             if found >= want:
                 break
-            states = random_states(game, 700 + g, 6)
-            players = states[0]["seats"]
-            for state in states:
+            for state in random_states(game, 700 + g, 6):
                 seat = min(game.to_act(state))
                 mine = game.view(state, seat)
                 s2 = next(
@@ -437,10 +413,7 @@ async def test_a_seats_place_shows_only_its_seats_view(key: str, db_target: str)
                     continue
                 if safe(game.legal_actions, s2, seat) is None:
                     continue
-                a, users_a = await new_table(t, key, seed=state["rng"]["seed"], players=players)
-                b, users_b = await new_table(t, key, seed=state["rng"]["seed"], players=players)
-                await set_state(store, a, state)
-                await set_state(store, b, s2)
+                (a, users_a), (b, users_b) = await games_at(t, key, state, s2)
                 ra, rb = await store.get(a), await store.get(b)
                 assert ra is not None and rb is not None
                 pa = await t.panel(a, users_a[seat], ra.version)

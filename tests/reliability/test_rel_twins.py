@@ -25,8 +25,8 @@ import pytest
 from engine import core
 from store import Store
 from tables import Tables
-from tests.reliability._util import keys, new_table, record, size
-from tests.reliability.test_rel_secrets import random_states, set_state
+from tests.playout import random_states
+from tests.reliability._util import games_at, keys, record, size
 
 
 def twin(game: core.Game, state: dict[str, Any], owner: int, observer: int, rnd: random.Random) -> Any:
@@ -75,10 +75,7 @@ async def test_one_seats_secrets_never_change_what_another_is_shown(key: str, tm
                 if other is None:
                     continue
                 pairs += 1
-                a, users_a = await new_table(t, key, seed=state["rng"]["seed"], players=state["seats"])
-                b, users_b = await new_table(t, key, seed=state["rng"]["seed"], players=state["seats"])
-                await set_state(store, a, state)
-                await set_state(store, b, other)
+                (a, users_a), (b, users_b) = await games_at(t, key, state, other)
                 sa, sb = await shown(t, a, users_a, observer), await shown(t, b, users_b, observer)
                 assert sa[0] == sb[0], (
                     f"{key}: seat {owner + 1}'s secrets change the board's words: {sa[0]!r} / {sb[0]!r}"
