@@ -4,6 +4,7 @@ and the lists of moves (autocomplete, private buttons)."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import re
 import time
@@ -325,6 +326,9 @@ class PlayMixin(TablesBase):
         start-up otherwise pays for importing its renderer and loading fonts (a Dungeon
         Lords board: 230 ms cold, 60 ms warm), and a player would wait for it."""
         t0 = time.perf_counter()
+        # The picture of what changed since a player's last move has a module of its
+        # own, imported only when first drawn (tables/since.py): loaded here too.
+        await asyncio.to_thread(importlib.import_module, "render.since")
         for key in core.available():
             try:
                 await asyncio.to_thread(_draw_opening, key)
