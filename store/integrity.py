@@ -6,7 +6,9 @@ games that read takes 0.2-0.3 s, and the start-up used to wait for it after the
 imports and the login. ``bot.py`` now calls :func:`begin` as soon as the file is
 known to be ours, and the check runs on a thread of its own beside the imports
 (sqlite3 lets go of the GIL while SQLite reads); ``Store.open`` then takes its
-verdict (:func:`passed`) instead of reading the file a second time.
+verdict (:func:`passed`) instead of reading the file a second time. The thread
+first reads the file in one sequential pass (:func:`_read_ahead`), so that after a
+reboot the check does not fetch the file from disk one page at a time.
 
 Only a clean verdict on the very same file, unchanged since (the database file and
 its write-ahead log: inode, size, modification time), is taken. Anything else - a
@@ -50,9 +52,29 @@ def _stamp(path: str) -> Stamp:
     return tuple(out)
 
 
+def _read_ahead(path: str) -> None:
+    """Bring the file into the page cache in one sequential pass first. From a cold
+    cache (a restart after a reboot) quick_check's page-by-page reads in b-tree order
+    took 2.2 s for the 145 MB of 10,000 games; the pass takes 0.1-0.2 s, and the check
+    then reads from memory (0.2 s). Copied to /dev/null in the kernel (no copy into
+    this process; 2 ms when the file is cached already). A courtesy: where sendfile
+    cannot do it, quick_check reads the file itself as before."""
+    try:
+        with open(path, "rb") as src, open(os.devnull, "wb") as sink:
+            size, at = os.fstat(src.fileno()).st_size, 0
+            while at < size:
+                sent = os.sendfile(sink.fileno(), src.fileno(), at, 1 << 24)
+                if not sent:
+                    break
+                at += sent
+    except OSError:
+        pass
+
+
 def _check(path: str) -> Stamp | None:
     """The file's stamp if quick_check found it sound and it did not change meanwhile."""
     before = _stamp(path)
+    _read_ahead(path)
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
         try:
