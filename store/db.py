@@ -234,6 +234,17 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX places_by_user ON places(user_id);
     """,
+    # 12: a process making a move claims the board it will post (issue 37): until the
+    #    claim lapses, the poster of owed boards of other processes leaves that game
+    #    alone, so one process posts a turn's board and delivers its turns.
+    """
+    CREATE TABLE board_claims (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        owner TEXT NOT NULL,
+        until REAL NOT NULL,
+        PRIMARY KEY (game_id, owner)
+    );
+    """,
 ]
 
 # PostgreSQL spelling of the same history: Discord ids and seeds are BIGINT,
@@ -389,11 +400,20 @@ PG_MIGRATIONS: list[str] = [
     );
     CREATE INDEX places_by_user ON places(user_id);
     """,
+    # 12
+    """
+    CREATE TABLE board_claims (
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        owner TEXT NOT NULL,
+        until DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, owner)
+    );
+    """,
 ]
 
 # The tables every schema version has (foreign/damaged checks, `bot.py migrate`).
 TABLES: tuple[str, ...] = ("games", "seats", "actions", "guild_settings", "notify", "vacations", "timers")
-TABLES += ("drafts", "watchers", "meta", "rematches", "rating_cache", "places")
+TABLES += ("drafts", "watchers", "meta", "rematches", "rating_cache", "places", "board_claims")
 
 
 def encode_state(state: dict[str, Any]) -> str:
@@ -1506,13 +1526,31 @@ class Store:
         value = await self.get_meta(f"posted_moves:{game_id}")
         return int(value) if value is not None and value.isdecimal() else None
 
-    async def owed(self) -> list[int]:
-        """Running or finished games whose newest board has not reached their thread."""
+    async def owed(self, owner: str = "", now: float = 0.0) -> list[int]:
+        """Running or finished games whose newest board has not reached their thread,
+        but those whose board another process than ``owner`` claimed until after ``now``
+        (it is making a move there and will post the board itself)."""
         rows = await self._fetch(
-            "SELECT id FROM games WHERE status IN ('active', 'over') AND thread_id IS NOT NULL "
-            "AND posted_version < version ORDER BY id"
+            "SELECT id FROM games g WHERE status IN ('active', 'over') AND thread_id IS NOT NULL "
+            "AND posted_version < version AND NOT EXISTS (SELECT 1 FROM board_claims c "
+            "WHERE c.game_id = g.id AND c.owner <> ? AND c.until > ?) ORDER BY id",
+            owner,
+            now,
         )
         return [r[0] for r in rows]
+
+    async def claim_board(self, game_id: int, owner: str, until: float) -> None:
+        """``owner`` (a process) is making a move in ``game_id`` and will post its board:
+        the other processes' owed-board posters leave it alone until ``until``."""
+        await self.backend.write(
+            "INSERT INTO board_claims (game_id, owner, until) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id, owner) DO UPDATE SET until=excluded.until",
+            (game_id, owner, until),
+        )
+
+    async def release_board(self, game_id: int, owner: str) -> None:
+        """``owner`` posted the board it claimed (or has no board to post)."""
+        await self.backend.write("DELETE FROM board_claims WHERE game_id=? AND owner=?", (game_id, owner))
 
     async def mark_all_posted(self) -> int:
         """Once, on the first start that tracks boards: every board so far counts as posted
