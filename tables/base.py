@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
-import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -44,12 +42,6 @@ class MoveTaken(Exception):
 
 
 ALREADY = "Your move was already taken."
-# How long (seconds) a process's claim of a game's next board holds (board_claims):
-# the longest a move, the computer players' thinking after it and the board's posting
-# take. A process that stops meanwhile leaves the board to the others after that.
-BOARD_CLAIM = 120.0
-
-log = logging.getLogger("lairkeeper.tables")
 
 
 class AlreadyTaken(MoveTaken):
@@ -130,9 +122,6 @@ class TablesBase:
         # is coming from that move, so the poster of owed boards leaves them alone (it
         # would post a board from the middle of the AI's turn).
         self._busy: dict[int, int] = {}
-        # This process, as the owner of the boards it claims (board_claims).
-        self.owner = uuid.uuid4().hex[:16]
-        self._claimed: dict[int, float] = {}  # when this process last claimed a game's board
         # Games whose carry to the newest rules failed this run (tables/revisions.py).
         self._uncarried: set[int] = set()
 
@@ -140,34 +129,15 @@ class TablesBase:
         """Stop the computer players' pool (the bot is closing)."""
         self.thinker.close()
 
-    @contextlib.asynccontextmanager
-    async def _moving(self, game_id: int) -> AsyncIterator[None]:
-        """A move (and the bot's moves after it) is under way here: the poster of owed
-        boards of this process leaves the game alone while it lasts, and those of other
-        processes until the claim in the database lapses or the board is posted."""
+    @contextlib.contextmanager
+    def _moving(self, game_id: int) -> Iterator[None]:
         self._busy[game_id] = self._busy.get(game_id, 0) + 1
         try:
-            if self._busy[game_id] == 1:
-                await self._claim_board(game_id)
             yield
         finally:
             self._busy[game_id] -= 1
             if not self._busy[game_id]:
                 del self._busy[game_id]
-
-    async def _claim_board(self, game_id: int, renew: bool = False) -> None:
-        """Claim ``game_id``'s next board for this process (see ``BOARD_CLAIM``);
-        ``renew``: only if half of the claim has run out (computer players thinking
-        move after move). Never raises: without the claim another process may post
-        the board first, as before."""
-        now = time.time()
-        if renew and now - self._claimed.get(game_id, 0.0) < BOARD_CLAIM / 2:
-            return
-        try:
-            await self.store.claim_board(game_id, self.owner, now + BOARD_CLAIM)
-            self._claimed[game_id] = now
-        except Exception:
-            log.warning("game %s: the board was not claimed for this process", game_id, exc_info=True)
 
     if TYPE_CHECKING:  # provided by the other parts of the facade
 

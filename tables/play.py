@@ -129,7 +129,7 @@ class PlayMixin(TablesBase):
         ``think`` False: computer players that think in the pool do not move here
         (only those that answer at once); the Update says ``thinking`` and the
         caller lets them move after answering (``computers_move``)."""
-        async with self._moving(game_id):
+        with self._moving(game_id):
             return await self._act(game_id, user_id, text, button, version, key, think)
 
     async def _act(
@@ -176,7 +176,7 @@ class PlayMixin(TablesBase):
     async def computers_move(self, game_id: int) -> Update | None:
         """After a person was answered: the computer players move (thinking as long
         as they need), then the turn's board, if one is owed (None otherwise)."""
-        async with self._moving(game_id):
+        with self._moving(game_id):
             before = await self._load(game_id)
             await self._run_ai(game_id)
             now = await self._load(game_id)
@@ -298,7 +298,7 @@ class PlayMixin(TablesBase):
         move). An AI failure is logged and stops the loop: the moves already taken
         stand, and the next start retries."""
         out: list[Event] = []
-        async with self._moving(game_id):
+        with self._moving(game_id):
             return await self._ai_loop(game_id, out, think)
 
     async def _ai_loop(self, game_id: int, out: list[Event], think: bool = True) -> list[Event]:
@@ -306,7 +306,6 @@ class PlayMixin(TablesBase):
             try:
                 if not think and await self._thinker_to_move(game_id):
                     return out
-                await self._claim_board(game_id, renew=True)  # thinking may outlast a claim
                 events = await self.step_ai(game_id)
             except TableError:
                 break  # another task moved the game on at the same moment

@@ -103,7 +103,7 @@ class UpkeepMixin(TablesBase):
     async def owed(self) -> list[int]:
         """Games whose newest board has not reached their thread (but not a game whose
         move is under way here: that move posts its turn's board)."""
-        owed = await self.store.owed(self.owner, time.time())
+        owed = await self.store.owed(time.time())
         return [g for g in owed if g not in self._busy]
 
     async def owed_board(self, game_id: int) -> Update | None:
@@ -142,8 +142,7 @@ class UpkeepMixin(TablesBase):
             self._posted(update.game_id, update.moves)
         if update.game_id not in self._busy:  # this process's board claim is honoured
             try:
-                self._claimed.pop(update.game_id, None)
-                await self.store.release_board(update.game_id, self.owner)
+                await self.store.release_board(update.game_id)
             except Exception:  # it lapses by itself
                 log.warning("game %s: the board claim was not released", update.game_id, exc_info=True)
         return marked

@@ -7,12 +7,14 @@ Through the real bot: tests/e2e/test_e2e_shards.py."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
 from store import Store
-from tables import Tables, base, thinking
+from store.db import BOARD_CLAIM
+from tables import Tables, thinking
 
 ALICE, BOB = 11, 12
 
@@ -35,12 +37,12 @@ async def _game(t: Tables) -> int:
 async def test_a_move_under_way_in_one_process_is_not_posted_by_another(
     db_target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    stores = [await Store(db_target).open() for _ in range(2)]
+    # Two processes on one database: each claims as its shards.
+    stores = [await Store(db_target, shards=([i], 2)).open() for i in range(2)]
     a, b = (Tables(s, thinker=thinking.Thinker(0, run=two)) for s in stores)
     try:
         gid = await _game(a)
         mover = ALICE if ALICE in (await a.owed_board(gid) or await a.board(gid)).ping else BOB
-        assert a.owner != b.owner
         assert await b.owed() == [] and await a.owed() == []
         # Process A takes a move: saved, its board not posted yet (it is on its way).
         update = await a.act(gid, mover, "1")
@@ -56,34 +58,44 @@ async def test_a_move_under_way_in_one_process_is_not_posted_by_another(
         moved = await a.act(gid, nxt, "1")
         assert moved.version > update.version
         assert await b.owed() == []
-        later = base.time.time() + base.BOARD_CLAIM + 1
+        later = time.time() + BOARD_CLAIM + 1
         monkeypatch.setattr("tables.upkeep.time.time", lambda: later)
         assert await b.owed() == [gid]
         # A process never waits on its own claim: a board it failed to post is its own
         # to post again at once (Discord back).
         monkeypatch.undo()
         assert await a.owed() == [gid]
+        # So does the same process after a restart (the same shards, the same owner).
+        restarted = await Store(db_target, shards=([0], 2)).open()
+        try:
+            assert await Tables(restarted).owed() == [gid]
+        finally:
+            await restarted.close()
     finally:
         for t, s in zip((a, b), stores, strict=True):
             t.close()
             await s.close()
 
 
-async def test_the_claim_is_renewed_while_computer_players_think(db_target: str) -> None:
-    """A claim taken at the move is renewed by computer players thinking move after move
-    (their thinking may outlast it), not by every move (one write more a move)."""
+async def test_each_saved_move_renews_the_claim_in_its_own_transaction(
+    db_target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Computer players thinking move after move may outlast one claim: each move saved
+    renews it, inside the move's own transaction (no write more a move, nothing to wait
+    for on a slow database)."""
     store = await Store(db_target).open()
     t = Tables(store, thinker=thinking.Thinker(0, run=two))
     try:
         gid = await _game(t)
-        await t._claim_board(gid)
-        first = await store._fetch("SELECT until FROM board_claims WHERE game_id=?", gid)
-        await t._claim_board(gid, renew=True)  # a moment later: the claim holds
-        assert await store._fetch("SELECT until FROM board_claims WHERE game_id=?", gid) == first
-        t._claimed[gid] -= base.BOARD_CLAIM / 2 + 1  # half of it ran out meanwhile
-        await t._claim_board(gid, renew=True)
-        (renewed,) = await store._fetch("SELECT until FROM board_claims WHERE game_id=?", gid)
-        assert renewed[0] > first[0][0]
+        mover = ALICE if ALICE in (await t.board(gid)).ping else BOB
+        await t.act(gid, mover, "1")
+        (first,) = await store._fetch("SELECT owner, until FROM board_claims WHERE game_id=?", gid)
+        assert first[0] == store.owner == "bot"
+        later = time.time() + 50
+        monkeypatch.setattr("store.db.time.time", lambda: later)
+        await t.act(gid, BOB if mover == ALICE else ALICE, "1")
+        rows = await store._fetch("SELECT owner, until FROM board_claims WHERE game_id=?", gid)
+        assert len(rows) == 1 and rows[0][1] >= first[1] + 49, rows
     finally:
         t.close()
         await store.close()
