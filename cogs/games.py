@@ -28,6 +28,7 @@ from cogs.hand import show_hand
 from cogs.lobbies import open_thread
 from cogs.lobby_view import lobby_view
 from cogs.moves import play
+from cogs.place import close_abandoned
 from cogs.posting import post_board
 from tables import NOT_TAKEN, TableError, parse_options
 
@@ -155,6 +156,7 @@ class Games(commands.Cog):
                 gid, interaction.user.id, bool(perms and perms.manage_guild)
             )
             await interaction.response.send_message(text)
+            await close_abandoned(interaction.client, gid, interaction.channel_id)
 
         await guarded(interaction, None, run())
 

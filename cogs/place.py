@@ -271,6 +271,31 @@ async def close_places(
         await t.place_closed(place, update.over)
 
 
+async def close_abandoned(client: discord.Client, game_id: int, thread_id: int | None) -> None:
+    """The game was abandoned (/game abandon, or a missed deadline under that policy):
+    the turn messages in its places lose their buttons and say so, edited in place, and
+    the players' lists of games waiting on them are brought up to date. Never raises:
+    the game is abandoned already; a click on a message left open is refused as always."""
+    t = _tables(client)
+    link = f"<#{thread_id}>" if thread_id else "the game's thread"
+    try:
+        closing = await t.places_of_abandoned(game_id)
+        for place, sentence in closing:
+            assert place.channel_id is not None and place.message_id is not None
+            channel = client.get_partial_messageable(place.channel_id)
+            try:
+                await channel.get_partial_message(place.message_id).edit(
+                    content=sentence.format(board=link), view=None, attachments=[], allowed_mentions=NOBODY
+                )
+            except discord.HTTPException as exc:  # deleted by the player, or the place is gone
+                log.info("game %s: a place's turn message was not closed (%s)", game_id, exc.status)
+            await t.place_closed(place, over=True)
+            if place.kind == "dm":
+                await refresh_waiting(client, t, place.user_id)
+    except Exception:
+        log.exception("game %s: the private places of an abandoned game were not closed", game_id)
+
+
 async def refresh_waiting(client: discord.Client, t: Tables, uid: int) -> None:
     """The one message in ``uid``'s DMs that lists every game waiting on them, across
     servers (tables/waiting.py), edited in place; made once, silently (a list that
@@ -352,4 +377,4 @@ async def refused_click(interaction: discord.Interaction, game_id: int | None, s
     return True
 
 
-__all__ = ["Plan", "deliver", "plan", "refused_click", "send_dm", "take_back"]
+__all__ = ["Plan", "close_abandoned", "deliver", "plan", "refused_click", "send_dm", "take_back"]

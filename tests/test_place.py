@@ -59,6 +59,28 @@ async def test_a_turn_goes_into_a_place_once_and_never_to_the_mover(tmp_path: Pa
         await store.close()
 
 
+async def test_an_abandoned_games_places_are_closed_and_only_then(tmp_path: Path) -> None:
+    """A game abandoned (by its host, or by a missed deadline under that policy) has no
+    more turns: every turn message still offering choices in its places is closed."""
+    store = await Store(str(tmp_path / "a.db")).open()
+    t = Tables(store)
+    try:
+        gid, (a, b) = await new_table(t, "dungeon-lair", seed=3, players=2)
+        row = await store.get(gid)
+        assert row is not None
+        await t.keep_place(PlaceRow(gid, a, "dm", 77, 88, row.version))
+        await t.keep_place(PlaceRow(gid, b, "dm", 78, None, 0, CLOSED))  # DMs closed: nothing there
+        assert await t.places_of_abandoned(gid) == [], "a running game's turns stay open"
+        await store.abandon(gid, row.version)
+        [(place, sentence)] = await t.places_of_abandoned(gid)
+        assert (place.user_id, place.message_id) == (a, 88)
+        assert sentence.startswith(f"Game #{gid} (Dungeon Lair) was abandoned") and "{board}" in sentence
+        await t.place_closed(place, over=True)
+        assert await t.places_of_abandoned(gid) == [], "closed once"
+    finally:
+        await store.close()
+
+
 async def test_a_player_back_after_a_while_sees_in_words_and_picture_what_changed(tmp_path: Path) -> None:
     """A turn in the place opens with what happened since the seat's last move; the
     picture of the boards comes when the player was away (not after minutes)."""
