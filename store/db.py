@@ -965,7 +965,8 @@ class Store:
         )
         if n != 1:
             raise Conflict()
-        yield from self._claim(game_id)
+        if cols.get("status", status_in[-1]) == "active":  # a running game moved on: a board comes
+            yield from self._claim(game_id)
 
     def _claim(self, game_id: int) -> Body[None]:
         """Inside a transaction that moved a game on: this process claims the board it

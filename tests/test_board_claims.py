@@ -99,3 +99,25 @@ async def test_each_saved_move_renews_the_claim_in_its_own_transaction(
     finally:
         t.close()
         await store.close()
+
+
+async def test_the_start_claims_its_opening_board_and_a_lobby_claims_none(db_target: str) -> None:
+    """The opening board is claimed too: the process that started the game posts it
+    (before, the other process's poster of owed boards posted it at the same moment and
+    both put the first turn into the player's place: notified twice). A lobby's changes
+    and an abandoned game post no board and claim none."""
+    store = await Store(db_target).open()
+    t = Tables(store, thinker=thinking.Thinker(0, run=two))
+    claims = "SELECT game_id FROM board_claims"
+    try:
+        lobby = await t.create(ALICE, "alice", "test-race", seed=4)
+        await t.join(lobby.game_id, BOB, "bob")
+        assert await store._fetch(claims) == [], "a lobby posts no board"
+        await t.start(lobby.game_id, ALICE)
+        assert [tuple(r) for r in await store._fetch(claims)] == [(lobby.game_id,)]
+        other = await t.create(BOB, "bob", "test-race", seed=5)
+        await t.abandon(other.game_id, BOB, False)
+        assert [tuple(r) for r in await store._fetch(claims)] == [(lobby.game_id,)]
+    finally:
+        t.close()
+        await store.close()
