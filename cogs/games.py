@@ -23,6 +23,7 @@ from cogs.common import (
     tables_of,
     thread_of,
 )
+from cogs.computers import computers_after
 from cogs.guide import send_guide
 from cogs.hand import show_hand
 from cogs.lobbies import open_thread
@@ -181,10 +182,15 @@ class Games(commands.Cog):
             perms = getattr(interaction.user, "guild_permissions", None)
             await interaction.response.defer(ephemeral=True, thinking=True)
             update = await tables_of(interaction).take_over(
-                gid, interaction.user.id, player.id if player else None, bool(perms and perms.manage_guild)
+                gid,
+                interaction.user.id,
+                player.id if player else None,
+                bool(perms and perms.manage_guild),
+                think=False,
             )
             await post_board(interaction.client, update)
             await interaction.followup.send("The AI has the seat now.", ephemeral=True)
+            computers_after(interaction, update)  # they think after the answer, as after a move
 
         await guarded(interaction, None, run())
 

@@ -22,6 +22,29 @@ def _mid_game(seed: int, moves: int = 80) -> dict:
     return state
 
 
+def test_the_rollout_offers_no_tile_stored_this_build_phase() -> None:
+    """The search's rollout starts from any state the tree reached, also one where a tile
+    that fits was stored this Build Phase: "placed into your dungeon on any of your later
+    Build Phases" (revision 4). It offered that tile again (the searching player's move
+    then failed and the easy player moved instead)."""
+    from tests.playout import random_game
+
+    checked = 0
+    for seed in range(12):
+        for state in random_game(GAME, seed):
+            if state["phase"] != "build" or not state.get("stored_now"):
+                continue
+            # Late in the game (two hourglasses out) the rollout lays stored tiles too.
+            late = copy.deepcopy(state)
+            late["hourglasses"] = max(2, late["hourglasses"])
+            for seat in GAME.to_act(state):
+                for s in (state, late):
+                    move = AI.rollout(s, seat, random.Random(seed))
+                    assert move in GAME.legal_actions(s, seat), (seed, move, s["stored_now"])
+                    checked += 1
+    assert checked >= 20, checked
+
+
 def test_the_rollout_plays_only_legal_moves_to_the_end() -> None:
     for players in (2, 3, 4):
         state = GAME.new(players, None, seed=players)
