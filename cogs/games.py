@@ -188,7 +188,12 @@ class Games(commands.Cog):
                 bool(perms and perms.manage_guild),
                 think=False,
             )
-            await post_board(interaction.client, update)
+            if update.thinking:  # the board comes after the computers' moves (issue 39)
+                thread = await thread_of(interaction.client, update.thread_id)
+                if thread is not None:
+                    await thread.send(update.text, allowed_mentions=NOBODY)
+            else:
+                await post_board(interaction.client, update)
             await interaction.followup.send("The AI has the seat now.", ephemeral=True)
             computers_after(interaction, update)  # they think after the answer, as after a move
 

@@ -242,11 +242,11 @@ class LobbyMixin(TablesBase):
                 raise TableError("The game changed at the same moment; please try again.") from None
             name = row.seats[seat].name
         events = await self._run_ai(game_id, think)
-        update = await self.board(
-            game_id, events=events, intro=f"{name} left; the AI plays their seat from now on."
-        )
+        intro = f"{name} left; the AI plays their seat from now on."
+        update = await self.board(game_id, events=events, intro=intro)
         if not think and await self._thinker_to_move(game_id):  # type: ignore[attr-defined]
-            update.thinking = True
+            # The board comes after the computers' moves; the thread is told this now.
+            update.thinking, update.post, update.text = True, False, intro
         return update
 
     async def open_games(self, guild_id: int | None) -> list[dict[str, Any]]:
