@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from . import timekeeping
-from .timekeeping import Steps, no_collection
+from .timekeeping import Steps
 
 if TYPE_CHECKING:  # pragma: no cover
     from .core import Action, Game, Seat, State
@@ -158,21 +158,8 @@ def search(
     ``params``: the game's ``search_params()`` when the caller already has them."""
     if len(legal) == 1:
         return legal[0]
-    with no_collection():
-        return _search(game, view, legal, rnd, seconds, iterations, report, params or game.search_params())
-
-
-def _search(
-    game: Game,
-    view: dict[str, Any],
-    legal: list[Action],
-    rnd: random.Random,
-    seconds: float | None,
-    iterations: int | None,
-    report: Report | None,
-    params: Params,
-) -> Action:
     me: Seat = view["viewer"]
+    params = params or game.search_params()
     start = timekeeping.clock()
     deadline = start + seconds if seconds else None
     budget = iterations if iterations else (10**9 if deadline else 200)

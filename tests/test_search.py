@@ -4,7 +4,6 @@ The first player wins by leaving totals 2, 6 and 10; a searcher finds those move
 
 from __future__ import annotations
 
-import gc
 import random
 import time
 from typing import Any
@@ -175,34 +174,6 @@ def test_a_search_ends_before_its_time_budget_not_a_playout_after(
     # Steps stop only once ROOM mean steps no longer fit: the budget is still nearly spent.
     assert report.seconds > budget - (timekeeping.ROOM + 1) * unit
     assert report.iterations == round(report.seconds / step)
-
-
-def test_the_collector_is_held_off_while_a_search_runs() -> None:
-    # A full collection took 15-40 ms after some Dungeon Lair searches: landing in a search's
-    # last step, it passed the deadline (engine/timekeeping.py).
-    seen: list[bool] = []
-
-    class Watched(Nim):
-        def sample(self, view: dict[str, Any], rnd: random.Random) -> State:
-            seen.append(gc.isenabled())
-            if len(seen) == 5 and view["total"] == 1:
-                raise RuntimeError("a game failing inside its search")
-            return super().sample(view, rnd)
-
-    view = {"total": 0, "turn": 0, "winner": None, "viewer": 0}
-    assert gc.isenabled()
-    search.search(Watched(), view, [1, 2, 3], random.Random(1), iterations=20)
-    assert len(seen) == 20 and not any(seen) and gc.isenabled(), "off in the search, on after it"
-    seen.clear()
-    with pytest.raises(RuntimeError):
-        search.search(Watched(), {**view, "total": 1}, [1, 2, 3], random.Random(1), iterations=20)
-    assert gc.isenabled(), "on again after a search that failed"
-    gc.disable()
-    try:
-        search.search(Watched(), view, [1, 2, 3], random.Random(1), iterations=20)
-        assert not gc.isenabled(), "left off when the caller had it off"
-    finally:
-        gc.enable()
 
 
 def test_levels_say_what_they_are_in_words() -> None:
