@@ -464,7 +464,11 @@ def rollout(state: dict[str, Any], seat: int, rnd: random.Random) -> Any:
             placed = _quick_best(grid, s, hand, mimics, boss, rnd)
             if placed is not None:
                 return placed[1]
-        return {"a": "box", "tile": t}
+        if game._forced_discard(state, seat):
+            return {"a": "box", "tile": t}
+        # Another new tile fits, or the dungeon must be mended first: the quick pass
+        # above does not know; the heuristic player's full choice does.
+        return choose(game.view(state, seat), game.legal_actions(state, seat), rnd)
     usable = game._old_storage(state, seat)
     if usable and _late_state(state):
         for s in usable:
