@@ -8,8 +8,10 @@ real pool of worker processes (``LAIRKEEPER_AI_WORKERS``, default 2), as the bot
 it. Figures:
 
 - the hint's wall time, click to answer (load, the search in the pool, the count);
-  beside it the search alone (the pool's round trip) and how often the search stopped
-  at the normal player's iteration budget rather than at its time budget;
+  beside it the search alone (the pool's round trip), the search in the worker (timed
+  there: what the search itself spent, without the pool and the busy event loop), and
+  how often the search stopped at the normal player's time budget rather than at its
+  iteration budget (its playouts fewer than the budget allows);
 - other clicks on the same game while that search runs: "Your move" of another seat
   (its panel, or the sentence that it is not their turn) and of the seat that asked,
   clicked at once as the job reaches the pool and again every ``PAUSE`` until the hint
@@ -26,6 +28,7 @@ time budget a decision, and the game's iteration budget (``level_budget``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import tempfile
 import time
@@ -48,23 +51,31 @@ WHO = ("other", "own")
 PAUSE = 0.02
 
 
+def _timed(run: Callable[[thinking.Job], Any], job: thinking.Job) -> tuple[Any, float]:
+    """``run(job)`` in a worker, with the seconds it took there."""
+    t = time.perf_counter()
+    answer = run(job)
+    return answer, time.perf_counter() - t
+
+
 class _Watched(thinking.Thinker):
     """The real pool, telling the bench when a hint's job has reached it, how long
-    the pool took and what the search returned (its playouts)."""
+    the pool took, how long the search took in the worker, and what the search
+    returned (its playouts)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.started: asyncio.Event | None = None
         self.started_at = 0.0
-        self.last: tuple[float, Any] | None = None
+        self.last: tuple[float, Any, float] | None = None
 
     async def consult(self, run: Callable[[thinking.Job], Any], job: thinking.Job) -> Any:
         if self.started is not None:
             self.started_at = time.perf_counter()
             self.started.set()
         t = time.perf_counter()
-        answer = await super().consult(run, job)
-        self.last = (time.perf_counter() - t, answer)
+        answer, worker = await super().consult(functools.partial(_timed, run), job)
+        self.last = (time.perf_counter() - t, answer, worker)
         return answer
 
 
@@ -133,13 +144,15 @@ def _figures(values: list[float]) -> dict[str, float | None]:
 async def _one_game(key: str, states: list[dict[str, Any]], tmp: Path, log: Log) -> dict[str, Any]:
     game = core.get(key)
     level = search.level(hints.HINT_LEVEL)
-    budget = search.level_budget(search.level_params(game, level.key), level.key)
+    params = search.level_params(game, level.key)
+    budget = search.level_budget(params, level.key)
     store = await Store(str(tmp / f"{key}.db")).open()
     thinker = _Watched()
     t = Tables(store, thinker=thinker)
     hint_s: list[float] = []
     search_s: list[float] = []
-    unsearched = failed = 0
+    worker_s: list[float] = []  # the searches that searched, as the worker timed them
+    unsearched = failed = timed_out = 0
     clicks: dict[str, dict[str, list[float]]] = {who: {"alone": [], "during": [], "extra": []} for who in WHO}
     shown = dict.fromkeys(WHO, 0)
     after = dict.fromkeys(WHO, 0)  # clicked as a search started, answered after the hint
@@ -175,8 +188,15 @@ async def _one_game(key: str, states: list[dict[str, Any]], tmp: Path, log: Log)
             assert thinker.last is not None
             search_s.append(thinker.last[0])
             # No search when the seat has one move, or the game leaves one worth weighing.
-            searched = bool(thinker.last[1][1])
+            ranked = thinker.last[1][1]
+            searched = bool(ranked)
             unsearched += not searched
+            if searched:
+                worker_s.append(thinker.last[2])
+                # Stopped by the time budget: room was left for another step (an iteration,
+                # or a round of paired playouts: one for each move).
+                step = len(ranked) if params.method == "playouts" else 1
+                timed_out += sum(p for _, p, _ in ranked) + step <= budget
             for i, pair in enumerate(during):
                 for who, (seconds, answered, end), (before, _, _) in zip(WHO, pair, alone, strict=True):
                     clicks[who]["during"].append(seconds)
@@ -199,8 +219,12 @@ async def _one_game(key: str, states: list[dict[str, Any]], tmp: Path, log: Log)
         "budget_iterations": budget,
         "hint": _figures(hint_s),
         "search": _figures(search_s),
+        "search_in_worker": _figures(worker_s),
         "within_budget": round(sum(1 for s in hint_s if s <= level.seconds) / n, 3),
-        "search_ended_before_time_budget": round(sum(1 for s in search_s if s < level.seconds) / n, 3),
+        # Of the hints that searched: stopped by the time budget, and their searches' time
+        # past it in the worker at most.
+        "stopped_by_time_budget": round(timed_out / max(1, n - unsearched), 3),
+        "worker_over_budget_max_s": round(max([0.0, *(s - level.seconds for s in worker_s)]), 4),
         # What the hint adds to its search: the game loaded, the job built, the pool's
         # round trip, the hint counted, the answer written.
         "overhead_p50_s": round(median([h - s for h, s in zip(hint_s, search_s, strict=True)]), 4),
@@ -220,7 +244,8 @@ async def _one_game(key: str, states: list[dict[str, Any]], tmp: Path, log: Log)
     log(
         f"  hints {key} ({game.min_players} players, {n} hints, {unsearched} with one move to weigh): p50 {h['p50_s']} s, "
         f"p99 {h['p99_s']} s, max {h['max_s']} s (normal: {level.seconds} s or {budget} playouts; within "
-        f"{level.seconds} s: {out['within_budget']:.0%}); Your move during a hint: another seat's p50 "
+        f"{level.seconds} s: {out['within_budget']:.0%}; searches stopped by the {level.seconds} s: "
+        f"{out['stopped_by_time_budget']:.0%}, in the worker at most {out['search_in_worker']['max_s']} s); Your move during a hint: another seat's p50 "
         f"{o['during']['p50_s']} s, p99 {o['during']['p99_s']} s (alone p50 {o['alone']['p50_s']} s), the "
         f"asker's p50 {w['during']['p50_s']} s, p99 {w['during']['p99_s']} s (alone p50 {w['alone']['p50_s']} s); "
         f"clicked as the search started and answered after the hint: "

@@ -278,16 +278,16 @@ def hints_markdown(r: dict[str, Any]) -> list[str]:
         "The normal strength's budget: its seconds a decision, or the game's playouts, whichever ends first.",
         "",
         "| game | players | hints (no search) | budget s (playouts) | hint p50 s | p99 s | max s | "
-        "within the seconds | search ended before them | hint minus its search p50 s | another seat's click alone p50 s | during p50 s | p99 s | the asker's click "
+        "within the seconds | searches stopped by the seconds | search in the worker max s | hint minus its search p50 s | another seat's click alone p50 s | during p50 s | p99 s | the asker's click "
         "alone p50 s | during p50 s | p99 s | clicked as a search started, answered after the hint |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for k, v in r["hints"].items():
         o, w = v["other_click"], v["own_click"]
         lines.append(
             f"| {k} | {v['players']} | {v['hints']} ({v['no_search']}) | {v['budget_s']} ({v['budget_iterations']}) | "
             f"{v['hint']['p50_s']} | {v['hint']['p99_s']} | {v['hint']['max_s']} | {v['within_budget']:.0%} | "
-            f"{v['search_ended_before_time_budget']:.0%} | {v['overhead_p50_s']} | {o['alone']['p50_s']} | {o['during']['p50_s']} | {o['during']['p99_s']} | {w['alone']['p50_s']} | "
+            f"{v['stopped_by_time_budget']:.0%} | {v['search_in_worker']['max_s']} | {v['overhead_p50_s']} | {o['alone']['p50_s']} | {o['during']['p50_s']} | {o['during']['p99_s']} | {w['alone']['p50_s']} | "
             f"{w['during']['p50_s']} | {w['during']['p99_s']} | "
             f"{o['first_answered_after_the_hint'] + w['first_answered_after_the_hint']} of "
             f"{2 * (v['hints'] - v['no_search'])} |"

@@ -23,11 +23,13 @@ from cogs.common import (
     tables_of,
     thread_of,
 )
+from cogs.computers import computers_after
 from cogs.guide import send_guide
 from cogs.hand import show_hand
 from cogs.lobbies import open_thread
 from cogs.lobby_view import lobby_view
 from cogs.moves import play
+from cogs.place import close_abandoned
 from cogs.posting import post_board
 from tables import NOT_TAKEN, TableError, parse_options
 
@@ -155,6 +157,7 @@ class Games(commands.Cog):
                 gid, interaction.user.id, bool(perms and perms.manage_guild)
             )
             await interaction.response.send_message(text)
+            await close_abandoned(interaction.client, gid, interaction.channel_id)
 
         await guarded(interaction, None, run())
 
@@ -179,10 +182,20 @@ class Games(commands.Cog):
             perms = getattr(interaction.user, "guild_permissions", None)
             await interaction.response.defer(ephemeral=True, thinking=True)
             update = await tables_of(interaction).take_over(
-                gid, interaction.user.id, player.id if player else None, bool(perms and perms.manage_guild)
+                gid,
+                interaction.user.id,
+                player.id if player else None,
+                bool(perms and perms.manage_guild),
+                think=False,
             )
-            await post_board(interaction.client, update)
+            if update.thinking:  # the board comes after the computers' moves (issue 39)
+                thread = await thread_of(interaction.client, update.thread_id)
+                if thread is not None:
+                    await thread.send(update.text, allowed_mentions=NOBODY)
+            else:
+                await post_board(interaction.client, update)
             await interaction.followup.send("The AI has the seat now.", ephemeral=True)
+            computers_after(interaction, update)  # they think after the answer, as after a move
 
         await guarded(interaction, None, run())
 

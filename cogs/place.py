@@ -260,15 +260,38 @@ async def close_places(
         else "the game's thread"
     )
     for place, sentence in await t.places_to_close(update):
-        assert place.channel_id is not None and place.message_id is not None
-        channel = client.get_partial_messageable(place.channel_id)
-        try:
-            await channel.get_partial_message(place.message_id).edit(
-                content=sentence.format(board=link), view=None, attachments=[], allowed_mentions=NOBODY
-            )
-        except discord.HTTPException as exc:  # deleted by the player, or the place is gone
-            log.info("game %s: a place's last turn message was not closed (%s)", update.game_id, exc.status)
-        await t.place_closed(place, update.over)
+        await _close(client, t, update.game_id, place, sentence.format(board=link), update.over)
+
+
+async def close_abandoned(client: discord.Client, game_id: int, thread_id: int | None) -> None:
+    """The game was abandoned (/game abandon, or a missed deadline under that policy):
+    the turn messages in its places lose their buttons and say so, edited in place, and
+    the players' lists of games waiting on them are brought up to date. Never raises:
+    the game is abandoned already; a click on a message left open is refused as always."""
+    t = _tables(client)
+    link = f"<#{thread_id}>" if thread_id else "the game's thread"
+    try:
+        for place, sentence in await t.places_of_abandoned(game_id):
+            await _close(client, t, game_id, place, sentence.format(board=link), over=True)
+            if place.kind == "dm":
+                await refresh_waiting(client, t, place.user_id)
+    except Exception:
+        log.exception("game %s: the private places of an abandoned game were not closed", game_id)
+
+
+async def _close(
+    client: discord.Client, t: Tables, game_id: int, place: PlaceRow, text: str, over: bool
+) -> None:
+    """``place``'s turn message says ``text`` instead of offering choices (edited in place)."""
+    assert place.channel_id is not None and place.message_id is not None
+    channel = client.get_partial_messageable(place.channel_id)
+    try:
+        await channel.get_partial_message(place.message_id).edit(
+            content=text, view=None, attachments=[], allowed_mentions=NOBODY
+        )
+    except discord.HTTPException as exc:  # deleted by the player, or the place is gone
+        log.info("game %s: a place's last turn message was not closed (%s)", game_id, exc.status)
+    await t.place_closed(place, over)
 
 
 async def refresh_waiting(client: discord.Client, t: Tables, uid: int) -> None:
@@ -352,4 +375,4 @@ async def refused_click(interaction: discord.Interaction, game_id: int | None, s
     return True
 
 
-__all__ = ["Plan", "deliver", "plan", "refused_click", "send_dm", "take_back"]
+__all__ = ["Plan", "close_abandoned", "deliver", "plan", "refused_click", "send_dm", "take_back"]

@@ -25,7 +25,7 @@ from cogs.common import (
     thread_of,
 )
 from cogs.moves import take_back
-from cogs.place import send_dm
+from cogs.place import close_abandoned, send_dm
 from cogs.posting import post_board, post_owed
 from cogs.stopping import stopper
 from tables import AI_LEVELS, DatabaseTimeout, Notice, TableError, Tables
@@ -157,6 +157,8 @@ class SlowPlay(commands.Cog):
                     await channel.send(
                         f"{mentions} {notice.text}".strip()[:2000], allowed_mentions=only(list(notice.ping))
                     )
+            if notice.update is None and notice.kind == "deadline":  # the policy may abandon it
+                await close_abandoned(self.bot, notice.game_id, notice.thread_id)
             if notice.update is None:
                 for uid in notice.dm:
                     link = f" <#{notice.thread_id}>" if notice.thread_id else ""

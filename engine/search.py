@@ -16,7 +16,8 @@ states it plays on are samples dealt from the view.
 
 Strengths (``LEVELS``): easy is the game's heuristic player; normal and hard search
 until the game's iteration budget (``SEARCH["iterations"]``, four times it for hard)
-or the level's time budget (0.5 s and 2 s a decision) ends, whichever comes first.
+or the level's time budget (0.5 s and 2 s a decision) ends, whichever comes first;
+a search ends within its time budget, not a step after it (engine/timekeeping.py).
 Measured matches (``python -m bench.ai``) fix the iteration budget and no time
 budget, so a seed replays the same match on any machine.
 """
@@ -26,9 +27,11 @@ from __future__ import annotations
 import json
 import math
 import random
-import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
+
+from . import timekeeping
+from .timekeeping import Steps
 
 if TYPE_CHECKING:  # pragma: no cover
     from .core import Action, Game, Seat, State
@@ -157,7 +160,7 @@ def search(
         return legal[0]
     me: Seat = view["viewer"]
     params = params or game.search_params()
-    start = time.perf_counter()
+    start = timekeeping.clock()
     deadline = start + seconds if seconds else None
     budget = iterations if iterations else (10**9 if deadline else 200)
     searched = game.search_moves(view, legal, rnd, wide=params.wide, settle=params.settle, deadline=deadline)
@@ -167,13 +170,12 @@ def search(
     if params.method == "playouts":
         return playouts(game, view, list(legal_keys.values()), rnd, params, budget, deadline, start, report)
     root = Node()
-    done = 0
-    while done < budget:
-        if deadline is not None and done and time.perf_counter() >= deadline:
-            break
+    steps = Steps(deadline)
+    while steps.done < budget and steps.another():
         state = game.sample(view, rnd)
         _iterate(game, state, me, root, legal_keys, params, rnd)
-        done += 1
+        steps.took()
+    done = steps.done
     best_key = max(
         (k for k in root.children if k in legal_keys),
         key=lambda k: (root.children[k].visits, root.children[k].wins),
@@ -181,7 +183,7 @@ def search(
     )
     if report is not None:
         report.iterations = done
-        report.seconds = time.perf_counter() - start
+        report.seconds = timekeeping.clock() - start
         report.visits = root.children[best_key].visits if best_key else 0
         ranked = sorted(
             (k for k in root.children if k in legal_keys),
@@ -283,25 +285,24 @@ def playouts(
     decision, or to the start of its next turn: ``params.horizon``) and scored; the first move
     (a game lists its heuristic's choice first) is kept unless another gains enough
     (:func:`_best_paired`). ``budget`` counts playouts; a round is never cut short, so every
-    move has as many samples."""
+    move has as many samples: the deadline is kept by rounds (:class:`Steps`)."""
     me: Seat = view["viewer"]
     values: list[list[float]] = [[] for _ in moves]
-    done = rounds = 0
-    while done + len(moves) <= max(budget, len(moves)):
-        if deadline is not None and rounds and time.perf_counter() >= deadline:
-            break
+    done = 0
+    rounds = Steps(deadline)
+    while done + len(moves) <= max(budget, len(moves)) and rounds.another():
         seed = rnd.getrandbits(64)
         for i, move in enumerate(moves):
             state = game.sample(view, random.Random(seed))
             game.play(state, me, move)
             values[i].append(_play_out(game, state, me, params, random.Random(seed + 1)))
         done += len(moves)
-        rounds += 1
+        rounds.took()
     best = _best_paired(values, params.confidence)
     if report is not None:
         report.iterations = done
-        report.seconds = time.perf_counter() - start
-        report.visits = rounds
+        report.seconds = timekeeping.clock() - start
+        report.visits = rounds.done
         others = sorted((i for i in range(len(moves)) if i != best), key=lambda i: -sum(values[i]))
         report.moves = [(moves[i], len(values[i]), sum(values[i])) for i in (best, *others)]
     return moves[best]

@@ -234,6 +234,17 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX places_by_user ON places(user_id);
     """,
+    # 12: a process making a move claims the board it will post (issue 37): until the
+    #    claim lapses, the poster of owed boards of other processes leaves that game
+    #    alone, so one process posts a turn's board and delivers its turns.
+    """
+    CREATE TABLE board_claims (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        owner TEXT NOT NULL,
+        until REAL NOT NULL,
+        PRIMARY KEY (game_id, owner)
+    );
+    """,
 ]
 
 # PostgreSQL spelling of the same history: Discord ids and seeds are BIGINT,
@@ -389,11 +400,28 @@ PG_MIGRATIONS: list[str] = [
     );
     CREATE INDEX places_by_user ON places(user_id);
     """,
+    # 12
+    """
+    CREATE TABLE board_claims (
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        owner TEXT NOT NULL,
+        until DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, owner)
+    );
+    """,
 ]
+
+# How long (seconds) a process's claim of a game's next board holds (board_claims),
+# taken in each transaction that moves a game on: longer than the computer players'
+# thinking after a move and the board's posting take. The poster of owed boards of
+# other processes leaves the game alone meanwhile (it would post the turn's board
+# without knowing who clicked: the mover notified again, or a turn delivered twice);
+# a process that stops leaves the board to the others after that.
+BOARD_CLAIM = 120.0
 
 # The tables every schema version has (foreign/damaged checks, `bot.py migrate`).
 TABLES: tuple[str, ...] = ("games", "seats", "actions", "guild_settings", "notify", "vacations", "timers")
-TABLES += ("drafts", "watchers", "meta", "rematches", "rating_cache", "places")
+TABLES += ("drafts", "watchers", "meta", "rematches", "rating_cache", "places", "board_claims")
 
 
 def encode_state(state: dict[str, Any]) -> str:
@@ -518,6 +546,10 @@ class Store:
         self._shard_sql = ""
         # (this process's shard ids, the shard count) when it runs only some shards.
         self._shards: tuple[list[int], int] | None = None
+        # This process, as the owner of the boards it claims (board_claims): the same
+        # after a restart (its shards), so a board it claimed before a crash is its
+        # own to post at once, not after the claim lapses.
+        self.owner = "bot"
         if shards is not None:
             self.set_shards(*shards)
 
@@ -527,6 +559,7 @@ class Store:
         ids = sorted({int(i) for i in shard_ids})
         if not ids or any(not 0 <= i < shard_count for i in ids):
             raise ValueError(f"shards {ids} are not within 0..{shard_count - 1}")
+        self.owner = "shards " + ",".join(map(str, ids))
         self._shards = None
         if len(ids) == shard_count:
             self._shard_sql = ""
@@ -932,6 +965,19 @@ class Store:
         )
         if n != 1:
             raise Conflict()
+        if cols.get("status", status_in[-1]) == "active":  # a running game moved on: a board comes
+            yield from self._claim(game_id)
+
+    def _claim(self, game_id: int) -> Body[None]:
+        """Inside a transaction that moved a game on: this process claims the board it
+        will post (``BOARD_CLAIM``)."""
+        yield execute(
+            "INSERT INTO board_claims (game_id, owner, until) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id, owner) DO UPDATE SET until=excluded.until",
+            game_id,
+            self.owner,
+            time.time() + BOARD_CLAIM,
+        )
 
     def _armed(self, arm: Sequence[Any]) -> Body[None]:
         """Inside a transaction that armed timers: tell the other processes."""
@@ -986,7 +1032,8 @@ class Store:
         up to date so. In the same transaction: arm timers (seat,
         kind, due), drop the timers of ``disarm`` seats, and consume ``fired_timer``
         (so a deadline fires once). ``key``: the idempotency key of the interaction
-        that made the first move, kept on its log row (:meth:`move_by_key`)."""
+        that made the first move, kept on its log row (:meth:`move_by_key`).
+        The process saving the move claims the board it will post (``_claim``)."""
         now = self.clock()
         state_json = state if isinstance(state, str) else encode_state(state)
         result_json = json.dumps(result) if result is not None else None
@@ -1061,6 +1108,7 @@ class Store:
         )
         if n != 1:
             raise Conflict()
+        yield from self._claim(game_id)
         if fired_timer is not None:
             if (yield execute("DELETE FROM timers WHERE id=?", fired_timer)) != 1:
                 raise Conflict()
@@ -1506,13 +1554,27 @@ class Store:
         value = await self.get_meta(f"posted_moves:{game_id}")
         return int(value) if value is not None and value.isdecimal() else None
 
-    async def owed(self) -> list[int]:
-        """Running or finished games whose newest board has not reached their thread."""
-        rows = await self._fetch(
-            "SELECT id FROM games WHERE status IN ('active', 'over') AND thread_id IS NOT NULL "
-            "AND posted_version < version ORDER BY id"
+    async def owed(self, now: float | None = None) -> list[int]:
+        """Running or finished games whose newest board has not reached their thread;
+        with ``now``, not those whose board another process claimed until after it
+        (it moved the game on and is posting the board itself)."""
+        sql = (
+            "SELECT id FROM games g WHERE status IN ('active', 'over') AND thread_id IS NOT NULL "
+            "AND posted_version < version"
         )
-        return [r[0] for r in rows]
+        if now is None:
+            return [r[0] for r in await self._fetch(sql + " ORDER BY id")]
+        sql += (
+            " AND NOT EXISTS (SELECT 1 FROM board_claims c WHERE c.game_id = g.id "
+            "AND c.owner <> ? AND c.until > ?) ORDER BY id"
+        )
+        return [r[0] for r in await self._fetch(sql, self.owner, now)]
+
+    async def release_board(self, game_id: int) -> None:
+        """This process posted the board it claimed."""
+        await self.backend.write(
+            "DELETE FROM board_claims WHERE game_id=? AND owner=?", (game_id, self.owner)
+        )
 
     async def mark_all_posted(self) -> int:
         """Once, on the first start that tracks boards: every board so far counts as posted

@@ -17,7 +17,7 @@ from store.db import TABLES, GameRow, Store, StoreError
 
 # Parents before children (seats, actions, timers, drafts, watchers, rematches refer to games).
 ORDER = ("games", "seats", "actions", "timers", "drafts", "watchers", "rematches", "guild_settings")
-ORDER += ("notify", "vacations", "meta", "rating_cache", "places")
+ORDER += ("notify", "vacations", "meta", "rating_cache", "places", "board_claims")
 IDENTITY = ("games", "actions", "timers")
 
 Check = Callable[[GameRow, list[tuple[int, int, str]]], Awaitable[str | None]]

@@ -46,7 +46,7 @@ def step_jobs(row: GameRow, before: GameRow | None, view: dict[str, Any]) -> lis
     rend = render.get(row.game_key)
     if rend.steps is None or before is None or before.state is None:
         return []
-    view_before = core.get(row.game_key).view(before.state, None)
+    view_before = mend_all(core.get(row.game_key).view(before.state, None))  # as the board before showed it
     try:
         jobs = rend.steps(view_before, view, image_names(row))[:MAX_STEP_IMAGES]
     except Exception:

@@ -210,11 +210,19 @@ class LobbyMixin(TablesBase):
         return f"Game #{game_id} was abandoned."
 
     async def take_over(
-        self, game_id: int, user_id: int, seat_user: int | None = None, is_admin: bool = False
+        self,
+        game_id: int,
+        user_id: int,
+        seat_user: int | None = None,
+        is_admin: bool = False,
+        think: bool = True,
     ) -> Update:
         """A running game's seat goes to the AI: the player leaves (``seat_user`` is
         None or themselves), or the host / a Manage Server member hands over
-        another player's seat. The AI then moves whenever that seat must act."""
+        another player's seat. The AI then moves whenever that seat must act.
+        ``think`` False: computer players that think in the pool do not move here (the
+        last person to leave would wait for the whole rest of the game); the Update
+        says ``thinking`` and the caller lets them move after answering."""
         target = user_id if seat_user is None else seat_user
         async with self._lock(game_id):
             row = await self._load(game_id)
@@ -233,10 +241,13 @@ class LobbyMixin(TablesBase):
             except Conflict:
                 raise TableError("The game changed at the same moment; please try again.") from None
             name = row.seats[seat].name
-        events = await self._run_ai(game_id)
-        return await self.board(
-            game_id, events=events, intro=f"{name} left; the AI plays their seat from now on."
-        )
+        events = await self._run_ai(game_id, think)
+        intro = f"{name} left; the AI plays their seat from now on."
+        update = await self.board(game_id, events=events, intro=intro)
+        if not think and await self._thinker_to_move(game_id):  # type: ignore[attr-defined]
+            # The board comes after the computers' moves; the thread is told this now.
+            update.thinking, update.post, update.text = True, False, intro
+        return update
 
     async def open_games(self, guild_id: int | None) -> list[dict[str, Any]]:
         """Games open or running in a server, oldest first (for ``/game list``)."""

@@ -65,6 +65,9 @@ STALE_CLICK = "That turn has passed; here is your turn as it is now."
 # What the last turn message in a place says once the game has no more turns for it.
 GAME_ENDED_HERE = "Game #{game} ({title}) has ended; the final board: {board}"
 LEFT_HERE = "You left game #{game} ({title}); the AI plays your seat now. The table's board: {board}"
+ABANDONED_HERE = (
+    "Game #{game} ({title}) was abandoned; no more turns will come here. The table's thread: {board}"
+)
 
 
 @dataclass
@@ -155,6 +158,21 @@ class PlaceMixin(TablesBase):
             elif place.problem is None and row.seat_of(place.user_id) is None:
                 out.append((place, LEFT_HERE.format(game=row.id, title=title, board="{board}")))
         return out
+
+    async def places_of_abandoned(self, game_id: int) -> list[tuple[PlaceRow, str]]:
+        """The turn messages still offering choices in the places of an abandoned game,
+        each with the sentence it is to show instead (``{board}``: the game's thread);
+        none while the game is not abandoned."""
+        row = await self._load(game_id)
+        if row.status != "abandoned":
+            return []
+        title = core.get(row.game_key).title
+        sentence = ABANDONED_HERE.format(game=row.id, title=title, board="{board}")
+        return [
+            (place, sentence)
+            for place in await self.store.places(game_id)
+            if place.message_id is not None and place.problem in (None, LEFT)
+        ]
 
     async def place_closed(self, place: PlaceRow, over: bool) -> None:
         """``place``'s turn message was closed: at the game's end it is done with;

@@ -6,6 +6,7 @@ resume and one deadline extension, lobby expiry, "tell me when I'm next", and
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from engine import core
@@ -102,7 +103,8 @@ class UpkeepMixin(TablesBase):
     async def owed(self) -> list[int]:
         """Games whose newest board has not reached their thread (but not a game whose
         move is under way here: that move posts its turn's board)."""
-        return [g for g in await self.store.owed() if g not in self._busy]
+        owed = await self.store.owed(time.time())
+        return [g for g in owed if g not in self._busy]
 
     async def owed_board(self, game_id: int) -> Update | None:
         """The board a thread is owed, its text summarising every move since the last
@@ -138,6 +140,11 @@ class UpkeepMixin(TablesBase):
         marked = await self.store.mark_posted(update.game_id, version, update.moves)
         if marked:
             self._posted(update.game_id, update.moves)
+        if update.game_id not in self._busy:  # this process's board claim is honoured
+            try:
+                await self.store.release_board(update.game_id)
+            except Exception:  # it lapses by itself
+                log.warning("game %s: the board claim was not released", update.game_id, exc_info=True)
         return marked
 
     async def posted_version(self, game_id: int) -> int:

@@ -4,6 +4,9 @@ labels <= 80 and option labels <= 100 characters)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 import pytest
 
 from cogs.components import DYNAMIC_ITEMS
@@ -125,3 +128,39 @@ def test_the_lobby_offers_each_strength_in_one_menu_that_says_what_it_does() -> 
     assert [c["label"] for c in items if c["type"] == 2] == ["Join", "Leave", "Start", "Turn hints off"]
     started = Lobby(BIG, 2, "test-race", "Race", 1, [], 2, 4, {}, "active")
     assert lobby_view(started).to_components() == []
+
+
+@pytest.mark.parametrize(
+    "values,index", [(["7"], 7), (["0"], 0), ([], -1), (["seven"], -1), (["1234567"], -1)]
+)
+async def test_a_pick_in_the_select_picks_that_option(
+    values: list[str], index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The select's click (cogs/panel.py StepSelect) picks the option chosen, by its index in
+    the step, acknowledged by updating the private message; a value that is not a small
+    number is no option (-1: the tables refuse it)."""
+    import cogs.moves
+    import cogs.panel
+    from cogs.panel import StepSelect
+
+    clicked: list[tuple[object, ...]] = []
+    acks: list[tuple[int | None, str]] = []
+
+    async def step_click(
+        interaction: object, game_id: int, version: int, depth: int, op: str, n: int
+    ) -> None:
+        clicked.append((interaction, game_id, version, depth, op, n))
+
+    async def guarded(
+        interaction: object, game_id: int | None, coro: Any, ack: str = "private", **_: Any
+    ) -> Any:
+        acks.append((game_id, ack))
+        return await coro
+
+    monkeypatch.setattr(cogs.moves, "step_click", step_click)
+    monkeypatch.setattr(cogs.panel, "guarded", guarded)
+    select = StepSelect(41, 9, 2, [(i, f"Option {i}") for i in range(10)])
+    interaction = SimpleNamespace(data={"component_type": 3, "custom_id": "lk:cs:41:9:2", "values": values})
+    await select.callback(interaction)  # type: ignore[arg-type]
+    assert clicked == [(interaction, 41, 9, 2, "pick", index)]
+    assert acks == [(41, "update")]

@@ -51,3 +51,24 @@ async def test_the_answer_comes_before_a_hard_computer_moves(tables: Tables) -> 
     after = await t.store.log(gid)
     assert len(after) == len(log) + 1 and after[-1][2] == "2", "the computer's move"
     assert "adds 1" in board.text and "adds 2" in board.text, "one board for her move and the computer's"
+
+
+async def test_the_last_person_to_leave_is_answered_before_the_computers_play_on(tables: Tables) -> None:
+    """/game leave by the last person: the AI takes the seat and, with the other computer
+    player, plays the rest of the game; the answer does not wait for all of it (it once
+    waited for a whole game of thinking and timed out)."""
+    t = tables
+    lobby = await t.create(ALICE, "alice", "test-race", seed=4)
+    await t.add_ai(lobby.game_id, ALICE, "hard")
+    opening = await t.start(lobby.game_id, ALICE, think=False)
+    gid = lobby.game_id
+    if opening.thinking:
+        await t.computers_move(gid)
+    t0 = time.monotonic()
+    update = await t.take_over(gid, ALICE, think=False)
+    answered = time.monotonic() - t0
+    assert answered < 0.8, f"the answer waited {answered:.1f} s for the computers"
+    assert update.thinking and not update.post, "one board, after the computers' moves"
+    assert update.text == "alice left; the AI plays their seat from now on."
+    board = await t.computers_move(gid)
+    assert board is not None and board.over, "then the computers play the game to its end"

@@ -249,7 +249,9 @@ def test_a_hint_searches_within_the_normal_players_budget(monkeypatch: pytest.Mo
     seat = min(game.to_act(state))
     move, ranked = hints.think_hint(thinking.job_for(game, state, seat, hints.HINT_LEVEL))
     params = search.level_params(game, "normal")
-    assert seen["seconds"] == search.LEVELS["normal"].seconds == 0.5
+    # The search leaves the rest of the hint room within the 0.5 s (bench: `--only hints`).
+    assert seen["seconds"] == search.LEVELS["normal"].seconds - hints.HINT_RESERVE
+    assert 0.4 <= seen["seconds"] < 0.5
     assert seen["iterations"] == search.level_budget(params, "normal") and seen["params"] == params
     assert move in game.legal_actions(state, seat) and ranked and ranked[0][0] == move
 

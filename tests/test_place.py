@@ -34,29 +34,51 @@ def test_where_turns_come_is_a_server_setting_checked_in_one_sentence() -> None:
         check_settings({"board_ping": "sometimes"})
 
 
-async def test_a_turn_goes_into_a_place_once_and_never_to_the_mover(tmp_path: Path) -> None:
+@pytest.fixture
+async def lair(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A running two-player Dungeon Lair game: (tables, game id, the two users, its row)."""
     store = await Store(str(tmp_path / "p.db")).open()
     t = Tables(store)
     try:
         gid, (a, b) = await new_table(t, "dungeon-lair", seed=3, players=2)
         row = await store.get(gid)
         assert row is not None
-        u = Update(gid, row.version, None, "", ping=[a, b])
-        got = await t.deliveries(u, mover=a)
-        assert [(d.user_id, d.new) for d in got] == [(b, True)]  # the mover sees it in their answer
-        await t.keep_place(PlaceRow(gid, b, "dm", 77, 88, row.version))
-        again = await t.deliveries(u, mover=a)  # posted again (a retry, another process): no new message
-        assert [(d.user_id, d.new, d.shown) for d in again] == [(b, False, True)]
-        # Several choose at once: another's move brings an older place message up to date (an edit).
-        later = Update(gid, row.version + 1, None, "", ping=[], acting=[b])
-        assert [(d.user_id, d.new) for d in await t.deliveries(later, mover=a)] == [(b, False)]
-        # A place that could not be had says why, in one sentence, with "Your move".
-        await t.keep_place(PlaceRow(gid, a, "dm", None, None, 0, CLOSED))
-        assert await t.place_problem(gid, a) == WHY[CLOSED]
-        assert await t.place_problem(gid, b) is None
-        assert await t.dm_channel_of(b) == 77  # a DM channel is opened once a player
+        yield t, gid, (a, b), row
     finally:
         await store.close()
+
+
+async def test_a_turn_goes_into_a_place_once_and_never_to_the_mover(lair) -> None:  # type: ignore[no-untyped-def]
+    t, gid, (a, b), row = lair
+    u = Update(gid, row.version, None, "", ping=[a, b])
+    got = await t.deliveries(u, mover=a)
+    assert [(d.user_id, d.new) for d in got] == [(b, True)]  # the mover sees it in their answer
+    await t.keep_place(PlaceRow(gid, b, "dm", 77, 88, row.version))
+    again = await t.deliveries(u, mover=a)  # posted again (a retry, another process): no new message
+    assert [(d.user_id, d.new, d.shown) for d in again] == [(b, False, True)]
+    # Several choose at once: another's move brings an older place message up to date (an edit).
+    later = Update(gid, row.version + 1, None, "", ping=[], acting=[b])
+    assert [(d.user_id, d.new) for d in await t.deliveries(later, mover=a)] == [(b, False)]
+    # A place that could not be had says why, in one sentence, with "Your move".
+    await t.keep_place(PlaceRow(gid, a, "dm", None, None, 0, CLOSED))
+    assert await t.place_problem(gid, a) == WHY[CLOSED]
+    assert await t.place_problem(gid, b) is None
+    assert await t.dm_channel_of(b) == 77  # a DM channel is opened once a player
+
+
+async def test_an_abandoned_games_places_are_closed_and_only_then(lair) -> None:  # type: ignore[no-untyped-def]
+    """A game abandoned (by its host, or by a missed deadline under that policy) has no
+    more turns: every turn message still offering choices in its places is closed."""
+    t, gid, (a, b), row = lair
+    await t.keep_place(PlaceRow(gid, a, "dm", 77, 88, row.version))
+    await t.keep_place(PlaceRow(gid, b, "dm", 78, None, 0, CLOSED))  # DMs closed: nothing there
+    assert await t.places_of_abandoned(gid) == [], "a running game's turns stay open"
+    await t.store.abandon(gid, row.version)
+    [(place, sentence)] = await t.places_of_abandoned(gid)
+    assert (place.user_id, place.message_id) == (a, 88)
+    assert sentence.startswith(f"Game #{gid} (Dungeon Lair) was abandoned") and "{board}" in sentence
+    await t.place_closed(place, over=True)
+    assert await t.places_of_abandoned(gid) == [], "closed once"
 
 
 async def test_a_player_back_after_a_while_sees_in_words_and_picture_what_changed(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine import core, search
+from engine import core, search, timekeeping
 from engine.core import Event, Result, State
 
 
@@ -126,7 +126,54 @@ def test_a_time_budget_stops_the_search() -> None:
     report = search.Report()
     view = {"total": 0, "turn": 0, "winner": None, "viewer": 0}
     search.search(NIM, view, [1, 2, 3], random.Random(3), seconds=0.05, iterations=10**9, report=report)
-    assert 0.05 <= report.seconds < 0.5 and report.iterations > 10
+    # It ends a little before the budget (the next iteration would not fit), on a real clock.
+    assert 0.025 <= report.seconds < 0.5 and report.iterations > 10
+
+
+class FakeClock:
+    """A clock that moves only when the game says a step took time."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class SlowNim(Nim):
+    """Nim whose every sample (one a tree iteration, one a move's playout in a round of
+    paired playouts) takes ``step`` seconds of a fake clock: a slow playout."""
+
+    def __init__(self, clock: FakeClock, step: float, method: str) -> None:
+        self.clock, self.step, self.method = clock, step, method
+
+    def sample(self, view: dict[str, Any], rnd: random.Random) -> State:
+        self.clock.now += self.step
+        return super().sample(view, rnd)
+
+    def search_params(self) -> search.Params:
+        return search.Params(method=self.method)
+
+
+@pytest.mark.parametrize("method", ["tree", "playouts"])
+def test_a_search_ends_before_its_time_budget_not_a_playout_after(
+    method: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 40: a hint "answers within the normal strength's budget". A Dungeon Lair search
+    # that looked at the clock only between playouts ended up to 35-63 ms past its 0.5 s.
+    clock = FakeClock()
+    monkeypatch.setattr(timekeeping, "clock", clock)
+    step = 0.035
+    game = SlowNim(clock, step, method)
+    budget = search.LEVELS["normal"].seconds
+    report = search.Report()
+    view = {"total": 0, "turn": 0, "winner": None, "viewer": 0}
+    search.search(game, view, [1, 2, 3], random.Random(3), seconds=budget, iterations=10**9, report=report)
+    unit = step if method == "tree" else 3 * step  # a round plays each of the 3 moves once
+    assert report.seconds <= budget, f"{report.seconds:.3f} s for a budget of {budget} s"
+    # Steps stop only once ROOM mean steps no longer fit: the budget is still nearly spent.
+    assert report.seconds > budget - (timekeeping.ROOM + 1) * unit
+    assert report.iterations == round(report.seconds / step)
 
 
 def test_levels_say_what_they_are_in_words() -> None:

@@ -13,14 +13,18 @@ from typing import Any
 
 import pytest
 
+import render
 from engine import core
 from engine.core import IllegalAction
+from render import Renderer
 from store import GameRow, SeatRow
 from tables import TableError
-from tables.board import words
+from tables.board import draw, words
 from tables.chooser import build_step
 from tables.play import PlayMixin, parse_move
 from tables.text import named, result_text
+from tests.fakegame import Race
+from tests.fakegame import render as race_board
 from tests.test_render_labels import player_counts
 from tests.words import not_words, slips
 
@@ -288,3 +292,33 @@ def test_a_seat_named_by_its_number_is_not_a_count() -> None:
     said = "Player 1 turns card #27 over: goblin B5; trap A8; improvement trap."
     assert mend(said) == said
     assert mend("1 turns left, 1 Evil points.") == "1 turn left, 1 Evil point."
+
+
+async def test_step_images_are_drawn_from_mended_views(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The step images between two boards (Dungeon Lords' combat steps) are drawn from the
+    view before the move and the view after it: both mended, as every board's view is
+    (tables/board.py), or a slip would show in a step image, and a log the renderer reads
+    across the two (a combat log's new lines) would not meet where the boards agree."""
+
+    class Slips(Race):
+        key = "test-slips"
+
+        def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+            return {**super().view(state, seat), "log": ["A orc joins the party.", "It costs 1 imps."]}
+
+    drawn: list[tuple[list[str], list[str]]] = []
+
+    def steps(before: dict[str, Any], after: dict[str, Any], names: list[str]) -> list[Any]:
+        drawn.append((before["log"], after["log"]))
+        return [lambda: race_board(after)]
+
+    game = Slips()
+    monkeypatch.setitem(core._loaded, game.key, game)
+    monkeypatch.setitem(core.MODULES, game.key, "fakegame")
+    monkeypatch.setitem(render.REGISTRY, game.key, Renderer(board=lambda v, n: race_board(v), steps=steps))
+    state = game.new(2, None, seed=1)
+    after, _ = game.apply(state, 0, 2)
+    shown = await draw(_row(game.key, 2, after), _row(game.key, 2, state))
+    assert len(shown.steps) == 1
+    mended = ["An orc joins the party.", "It costs 1 imp."]
+    assert drawn == [(mended, mended)], "the views before and after, mended alike"

@@ -458,13 +458,20 @@ def rollout(state: dict[str, Any], seat: int, rnd: random.Random) -> Any:
             return placed[1]
         if len(p["storage"]) < 2:
             return {"a": "store", "tile": t}
-        for s in p["storage"]:
+        # Not a tile stored this Build Phase: "placed ... on any of your later Build Phases".
+        usable = game._old_storage(state, seat)
+        for s in usable:
             placed = _quick_best(grid, s, hand, mimics, boss, rnd)
             if placed is not None:
                 return placed[1]
-        return {"a": "box", "tile": t}
-    if p["storage"] and _late_state(state):
-        for s in p["storage"]:
+        if game._forced_discard(state, seat):
+            return {"a": "box", "tile": t}
+        # Another new tile fits, or the dungeon must be mended first: the quick pass
+        # above does not know; the heuristic player's full choice does.
+        return choose(game.view(state, seat), game.legal_actions(state, seat), rnd)
+    usable = game._old_storage(state, seat)
+    if usable and _late_state(state):
+        for s in usable:
             placed = _quick_best(grid, s, hand, mimics, boss, rnd)
             if placed is not None:
                 return placed[1]

@@ -18,12 +18,12 @@ import copy
 import marshal
 import math
 import random
-import time
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
 from typing import Any
 
+from ..timekeeping import Steps
 from . import board
 from .build import current_element, install, wall_value, wall_values
 from .data import ACTIONS, CARDS, DEATH_POINTS, DIE, HEARTS, ROUNDS, SHEET, TARGET, TRACKS, level, track_size
@@ -734,7 +734,8 @@ def settle_move(
     the game played to its end by the tuned heuristic for every seat, with the same dice and
     the same heuristic randomness for every move; a move's worth is the mean of the seat's final
     score minus the best other's, and the heuristic's move stays unless another's is higher.
-    Stops at ``deadline`` (``time.perf_counter``), after one sample at least."""
+    Stops before ``deadline`` (``engine.timekeeping.clock``): a sample starts only while it
+    is likely to end before it, after one sample at least (``Steps``)."""
     from engine import core
 
     from .sample import sample
@@ -742,9 +743,8 @@ def settle_move(
     game = core.get("dungeon-drawers")
     seat = view["viewer"]
     totals = [0.0] * len(moves)
-    for n in range(samples):
-        if n and deadline is not None and time.perf_counter() >= deadline:
-            break
+    steps = Steps(deadline)
+    while steps.done < samples and steps.another():
         seed = rnd.getrandbits(64)
         dealt = marshal.dumps(sample(view, random.Random(seed)))
         for i, move in enumerate(moves):
@@ -756,6 +756,7 @@ def settle_move(
                 game.play(state, s, choose_tuned(quick_view(state, s), [], own))
             scores = game.result(state).scores
             totals[i] += scores[seat] - max(v for o, v in enumerate(scores) if o != seat)
+        steps.took()
     best = max(range(len(moves)), key=lambda i: (totals[i], i == 0))
     return moves[best]
 

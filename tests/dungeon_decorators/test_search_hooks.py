@@ -22,6 +22,49 @@ def _mid_game(seed: int, moves: int = 80) -> dict:
     return state
 
 
+def test_the_rollout_offers_no_tile_stored_this_build_phase() -> None:
+    """The search's rollout starts from any state the tree reached, also one where a tile
+    that fits was stored this Build Phase: "placed into your dungeon on any of your later
+    Build Phases" (revision 4). It offered that tile again (the searching player's move
+    then failed and the easy player moved instead), and discarded into the box when
+    another new tile still fitted ("none of your tiles fits anywhere")."""
+    from tests.playout import random_game
+
+    checked = 0
+    for seed in range(12):
+        for state in random_game(GAME, seed):
+            if state["phase"] != "build":
+                continue
+            # Late in the game (two hourglasses out) the rollout lays stored tiles too.
+            late = copy.deepcopy(state)
+            late["hourglasses"] = max(2, late["hourglasses"])
+            for seat in GAME.to_act(state):
+                for s in (state, late):
+                    move = AI.rollout(s, seat, random.Random(seed))
+                    assert move in GAME.legal_actions(s, seat), (seed, move, s["stored_now"])
+                    checked += 1
+    assert checked >= 20, checked
+
+
+def test_a_hard_search_finds_its_playouts_legal_where_the_rollout_once_discarded() -> None:
+    """A position (a random 2-player game, seed 4001, the bench's hint positions) where the
+    hard search's playouts reached a build with storage full and the first new tile fitting
+    nowhere: the rollout discarded it into the box although another tile still fitted
+    ("none of your tiles fits anywhere"), and the search failed over to the easy player."""
+    pick = random.Random(4001)
+    state = GAME.new(2, None, 4001)
+    states = [state]
+    while not GAME.is_over(state):
+        seat = pick.choice(sorted(GAME.to_act(state)))
+        state, _ = GAME.apply(state, seat, pick.choice(GAME.legal_actions(state, seat)))
+        states.append(state)
+    states = states[:-1]
+    state = states[:: max(1, len(states) // 10)][9]
+    seat = min(GAME.to_act(state))
+    legal = GAME.legal_actions(state, seat)
+    assert search.choose(GAME, GAME.view(state, seat), legal, random.Random(0), "hard") in legal
+
+
 def test_the_rollout_plays_only_legal_moves_to_the_end() -> None:
     for players in (2, 3, 4):
         state = GAME.new(players, None, seed=players)

@@ -49,8 +49,12 @@ async def test_e2e_game_to_the_end(key: str, standin: StandIn, bot: BotProcess) 
         mark = standin.mark()
         r = await ann.slash("game leave", channel=t.thread_id, timeout=120)
         t.replies.append(r)
-        assert "AI" in (await r.reply()).content
-        t.boards.append(await t.wait_board(mark, timeout=120))
+        assert "AI" in (await r.reply()).content  # answered first; the computers then play on
+        t.boards.append(
+            await standin.wait_for_message(
+                lambda m: t.is_board(m) and "Final scores" in m.content, 300, after=mark
+            )
+        )
     final = t.board
     # The final board carries the scores (issue 21 item 5): no separate scores image.
     assert not any(a.filename.endswith("-scores.png") for a in final.attachments)

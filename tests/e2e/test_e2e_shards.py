@@ -214,12 +214,12 @@ async def test_a_click_in_a_place_is_handled_by_the_process_without_the_games_sh
     assert standin.session_for(None) is standin.shard_sessions[0]  # where DM clicks go
     assert all(i.responded and i.ack_seconds is not None and i.ack_seconds < 3 for i in in_dms)
     assert fig["unanswered_clicks"] == 0 and fig["moves"] >= 5, fig
-    # Known race, open in issue 37 (docs/architecture.md, "Places on several processes"):
-    # with two processes, about 2 runs in 9 either notify the mover once more (the other
-    # process posts the turn's board as owed and delivers it before the clicking process
-    # marks it) or leave one turn to the "Your move" button. The single-process place
-    # tests (tests/e2e/test_e2e_place.py) hold both figures at 0; here they are recorded.
-    print("figures on two processes:", fig["your_move_clicks"], fig["notifications_to_mover"])
+    # One process posts a turn's board and delivers its turns: the one that made the
+    # move claims it (board_claims), so the owed-board poster of the other process
+    # does not post it first without knowing who clicked. Before that claim, about 2
+    # runs in 9 notified the mover once more or left a turn to "Your move".
+    assert fig["your_move_clicks"] == 0, fig
+    assert fig["notifications_to_mover"] == 0, fig
     boards = [m for m in standin.public_messages() if g.table.is_board(m)]
     assert len(boards) >= 2 and standin.guild_of(boards[-1].channel_id) == gb
     assert not standin.errors, standin.errors
