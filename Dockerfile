@@ -21,6 +21,10 @@ COPY data ./data
 COPY legacy ./legacy
 COPY docs ./docs
 RUN pip install --no-cache-dir -e .
+# The bot's own code byte-compiled now: with PYTHONDONTWRITEBYTECODE (and /app not
+# writable by the bot's user) every start would otherwise compile some 13,000 lines
+# before "ready" (docs/performance.md, start-up). The same list as bench/sections.py.
+RUN python -m compileall -q bot.py engine render store tables cogs legacy
 
 USER lairkeeper
 VOLUME ["/data"]

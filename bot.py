@@ -321,7 +321,7 @@ def run_bot() -> int:
     if not token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    from store import StoreError
+    from store import StoreError, integrity
     from store.db import check_file, is_postgres
 
     db_path = os.environ.get("LAIRKEEPER_DB", "lairkeeper.db")
@@ -344,6 +344,9 @@ def run_bot() -> int:
     try:
         if not is_postgres(db_path):
             check_file(db_path)
+            # Ours: its pages are read on a thread while discord.py and the cogs are
+            # imported, instead of after the login (store/integrity.py).
+            integrity.begin(db_path)
         else:  # reachable, ours, not newer: refused before logging in to Discord
             asyncio.run(preflight(db_path))
     except StoreError as exc:

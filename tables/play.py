@@ -4,6 +4,7 @@ and the lists of moves (autocomplete, private buttons)."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import re
 import time
@@ -13,6 +14,7 @@ import render
 from engine import core
 from engine.core import Action, Event, IllegalAction
 from store import CommitUnknown, DatabaseTimeout, GameRow
+from tables import ratings
 from tables.base import NOT_TAKEN, UNSURE, MoveTaken, TablesBase
 from tables.results import TableError, Update
 from tables.text import display_name, named
@@ -325,6 +327,11 @@ class PlayMixin(TablesBase):
         start-up otherwise pays for importing its renderer and loading fonts (a Dungeon
         Lords board: 230 ms cold, 60 ms warm), and a player would wait for it."""
         t0 = time.perf_counter()
+        # What is imported only when first used (the picture of what changed since a
+        # player's last move, tables/since.py; the rating library, tables/ratings.py)
+        # is loaded here too, off the loop, before a player's click needs it.
+        await asyncio.to_thread(importlib.import_module, "render.since")
+        await asyncio.to_thread(ratings.model)
         for key in core.available():
             try:
                 await asyncio.to_thread(_draw_opening, key)

@@ -8,22 +8,36 @@ model, the provisional games and the overall pool: docs/ratings.md."""
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
-
-from openskill.models import PlackettLuce, PlackettLuceRating
+from typing import TYPE_CHECKING, Any
 
 from engine import search
 from store import SeatRow
 
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce, PlackettLuceRating
+
 # Plackett-Luce: a full ranking of 2-6 seats with shared places, one rating per
 # player, fast; the library's defaults (mu 25, sigma 25/3), so its own tests'
-# numbers are ours.
-MODEL = PlackettLuce()
+# numbers are ours. Written out here so that the library is imported when the first
+# rating is computed, after "ready", not before it (start-up, docs/performance.md);
+# tests/test_ratings.py holds every rating to the library's own numbers.
+MU = 25.0
+SIGMA = MU / 3
+
+
+@functools.cache
+def model() -> PlackettLuce:
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
 # The most seats an update reuses the library's rating objects for (plackett_luce).
 SLOTS = 8
 # A person's (or a strength's) first games in a pool: the rating is shown, marked
@@ -82,8 +96,8 @@ def holder(s: SeatRow) -> str:
 
 @dataclass
 class Rating:
-    mu: float = MODEL.mu
-    sigma: float = MODEL.sigma
+    mu: float = MU
+    sigma: float = SIGMA
     games: int = 0
     wins: int = 0
 
@@ -99,17 +113,18 @@ class Rating:
 
 
 def plackett_luce(players: list[tuple[float, float]], ranks: list[int]) -> list[tuple[float, float]]:
-    """``MODEL.rate`` of one player a team, ``players`` as (mu, sigma), to the bit: the
+    """The library's ``rate`` of one player a team, ``players`` as (mu, sigma), to the bit: the
     same steps (tau added to each sigma, the teams ordered by rank, the library's own
     update, the order undone), without what a rebuild of 20,000 updates cannot afford:
     the library checks its arguments, deep-copies its input and creates rating objects
     with random ids on every call (three quarters of its time). Checked against
-    ``MODEL.rate`` in tests/test_ratings.py."""
+    the library's ``rate`` in tests/test_ratings.py."""
+    lib = model()
     if len(players) > SLOTS:  # more seats than any game has: the library's own way
-        rated = MODEL.rate([[MODEL.create_rating([mu, sigma])] for mu, sigma in players], ranks=list(ranks))
+        rated = lib.rate([[lib.create_rating([mu, sigma])] for mu, sigma in players], ranks=list(ranks))
         return [(t[0].mu, t[0].sigma) for t in rated]
     slots = _slots()
-    tau_squared = MODEL.tau * MODEL.tau
+    tau_squared = lib.tau * lib.tau
     order = sorted(range(len(players)), key=ranks.__getitem__)  # stable, as the library's
     teams: list[list[PlackettLuceRating]] = []
     for i, k in enumerate(order):
@@ -117,7 +132,7 @@ def plackett_luce(players: list[tuple[float, float]], ranks: list[int]) -> list[
         mu, sigma = players[k]
         slot.mu, slot.sigma = mu, math.sqrt(sigma * sigma + tau_squared)
         teams.append([slot])
-    result = MODEL._compute(teams=teams, ranks=[ranks[k] for k in order])
+    result = lib._compute(teams=teams, ranks=[ranks[k] for k in order])
     out: list[tuple[float, float]] = [(0.0, 0.0)] * len(players)
     for k, team in zip(order, result, strict=True):
         out[k] = (team[0].mu, team[0].sigma)
@@ -133,7 +148,7 @@ def _slots() -> list[PlackettLuceRating]:
     one draws a random id, half of an update's time."""
     slots: list[PlackettLuceRating] | None = getattr(_local, "slots", None)
     if slots is None:
-        slots = _local.slots = [MODEL.create_rating([MODEL.mu, MODEL.sigma]) for _ in range(SLOTS)]
+        slots = _local.slots = [model().create_rating([MU, SIGMA]) for _ in range(SLOTS)]
     return slots
 
 

@@ -33,7 +33,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from render import since as since_render
 from store import GameRow
 from tables.base import TablesBase
 from tables.replay import Replay
@@ -208,6 +207,10 @@ def report(row: GameRow, entries: list[LogEntry], seat: int, picture: bool = Tru
     w = _walk(row, entries, seat, start, picture)
     image = None
     if picture:
+        # Imported here: the drawing (Pillow, fonts) is not needed before the bot is
+        # ready, and the warm-up after "ready" loads it before any player asks.
+        from render import since as since_render
+
         try:
             image = since_render.changes(row.game_key, _unchanged(w.frames), image_names(row))
         except Exception:  # the words still go out

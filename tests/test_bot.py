@@ -64,3 +64,35 @@ def test_dotenv_is_read(tmp_path: Path) -> None:
 def test_unknown_arguments_print_usage() -> None:
     p = run(["frobnicate"], {})
     assert p.returncode == 2 and "Usage" in p.stderr
+
+
+def test_nothing_that_draws_or_rates_is_imported_before_ready(tmp_path: Path) -> None:
+    """Pillow, the renderers and the rating library wait until after "ready" (issue 39
+    point 7: "ready" with 10,000 games well under 1 s): what bot.py imports up to
+    "ready" leaves them out, and the warm-up loads the picture of what changed since a
+    player's last move as well as the boards, before a player asks for one."""
+    code = f"""
+import asyncio, sys
+sys.path.insert(0, {str(ROOT)!r})
+import bot
+bot.make_bot({str(tmp_path / "games.db")!r})
+import cogs.games, cogs.slowplay, cogs.waiting  # the extensions setup_hook loads
+print(sorted(m for m in sys.modules if m.split(".")[0] in ("PIL", "render", "openskill") and m != "render"))
+from store import Store
+from tables import Tables
+
+async def warm():
+    store = await Store({str(tmp_path / "games.db")!r}).open()
+    tables = Tables(store)
+    await tables.warm_up()
+    tables.close()
+    await store.close()
+
+asyncio.run(warm())
+print("render.since" in sys.modules and "openskill.models" in sys.modules)
+"""
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    before, warmed = p.stdout.splitlines()[-2:]
+    assert before == "[]", f"imported before ready: {before}"
+    assert warmed == "True"
