@@ -151,8 +151,14 @@ class FrozenCluster:
     def freeze(self) -> None:
         import signal
 
-        for pid in self.pids():  # the postmaster first: it starts no new process meanwhile
-            os.kill(pid, signal.SIGSTOP)
+        master = self.pids()[0]
+        os.kill(master, signal.SIGSTOP)  # the postmaster first: it starts no new process meanwhile
+        self.frozen.append(master)
+        for pid in children(master):
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except ProcessLookupError:  # a backend that ended since it was listed (a full CI run saw one)
+                continue
             self.frozen.append(pid)
 
     def thaw(self) -> None:
