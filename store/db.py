@@ -1536,11 +1536,14 @@ class Store:
         rows = await self._fetch("SELECT paused, extended, posted_version FROM games WHERE id=?", game_id)
         return (int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else (0, 0, 0)
 
-    async def mark_posted(self, game_id: int, version: int, moves: int) -> bool:
+    async def mark_posted(self, game_id: int, version: int, moves: int, release: bool = False) -> bool:
         """The board of ``version`` (after ``moves`` moves) reached the thread. Never
-        goes back. False if a newer board was already marked."""
+        goes back. False if a newer board was already marked. ``release``: in the same
+        transaction, this process's claim of the game's board is given back."""
 
         def body() -> Body[bool]:
+            if release:
+                yield execute("DELETE FROM board_claims WHERE game_id=? AND owner=?", game_id, self.owner)
             n = yield execute(
                 "UPDATE games SET posted_version=? WHERE id=? AND posted_version<?", version, game_id, version
             )
@@ -1553,7 +1556,10 @@ class Store:
             )
             return True
 
-        return bool(await self._tx(body))
+        marked = bool(await self._tx(body))
+        if release:
+            self._claimed.pop(game_id, None)  # the next move claims again
+        return marked
 
     async def posted_moves(self, game_id: int) -> int:
         return await self.marked_moves(game_id) or 0
@@ -1579,13 +1585,6 @@ class Store:
             "AND c.owner <> ? AND c.until > ?) ORDER BY id"
         )
         return [r[0] for r in await self._fetch(sql, self.owner, now)]
-
-    async def release_board(self, game_id: int) -> None:
-        """This process posted the board it claimed."""
-        await self.backend.write(
-            "DELETE FROM board_claims WHERE game_id=? AND owner=?", (game_id, self.owner)
-        )
-        self._claimed.pop(game_id, None)  # the next move claims again
 
     async def mark_all_posted(self) -> int:
         """Once, on the first start that tracks boards: every board so far counts as posted

@@ -150,9 +150,7 @@ class PlaceMixin(TablesBase):
         out: list[tuple[PlaceRow, str]] = []
         row = await self._load(update.game_id)
         title = core.get(row.game_key).title
-        for place in await self.store.places(update.game_id):
-            if place.message_id is None or place.problem not in (None, LEFT):
-                continue
+        for place in await self._open_turn_messages(update.game_id):
             if update.over:
                 out.append((place, GAME_ENDED_HERE.format(game=row.id, title=title, board="{board}")))
             elif place.problem is None and row.seat_of(place.user_id) is None:
@@ -168,8 +166,13 @@ class PlaceMixin(TablesBase):
             return []
         title = core.get(row.game_key).title
         sentence = ABANDONED_HERE.format(game=row.id, title=title, board="{board}")
+        return [(place, sentence) for place in await self._open_turn_messages(game_id)]
+
+    async def _open_turn_messages(self, game_id: int) -> list[PlaceRow]:
+        """The places of a game whose turn message is still there to close (a working
+        place, or one whose person left and is closed again at the end)."""
         return [
-            (place, sentence)
+            place
             for place in await self.store.places(game_id)
             if place.message_id is not None and place.problem in (None, LEFT)
         ]

@@ -137,14 +137,11 @@ class UpkeepMixin(TablesBase):
         # A move inside the same turn, made while this board was on its way, must not
         # leave the thread owed a second board of that turn.
         version = self._covered(update.game_id, update.version)
-        marked = await self.store.mark_posted(update.game_id, version, update.moves)
+        # This process's board claim is honoured, unless a move of its own is under way.
+        release = update.game_id not in self._busy
+        marked = await self.store.mark_posted(update.game_id, version, update.moves, release)
         if marked:
             self._posted(update.game_id, update.moves)
-        if update.game_id not in self._busy:  # this process's board claim is honoured
-            try:
-                await self.store.release_board(update.game_id)
-            except Exception:  # it lapses by itself
-                log.warning("game %s: the board claim was not released", update.game_id, exc_info=True)
         return marked
 
     async def posted_version(self, game_id: int) -> int:
